@@ -1,0 +1,19 @@
+package io.pgharvest.reaper;
+
+import io.pgharvest.sink.Measurement;
+import java.time.Instant;
+import java.util.List;
+
+/**
+ * The rows one metric query returned.
+ *
+ * @param reportedTime the time the query reported in an {@code epoch_ns} column, or null
+ */
+record FetchedRows(List<Measurement.Row> rows, Instant reportedTime) {
+
+    FetchedRows {
+        rows = List.copyOf(rows);
+    }
+
+    static final FetchedRows EMPTY = new FetchedRows(List.of(), null);
+}

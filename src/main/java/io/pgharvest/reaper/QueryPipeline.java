@@ -1,0 +1,199 @@
+package io.pgharvest.reaper;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Sends several metric queries to PostgreSQL in ONE network round trip.
+ *
+ * <p>The queries are joined into one multi-statement {@link PreparedStatement}: pgjdbc sends a
+ * Parse/Bind/Execute per statement and a single Sync, so the server answers all of them at once,
+ * inside one implicit transaction. The statement is kept per combination of metrics (a tick with
+ * intervals 2 s and 3 s sees three combinations), so after pgjdbc's prepare threshold the server
+ * reuses its plans instead of parsing and planning every query on every tick.
+ *
+ * <p>Hazard: in such a pipeline the first failing statement makes the server skip all later
+ * ones, and pgjdbc then reports the error and NO result, not even for the statements before it.
+ * {@link #run} is therefore all-or-nothing; the caller isolates the culprit by re-running the
+ * queries one by one.
+ *
+ * <p>A metric with its own statement timeout is wrapped in {@code set_config(..., true)} calls:
+ * the setting is transaction-local, so it bounds exactly the statements between them.
+ *
+ * <p>Not thread-safe: owned by one reaper's session.
+ */
+final class QueryPipeline implements AutoCloseable {
+
+    private static final int CACHED_STATEMENTS = 32;
+    private static final String SEPARATOR = "\n;\n";
+
+    private final Connection connection;
+    private final Duration sessionStatementTimeout;
+    private final boolean pipelined;
+    private final Map<String, PreparedStatement> statements = new LinkedHashMap<>(16, 0.75f, true);
+
+    QueryPipeline(Connection connection, Duration sessionStatementTimeout, boolean pipelined) {
+        this.connection = connection;
+        this.sessionStatementTimeout = sessionStatementTimeout;
+        this.pipelined = pipelined;
+    }
+
+    /**
+     * Runs {@code queries} in one round trip and returns their rows in the same order.
+     *
+     * @throws SQLException if any statement failed; no result is returned then
+     */
+    List<FetchedRows> run(List<MetricQuery> queries) throws SQLException {
+        if (queries.isEmpty()) {
+            return List.of();
+        }
+        if (!pipelined) {
+            return runEachSimple(queries);
+        }
+        var parts = new ArrayList<String>();
+        var isMetric = new ArrayList<Boolean>();
+        for (MetricQuery query : queries) {
+            boolean ownTimeout = !query.statementTimeout().equals(sessionStatementTimeout);
+            if (ownTimeout) {
+                parts.add(setTimeout(query.statementTimeout()));
+                isMetric.add(false);
+            }
+            parts.add(query.sql());
+            isMetric.add(true);
+            if (ownTimeout) {
+                parts.add(setTimeout(sessionStatementTimeout));
+                isMetric.add(false);
+            }
+        }
+        String text = String.join(SEPARATOR, parts);
+        List<FetchedRows> all = execute(text);
+        if (all.size() != parts.size()) {
+            // A metric's SQL held several statements: results cannot be attributed. Refusing
+            // makes the caller run the queries one by one, where each gets its last result.
+            throw new PipelineShapeException(parts.size(), all.size());
+        }
+        var results = new ArrayList<FetchedRows>(queries.size());
+        for (int i = 0; i < all.size(); i++) {
+            if (isMetric.get(i)) {
+                results.add(all.get(i));
+            }
+        }
+        return results;
+    }
+
+    /** Runs one query alone (still one round trip, with its timeout) and returns its rows. */
+    FetchedRows runAlone(MetricQuery query) throws SQLException {
+        if (!pipelined) {
+            return runEachSimple(List.of(query)).getFirst();
+        }
+        boolean ownTimeout = !query.statementTimeout().equals(sessionStatementTimeout);
+        String text = ownTimeout
+                ? String.join(SEPARATOR, setTimeout(query.statementTimeout()), query.sql(),
+                        setTimeout(sessionStatementTimeout))
+                : query.sql();
+        List<FetchedRows> all = execute(text);
+        int metricIndex = ownTimeout ? all.size() - 2 : all.size() - 1;
+        return metricIndex >= 0 ? all.get(metricIndex) : FetchedRows.EMPTY;
+    }
+
+    private List<FetchedRows> execute(String text) throws SQLException {
+        // pgjdbc reads '?' outside quotes as a bind placeholder in a PreparedStatement. Such SQL
+        // (e.g. jsonb operators) goes through a plain Statement: same single round trip, but the
+        // server parses it each time.
+        if (text.indexOf('?') >= 0) {
+            try (Statement statement = connection.createStatement()) {
+                return collect(statement, statement.execute(text));
+            }
+        }
+        PreparedStatement statement = preparedFor(text);
+        try {
+            return collect(statement, statement.execute());
+        } catch (SQLException e) {
+            evict(text);
+            throw e;
+        }
+    }
+
+    private static List<FetchedRows> collect(Statement statement, boolean firstIsResultSet) throws SQLException {
+        var results = new ArrayList<FetchedRows>();
+        boolean isResultSet = firstIsResultSet;
+        while (true) {
+            if (isResultSet) {
+                try (var rs = statement.getResultSet()) {
+                    results.add(ResultSetMapper.read(rs));
+                }
+            } else if (statement.getUpdateCount() == -1) {
+                return results;
+            } else {
+                results.add(FetchedRows.EMPTY);
+            }
+            isResultSet = statement.getMoreResults();
+        }
+    }
+
+    /** pgbouncer and pgpool consoles: simple protocol, one statement per round trip. */
+    private List<FetchedRows> runEachSimple(List<MetricQuery> queries) throws SQLException {
+        var results = new ArrayList<FetchedRows>(queries.size());
+        for (MetricQuery query : queries) {
+            try (Statement statement = connection.createStatement()) {
+                List<FetchedRows> all = collect(statement, statement.execute(query.sql()));
+                results.add(all.isEmpty() ? FetchedRows.EMPTY : all.getLast());
+            }
+        }
+        return results;
+    }
+
+    private PreparedStatement preparedFor(String text) throws SQLException {
+        PreparedStatement statement = statements.get(text);
+        if (statement == null) {
+            statement = connection.prepareStatement(text);
+            statements.put(text, statement);
+            if (statements.size() > CACHED_STATEMENTS) {
+                var eldest = statements.entrySet().iterator().next();
+                closeQuietly(eldest.getValue());
+                statements.remove(eldest.getKey());
+            }
+        }
+        return statement;
+    }
+
+    private void evict(String text) {
+        PreparedStatement statement = statements.remove(text);
+        if (statement != null) {
+            closeQuietly(statement);
+        }
+    }
+
+    private static String setTimeout(Duration timeout) {
+        return "select set_config('statement_timeout', '" + timeout.toMillis() + "', true)";
+    }
+
+    @Override
+    public void close() {
+        statements.values().forEach(QueryPipeline::closeQuietly);
+        statements.clear();
+    }
+
+    private static void closeQuietly(Statement statement) {
+        try {
+            statement.close();
+        } catch (SQLException ignored) {
+            // The session may already be gone; the statement dies with it.
+        }
+    }
+
+    /** The pipeline returned a different number of results than statements were sent. */
+    static final class PipelineShapeException extends SQLException {
+        PipelineShapeException(int expected, int actual) {
+            super("pipeline returned " + actual + " results for " + expected
+                    + " statements; a metric's SQL probably holds more than one statement");
+        }
+    }
+}

@@ -1,0 +1,24 @@
+package io.pgharvest.reaper;
+
+import io.pgharvest.sink.MeasurementPublisher;
+import java.time.Duration;
+import java.util.concurrent.ThreadFactory;
+import java.util.function.Consumer;
+
+/**
+ * What every reaper shares: where measurements go, the meters, the instance-level cache, how
+ * sessions are opened, timing policy, and where status changes are reported. One instance per
+ * reaper service.
+ */
+record ReaperContext(
+        MeasurementPublisher publisher,
+        ReaperMeters meters,
+        InstanceMetricCache instanceCache,
+        SessionSettings sessionSettings,
+        Duration minTickPeriod,
+        Backoff reconnectBackoff,
+        Duration soloMaxBackoff,
+        Duration factsRefreshInterval,
+        ThreadFactory threadFactory,
+        Consumer<SourceRuntimeStatus> statusListener) {
+}

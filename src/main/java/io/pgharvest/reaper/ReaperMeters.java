@@ -1,0 +1,110 @@
+package io.pgharvest.reaper;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.DistributionSummary;
+import io.micrometer.core.instrument.Meter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import java.time.Duration;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * The engine's Micrometer meters. Per-source meters carry only the source name (and an outcome),
+ * never source x metric, so a fleet of 1,000 sources with 60 metrics stays at a few thousand
+ * series. They are removed with their reaper.
+ */
+final class ReaperMeters {
+
+    static final String OK = "ok";
+    static final String ERROR = "error";
+    static final String TIMEOUT = "timeout";
+    static final String CACHED = "cached";
+    static final String BACKOFF = "backoff";
+
+    private final MeterRegistry registry;
+    private final Timer tickLag;
+    private final Timer batchDuration;
+    private final DistributionSummary batchSize;
+
+    ReaperMeters(MeterRegistry registry) {
+        this.registry = registry;
+        this.tickLag = Timer.builder("pgharvest.tick.lag")
+                .description("Delay between a tick's grid point and its actual start")
+                .publishPercentiles(0.5, 0.99).publishPercentileHistogram()
+                .register(registry);
+        this.batchDuration = Timer.builder("pgharvest.batch.duration")
+                .description("Duration of one pipelined round trip carrying a tick's metrics")
+                .register(registry);
+        this.batchSize = DistributionSummary.builder("pgharvest.batch.size")
+                .description("Metrics sent in one pipelined round trip").register(registry);
+    }
+
+    MeterRegistry registry() {
+        return registry;
+    }
+
+    void batch(int metrics, Duration duration) {
+        batchSize.record(metrics);
+        batchDuration.record(duration);
+    }
+
+    void lag(Duration lag) {
+        tickLag.record(lag.isNegative() ? Duration.ZERO : lag);
+    }
+
+    SourceMeters forSource(String source) {
+        return new SourceMeters(source);
+    }
+
+    /** Counters of one source; {@link #close()} removes them from the registry. */
+    final class SourceMeters implements AutoCloseable {
+        private final String source;
+        private final List<Meter> meters = new CopyOnWriteArrayList<>();
+        private final Counter ticks;
+        private final Counter skipped;
+        private final Counter roundTrips;
+        private final Map<String, Counter> fetches = new ConcurrentHashMap<>();
+
+        private SourceMeters(String source) {
+            this.source = source;
+            this.ticks = track(Counter.builder("pgharvest.ticks").tag("source", source)
+                    .description("Ticks run").register(registry));
+            this.skipped = track(Counter.builder("pgharvest.ticks.skipped").tag("source", source)
+                    .description("Grid points skipped because a tick overran").register(registry));
+            this.roundTrips = track(Counter.builder("pgharvest.round.trips").tag("source", source)
+                    .description("Round trips to the source (pipelines and solo runs)").register(registry));
+        }
+
+        void tick(int skippedPoints) {
+            ticks.increment();
+            if (skippedPoints > 0) {
+                skipped.increment(skippedPoints);
+            }
+        }
+
+        void roundTrip() {
+            roundTrips.increment();
+        }
+
+        void fetch(String outcome, int count) {
+            if (count > 0) {
+                fetches.computeIfAbsent(outcome, o -> track(Counter.builder("pgharvest.metric.fetches")
+                        .tag("source", source).tag("outcome", o)
+                        .description("Metric executions by outcome").register(registry))).increment(count);
+            }
+        }
+
+        private <M extends Meter> M track(M meter) {
+            meters.add(meter);
+            return meter;
+        }
+
+        @Override
+        public void close() {
+            meters.forEach(registry::remove);
+        }
+    }
+}

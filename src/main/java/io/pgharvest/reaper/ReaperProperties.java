@@ -1,0 +1,62 @@
+package io.pgharvest.reaper;
+
+import jakarta.validation.constraints.NotNull;
+import java.time.Duration;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.DefaultValue;
+import org.springframework.validation.annotation.Validated;
+
+/**
+ * Tuning of the collection engine ({@code pgharvest.reaper.*}). The defaults suit a fleet of
+ * ordinary servers; change them only with a reason.
+ *
+ * @param minTickPeriod floor of a source's tick period (the GCD of its metric intervals)
+ * @param defaultStatementTimeout server-side time limit of a metric without its own
+ *     {@code statementTimeoutSeconds}; a metric that exceeds it is isolated like a failing one
+ * @param lockTimeout {@code lock_timeout} of monitoring sessions, so that a metric never queues
+ *     behind DDL
+ * @param socketTimeout client-side safety net for a session whose server stopped answering
+ *     (network partition); must exceed the longest statement timeout
+ * @param reconnectBackoffMin first delay before reconnecting to an unreachable source
+ * @param reconnectBackoffMax cap of the reconnect delay, which doubles after each failure
+ * @param soloBackoffMax cap of the retry delay of an isolated (failing) metric
+ * @param factsRefreshInterval how often version and recovery state are re-read (they are also
+ *     re-read after every reconnect)
+ * @param shutdownTimeout how long stopping waits for running ticks before abandoning them
+ */
+@Validated
+@ConfigurationProperties("pgharvest.reaper")
+public record ReaperProperties(
+        @NotNull @DefaultValue("1s") Duration minTickPeriod,
+        @NotNull @DefaultValue("5s") Duration defaultStatementTimeout,
+        @NotNull @DefaultValue("2s") Duration lockTimeout,
+        @NotNull @DefaultValue("5m") Duration socketTimeout,
+        @NotNull @DefaultValue("1s") Duration reconnectBackoffMin,
+        @NotNull @DefaultValue("1m") Duration reconnectBackoffMax,
+        @NotNull @DefaultValue("5m") Duration soloBackoffMax,
+        @NotNull @DefaultValue("5m") Duration factsRefreshInterval,
+        @NotNull @DefaultValue("10s") Duration shutdownTimeout) {
+
+    public ReaperProperties {
+        requirePositive("pgharvest.reaper.min-tick-period", minTickPeriod);
+        requirePositive("pgharvest.reaper.default-statement-timeout", defaultStatementTimeout);
+        requirePositive("pgharvest.reaper.lock-timeout", lockTimeout);
+        requirePositive("pgharvest.reaper.socket-timeout", socketTimeout);
+        requirePositive("pgharvest.reaper.reconnect-backoff-min", reconnectBackoffMin);
+        requirePositive("pgharvest.reaper.reconnect-backoff-max", reconnectBackoffMax);
+        requirePositive("pgharvest.reaper.solo-backoff-max", soloBackoffMax);
+        requirePositive("pgharvest.reaper.facts-refresh-interval", factsRefreshInterval);
+        requirePositive("pgharvest.reaper.shutdown-timeout", shutdownTimeout);
+        if (socketTimeout != null && defaultStatementTimeout != null
+                && socketTimeout.compareTo(defaultStatementTimeout) <= 0) {
+            throw new IllegalArgumentException("pgharvest.reaper.socket-timeout (" + socketTimeout
+                    + ") must be longer than pgharvest.reaper.default-statement-timeout (" + defaultStatementTimeout + ")");
+        }
+    }
+
+    private static void requirePositive(String property, Duration value) {
+        if (value != null && (value.isZero() || value.isNegative())) {
+            throw new IllegalArgumentException(property + " must be positive, got " + value);
+        }
+    }
+}

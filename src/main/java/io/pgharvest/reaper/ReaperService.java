@@ -1,0 +1,240 @@
+package io.pgharvest.reaper;
+
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.pgharvest.sink.MeasurementPublisher;
+import io.pgharvest.source.Source;
+import io.pgharvest.store.ChangeNotifier;
+import io.pgharvest.store.ConfigSnapshot;
+import io.pgharvest.store.ConfigStore;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.ReentrantLock;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.context.SmartLifecycle;
+
+/**
+ * Keeps exactly one {@link SourceReaper} per enabled source, in step with the configuration
+ * store: one virtual thread watches the store index and, on every change, starts reapers for
+ * new sources, hands changed configuration to running ones (which keep their schedules), and
+ * stops the reapers of removed or disabled sources. Untouched sources are not disturbed.
+ *
+ * <p>No platform thread, executor or timer exists per source: reapers and the watcher are
+ * virtual threads, and sessions are plain connections without pools.
+ */
+public class ReaperService implements SmartLifecycle {
+
+    /** Starts after the sinks (so nothing is produced before they accept) and stops before them. */
+    public static final int PHASE = Integer.MAX_VALUE - 100;
+    private static final Logger log = LoggerFactory.getLogger(ReaperService.class);
+    private static final Duration WATCH_TIMEOUT = Duration.ofMinutes(1);
+
+    private final ConfigStore store;
+    private final ReaperContext context;
+    private final ReaperProperties properties;
+    private final TickTimer timer;
+    private final ReentrantLock reconcileLock = new ReentrantLock();
+    private final Map<String, SourceReaper> reapers = new ConcurrentHashMap<>();
+    private final Map<String, ReaperConfig> configs = new HashMap<>();
+    private final Map<String, Object> significantStatus = new ConcurrentHashMap<>();
+    private final AtomicLong statusIndex = new AtomicLong(1);
+    private final ChangeNotifier statusChanges = new ChangeNotifier(1);
+    private volatile boolean running;
+    private volatile Thread watcher;
+
+    public ReaperService(ConfigStore store, MeasurementPublisher publisher, MeterRegistry registry,
+            ReaperProperties properties, Duration connectTimeout, Clock clock) {
+        this(store, publisher, registry, properties, connectTimeout, TickTimer.system(clock));
+    }
+
+    ReaperService(ConfigStore store, MeasurementPublisher publisher, MeterRegistry registry,
+            ReaperProperties properties, Duration connectTimeout, TickTimer timer) {
+        this.store = store;
+        this.properties = properties;
+        this.timer = timer;
+        var settings = new SessionSettings(connectTimeout, properties.defaultStatementTimeout(),
+                properties.lockTimeout(), properties.socketTimeout());
+        this.context = new ReaperContext(publisher, new ReaperMeters(registry), new InstanceMetricCache(), settings,
+                properties.minTickPeriod(),
+                new Backoff(properties.reconnectBackoffMin(), properties.reconnectBackoffMax()),
+                properties.soloBackoffMax(), properties.factsRefreshInterval(),
+                Thread.ofVirtual().name("reaper-", 0).factory(), this::statusChanged);
+        Gauge.builder("pgharvest.reapers.active", reapers, Map::size)
+                .description("Running source reapers").register(registry);
+    }
+
+    @Override
+    public void start() {
+        reconcileLock.lock();
+        try {
+            if (running) {
+                return;
+            }
+            running = true;
+            reconcile(store.snapshot());
+            watcher = Thread.ofVirtual().name("reaper-config-watcher").start(this::watchStore);
+        } finally {
+            reconcileLock.unlock();
+        }
+    }
+
+    @Override
+    public void stop() {
+        reconcileLock.lock();
+        List<SourceReaper> stopping;
+        try {
+            if (!running) {
+                return;
+            }
+            running = false;
+            Thread w = watcher;
+            if (w != null) {
+                w.interrupt();
+            }
+            stopping = List.copyOf(reapers.values());
+            stopping.forEach(SourceReaper::stop);
+            reapers.clear();
+            configs.clear();
+        } finally {
+            reconcileLock.unlock();
+        }
+        awaitAll(stopping, properties.shutdownTimeout());
+    }
+
+    @Override
+    public boolean isRunning() {
+        return running;
+    }
+
+    @Override
+    public int getPhase() {
+        return PHASE;
+    }
+
+    /** The runtime status of a source's reaper, if one runs for it. */
+    public Optional<SourceRuntimeStatus> status(String source) {
+        SourceReaper reaper = reapers.get(source);
+        return reaper == null ? Optional.empty() : Optional.of(reaper.status());
+    }
+
+    /** Advanced whenever some source's status changes in a way an operator cares about. */
+    public ChangeNotifier statusChanges() {
+        return statusChanges;
+    }
+
+    int reaperCount() {
+        return reapers.size();
+    }
+
+    private void watchStore() {
+        long seen = store.snapshot().index();
+        while (running) {
+            try {
+                long index = store.changes().awaitAbove(seen, WATCH_TIMEOUT);
+                if (index != seen && running) {
+                    ConfigSnapshot snapshot = store.snapshot();
+                    reconcile(snapshot);
+                    seen = snapshot.index();
+                }
+            } catch (InterruptedException e) {
+                return;
+            } catch (RuntimeException e) {
+                log.error("Could not apply a configuration change; will retry on the next change", e);
+            }
+        }
+    }
+
+    /** Brings the set of reapers in line with {@code snapshot}; idempotent. */
+    private void reconcile(ConfigSnapshot snapshot) {
+        reconcileLock.lock();
+        try {
+            if (!running) {
+                return;
+            }
+            var wanted = new HashMap<String, ReaperConfig>();
+            for (Source source : snapshot.sources().values()) {
+                if (source.enabled()) {
+                    try {
+                        wanted.put(source.name(), ReaperConfig.of(source, snapshot));
+                    } catch (IllegalArgumentException e) {
+                        log.error("Source {} is not collected: {}", source.name(), e.getMessage());
+                    }
+                }
+            }
+            for (var name : List.copyOf(reapers.keySet())) {
+                if (!wanted.containsKey(name)) {
+                    retire(name);
+                }
+            }
+            wanted.forEach(this::startOrUpdate);
+        } finally {
+            reconcileLock.unlock();
+        }
+    }
+
+    private void startOrUpdate(String name, ReaperConfig config) {
+        SourceReaper existing = reapers.get(name);
+        if (existing == null) {
+            var reaper = new SourceReaper(config, context, timer);
+            reapers.put(name, reaper);
+            configs.put(name, config);
+            reaper.start();
+            log.info("Source {}: collection started", name);
+        } else if (!config.equals(configs.get(name))) {
+            configs.put(name, config);
+            existing.reconfigure(config);
+        }
+    }
+
+    private void retire(String name) {
+        SourceReaper reaper = reapers.remove(name);
+        configs.remove(name);
+        significantStatus.remove(name);
+        bumpStatusIndex();
+        if (reaper != null) {
+            reaper.stop();
+            log.info("Source {}: collection stopped", name);
+            // Waiting must not hold up the reconcile of the other sources.
+            Thread.ofVirtual().name("reaper-retire-" + name)
+                    .start(() -> awaitAll(List.of(reaper), properties.shutdownTimeout()));
+        }
+    }
+
+    private void statusChanged(SourceRuntimeStatus status) {
+        if (!reapers.containsKey(status.source())) {
+            return;
+        }
+        Object significant = status.significantPart();
+        Object previous = significantStatus.put(status.source(), significant);
+        if (!significant.equals(previous)) {
+            bumpStatusIndex();
+        }
+    }
+
+    private void bumpStatusIndex() {
+        statusChanges.advanceTo(statusIndex.incrementAndGet());
+    }
+
+    private static void awaitAll(List<SourceReaper> stopping, Duration timeout) {
+        Instant deadline = Instant.now().plus(timeout);
+        for (SourceReaper reaper : stopping) {
+            try {
+                Duration left = Duration.between(Instant.now(), deadline);
+                if (!reaper.awaitStop(left.isNegative() ? Duration.ZERO : left)) {
+                    log.warn("Source {}: reaper did not stop in time", reaper.name());
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+        }
+    }
+}

@@ -1,0 +1,368 @@
+package io.pgharvest.reaper;
+
+import io.pgharvest.metric.MetricDefinition;
+import io.pgharvest.sink.Measurement;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Collects one source: one virtual thread that sleeps until the next grid point at which a metric
+ * is due, sends every due metric in one round trip, hands the measurements to the sinks without
+ * waiting for them, and goes back to sleep.
+ *
+ * <p>Threading: all fields without {@code volatile} are owned by the reaper thread. Other
+ * threads talk to it only through {@link #reconfigure} (a new immutable {@link ReaperConfig}
+ * plus one wake-up), {@link #stop()} and {@link #status()} (an immutable snapshot).
+ *
+ * <p>Lifecycle: {@link #start()} once, {@link #stop()} (non-blocking) then
+ * {@link #awaitStop(Duration)}, which interrupts a tick that does not finish in time; the
+ * session is closed in {@code finally} whatever happens.
+ */
+final class SourceReaper {
+
+    private static final Logger log = LoggerFactory.getLogger(SourceReaper.class);
+
+    /** Schedule key of the reachability heartbeat; '@' cannot start a metric name. */
+    static final String INSTANCE_UP = "@instance_up";
+    static final String INSTANCE_UP_METRIC = "instance_up";
+    private static final Duration IDLE_SLEEP = Duration.ofHours(1);
+    private static final Duration DEFAULT_HEARTBEAT = Duration.ofSeconds(60);
+
+    private final String name;
+    private final ReaperContext context;
+    private final TickTimer timer;
+    private final WakeSignal wake = new WakeSignal();
+    private final AtomicBoolean started = new AtomicBoolean();
+    private final ReaperMeters.SourceMeters sourceMeters;
+    private volatile ReaperConfig pendingConfig;
+    private volatile boolean stopRequested;
+    private volatile SourceRuntimeStatus status;
+    private volatile Thread thread;
+
+    // Owned by the reaper thread.
+    private ReaperConfig config;
+    private SourceSession session;
+    private TickSchedule schedule = TickSchedule.empty();
+    private final SoloLane solo;
+    private final MetricLedger ledger = new MetricLedger();
+    private final Map<String, String> inactiveMetrics = new LinkedHashMap<>();
+    private int connectFailures;
+    private Instant nextConnectAttempt = Instant.MIN;
+    private String lastConnectionError;
+    private Instant lastConnectionErrorAt;
+    private boolean factsStale;
+    private long ticks;
+    private long skippedTicks;
+    private Instant lastTickStart;
+    private Duration lastTickDuration;
+
+    SourceReaper(ReaperConfig config, ReaperContext context, TickTimer timer) {
+        this.name = config.name();
+        this.context = context;
+        this.timer = timer;
+        this.pendingConfig = config;
+        this.solo = new SoloLane(context.soloMaxBackoff());
+        this.sourceMeters = context.meters().forSource(name);
+        this.status = new SourceRuntimeStatus(name, "starting", false, null, null, null, null, null, null,
+                null, null, null, 0, 0, List.of());
+    }
+
+    String name() {
+        return name;
+    }
+
+    void start() {
+        if (!started.compareAndSet(false, true)) {
+            throw new IllegalStateException("reaper of source " + name + " was already started");
+        }
+        Thread t = context.threadFactory().newThread(this::runLoop);
+        t.setName("reaper-" + name);
+        thread = t;
+        t.start();
+    }
+
+    /** Hands over a new configuration; the reaper re-plans at once, keeping due times. */
+    void reconfigure(ReaperConfig next) {
+        pendingConfig = next;
+        wake.raise();
+    }
+
+    /** Asks the reaper to stop after its current tick; does not wait. */
+    void stop() {
+        stopRequested = true;
+        wake.raise();
+    }
+
+    /**
+     * Waits for the reaper to stop; a tick still running after {@code timeout} is abandoned
+     * (the thread is interrupted, which closes its socket).
+     *
+     * @return true when the thread has ended
+     */
+    boolean awaitStop(Duration timeout) throws InterruptedException {
+        Thread t = thread;
+        if (t == null) {
+            return true;
+        }
+        if (!t.join(timeout)) {
+            t.interrupt();
+            return t.join(Duration.ofSeconds(2));
+        }
+        return true;
+    }
+
+    SourceRuntimeStatus status() {
+        return status;
+    }
+
+    private void runLoop() {
+        try {
+            while (!stopRequested) {
+                applyPendingConfig();
+                Instant now = timer.now();
+                Instant next = schedule.nextWake();
+                if (next == null || now.isBefore(next)) {
+                    timer.sleepUntil(next == null ? now.plus(IDLE_SLEEP) : next, wake);
+                    continue;
+                }
+                TickSchedule.DueTick due = schedule.takeDue(now);
+                if (!due.isEmpty()) {
+                    tick(due, now);
+                }
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (RuntimeException | Error e) {
+            log.error("Reaper of source {} stopped by an unexpected error", name, e);
+        } finally {
+            closeSession();
+            sourceMeters.close();
+            publishStatus("stopped");
+        }
+    }
+
+    private void applyPendingConfig() {
+        ReaperConfig next = pendingConfig;
+        if (next == config) {
+            return;
+        }
+        if (config != null && !config.sameConnection(next)) {
+            log.info("Source {}: connection settings changed, reconnecting", name);
+            closeSession();
+            connectFailures = 0;
+            nextConnectAttempt = Instant.MIN;
+        }
+        config = next;
+        replan(timer.now());
+        publishStatus(null);
+    }
+
+    /** Recomputes the active metrics for the current config and server role, keeping due times. */
+    private void replan(Instant now) {
+        ServerFacts facts = session == null ? null : session.facts();
+        boolean inRecovery = facts != null && facts.inRecovery();
+        Map<String, Integer> selection = config.selection(inRecovery);
+        var active = new LinkedHashMap<String, Duration>();
+        inactiveMetrics.clear();
+        int shortest = Integer.MAX_VALUE;
+        for (var entry : selection.entrySet()) {
+            shortest = Math.min(shortest, entry.getValue());
+            String lane = inactiveLane(config.definitions().get(entry.getKey()), facts);
+            if (lane != null) {
+                inactiveMetrics.put(entry.getKey(), lane);
+            } else {
+                active.put(entry.getKey(), Duration.ofSeconds(entry.getValue()));
+            }
+        }
+        active.put(INSTANCE_UP, shortest == Integer.MAX_VALUE ? DEFAULT_HEARTBEAT : Duration.ofSeconds(shortest));
+        long phaseSeed = name.hashCode() * 2_654_435_761L;
+        schedule = TickSchedule.plan(active, context.minTickPeriod(), phaseSeed, now, schedule);
+        solo.retainOnly(active.keySet());
+        ledger.retainOnly(selection.keySet());
+        inactiveMetrics.forEach((metric, lane) -> {
+            if (lane.equals(MetricRuntimeStatus.NO_SQL)) {
+                log.info("Source {}: metric {} has no SQL for server version {}; not collected",
+                        name, metric, facts.displayVersion());
+            }
+        });
+    }
+
+    private String inactiveLane(MetricDefinition definition, ServerFacts facts) {
+        if (facts == null) {
+            return null; // not connected yet: schedule everything, only heartbeats run
+        }
+        if (config.source().onlyIfPrimary() && facts.inRecovery()
+                || !definition.nodeStatus().matches(facts.inRecovery())) {
+            return MetricRuntimeStatus.NOT_FOR_ROLE;
+        }
+        return definition.sqlFor(facts.majorVersion()).isEmpty() ? MetricRuntimeStatus.NO_SQL : null;
+    }
+
+    private void tick(TickSchedule.DueTick due, Instant startedAt) {
+        long startNanos = System.nanoTime();
+        context.meters().lag(Duration.between(due.scheduledAt(), startedAt));
+        sourceMeters.tick(due.skippedPoints());
+        skippedTicks += due.skippedPoints();
+        ticks++;
+        var out = new ArrayList<Measurement>();
+        boolean up = false;
+        try {
+            if (ensureSession(startedAt)) {
+                refreshFactsIfDue(startedAt);
+                var metrics = due.metrics().stream()
+                        .filter(m -> !m.equals(INSTANCE_UP) && !inactiveMetrics.containsKey(m)).toList();
+                out.addAll(newTickRunner().run(metrics, schedule.intervals(), startedAt));
+                up = true;
+            }
+        } catch (SourceDownException e) {
+            sessionLost(e, startedAt);
+        } catch (SQLException e) {
+            sessionLost(new SourceDownException(name, e), startedAt);
+        } catch (RuntimeException e) {
+            // Loops never die from one failure: record it and carry on with the next tick.
+            log.error("Source {}: tick failed unexpectedly", name, e);
+            factsStale = true;
+            up = session != null;
+        } finally {
+            if (due.metrics().contains(INSTANCE_UP)) {
+                out.add(instanceUp(up, startedAt));
+            }
+            lastTickStart = startedAt;
+            lastTickDuration = Duration.ofNanos(System.nanoTime() - startNanos);
+            publish(out);
+            publishStatus(null);
+        }
+    }
+
+    private TickRunner newTickRunner() {
+        ServerFacts facts = session.facts();
+        String instance = (facts.systemIdentifier() == null ? "" : facts.systemIdentifier()) + "@"
+                + config.connection().hosts().getFirst();
+        return new TickRunner(config, session, solo, ledger, context.instanceCache(), context.meters(),
+                sourceMeters, context.sessionSettings().defaultStatementTimeout(), instance);
+    }
+
+    /** Opens a session unless one is open or the reconnect back-off has not passed. */
+    private boolean ensureSession(Instant now) {
+        if (session != null) {
+            return true;
+        }
+        if (now.isBefore(nextConnectAttempt)) {
+            return false;
+        }
+        try {
+            session = SourceSession.open(config.connection(), config.source().kind(),
+                    context.sessionSettings(), now);
+            if (connectFailures > 0) {
+                log.info("Source {}: connected again after {} failed attempts", name, connectFailures);
+            }
+            connectFailures = 0;
+            factsStale = false;
+            replan(now);
+            return true;
+        } catch (SQLException e) {
+            connectFailures++;
+            Duration backoff = context.reconnectBackoff().after(connectFailures);
+            nextConnectAttempt = now.plus(backoff);
+            recordConnectionError("cannot connect [SQLState " + e.getSQLState() + "]: " + e.getMessage(), now);
+            if (connectFailures == 1 || Integer.bitCount(connectFailures) == 1) {
+                log.warn("Source {}: {} (attempt {}, next in {} s)", name, lastConnectionError,
+                        connectFailures, backoff.toSeconds());
+            }
+            return false;
+        }
+    }
+
+    private void refreshFactsIfDue(Instant now) throws SQLException {
+        ServerFacts facts = session.facts();
+        if (!factsStale && Duration.between(facts.readAt(), now).compareTo(context.factsRefreshInterval()) < 0) {
+            return;
+        }
+        ServerFacts fresh = session.refreshFacts(now);
+        factsStale = false;
+        if (fresh.inRecovery() != facts.inRecovery() || fresh.majorVersion() != facts.majorVersion()) {
+            log.info("Source {}: server is now {} (version {})", name,
+                    fresh.inRecovery() ? "a standby" : "a primary", fresh.displayVersion());
+            replan(now);
+        }
+    }
+
+    private void sessionLost(SourceDownException e, Instant now) {
+        log.warn("Source {}: {}", name, e.getMessage());
+        recordConnectionError(e.getMessage(), now);
+        closeSession();
+        connectFailures = 1;
+        nextConnectAttempt = now; // first reconnect at the next tick, then back off
+    }
+
+    private void recordConnectionError(String message, Instant at) {
+        lastConnectionError = message;
+        lastConnectionErrorAt = at;
+    }
+
+    private Measurement instanceUp(boolean up, Instant at) {
+        var row = new Measurement.Row(Map.of(INSTANCE_UP_METRIC, up ? 1L : 0L), Map.of());
+        return new Measurement(name, INSTANCE_UP_METRIC, at, List.of(row), config.source().tags());
+    }
+
+    private void publish(List<Measurement> measurements) {
+        if (measurements.isEmpty()) {
+            return;
+        }
+        try {
+            context.publisher().publish(measurements);
+        } catch (RuntimeException e) {
+            log.error("Source {}: could not hand {} measurements to the sinks", name, measurements.size(), e);
+        }
+    }
+
+    private void closeSession() {
+        if (session != null) {
+            session.close();
+            session = null;
+        }
+    }
+
+    private void publishStatus(String forcedState) {
+        try {
+            SourceRuntimeStatus next = buildStatus(forcedState);
+            status = next;
+            context.statusListener().accept(next);
+        } catch (RuntimeException e) {
+            log.warn("Source {}: could not publish status", name, e);
+        }
+    }
+
+    private SourceRuntimeStatus buildStatus(String forcedState) {
+        ServerFacts facts = session == null ? null : session.facts();
+        String state = forcedState != null ? forcedState
+                : session != null ? "connected" : connectFailures > 0 ? "disconnected" : "starting";
+        var metrics = new ArrayList<MetricRuntimeStatus>();
+        if (config != null) {
+            Map<String, Duration> intervals = schedule.intervals();
+            for (var entry : new java.util.TreeMap<>(config.selection(facts != null && facts.inRecovery())).entrySet()) {
+                String metric = entry.getKey();
+                String lane = inactiveMetrics.getOrDefault(metric,
+                        solo.contains(metric) ? MetricRuntimeStatus.SOLO : MetricRuntimeStatus.PIPELINE);
+                metrics.add(new MetricRuntimeStatus(metric, entry.getValue(), lane, ledger.lastSuccess(metric),
+                        ledger.lastError(metric), ledger.lastErrorAt(metric),
+                        intervals.containsKey(metric) ? schedule.nextDue(metric) : null));
+            }
+        }
+        return new SourceRuntimeStatus(name, state, session != null, lastConnectionError, lastConnectionErrorAt,
+                facts == null ? null : facts.displayVersion(),
+                facts == null || facts.versionNum() == 0 ? null : facts.versionNum(),
+                facts == null ? null : facts.inRecovery(),
+                facts == null ? null : facts.systemIdentifier(),
+                schedule.isEmpty() ? null : schedule.period(), lastTickStart, lastTickDuration, ticks, skippedTicks,
+                metrics);
+    }
+}

@@ -1,0 +1,42 @@
+package io.pgharvest.reaper;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+
+/**
+ * What a source's reaper is doing, for the status endpoint and health. Built by the reaper at
+ * the end of each tick and published as an immutable value.
+ *
+ * @param state {@code starting}, {@code connected}, {@code disconnected} or {@code stopped}
+ * @param lastConnectionError the last error connecting or the error that broke the session
+ * @param skippedTicks grid points passed without a run because a tick overran
+ */
+public record SourceRuntimeStatus(
+        String source,
+        String state,
+        boolean connected,
+        String lastConnectionError,
+        Instant lastConnectionErrorAt,
+        String serverVersion,
+        Integer serverVersionNum,
+        Boolean inRecovery,
+        String systemIdentifier,
+        Duration tickPeriod,
+        Instant lastTickStart,
+        Duration lastTickDuration,
+        long ticks,
+        long skippedTicks,
+        List<MetricRuntimeStatus> metrics) {
+
+    public SourceRuntimeStatus {
+        metrics = List.copyOf(metrics);
+    }
+
+    /** The parts that, when they change, wake blocking status queries (not tick timings). */
+    Object significantPart() {
+        return List.of(state, String.valueOf(lastConnectionError), String.valueOf(serverVersionNum),
+                String.valueOf(inRecovery), String.valueOf(tickPeriod),
+                metrics.stream().map(m -> m.name() + "/" + m.lane() + "/" + (m.lastError() != null)).toList());
+    }
+}

@@ -1,0 +1,70 @@
+package io.pgharvest.reaper;
+
+import io.pgharvest.source.Source;
+import io.pgharvest.store.ConfigStore;
+import java.util.stream.Stream;
+import org.springframework.boot.health.contributor.CompositeHealthContributor;
+import org.springframework.boot.health.contributor.Health;
+import org.springframework.boot.health.contributor.HealthContributor;
+import org.springframework.boot.health.contributor.HealthIndicator;
+import org.springframework.boot.health.contributor.Status;
+
+/**
+ * The {@code sources} health component: one child per configured source, UP while its reaper
+ * has a session, DOWN with the reason while it cannot reach the source, OUT_OF_SERVICE when
+ * disabled. It describes the monitored fleet, not the collector, so it is kept out of the
+ * readiness group: a database being down never makes pgharvest itself unready.
+ *
+ * <p>Only observes: reading a status never throws and never touches a source.
+ */
+final class SourcesHealthContributor implements CompositeHealthContributor {
+
+    private final ConfigStore store;
+    private final ReaperService reapers;
+
+    SourcesHealthContributor(ConfigStore store, ReaperService reapers) {
+        this.store = store;
+        this.reapers = reapers;
+    }
+
+    @Override
+    public HealthContributor getContributor(String name) {
+        Source source = store.snapshot().sources().get(name);
+        return source == null ? null : indicator(source);
+    }
+
+    @Override
+    public Stream<Entry> stream() {
+        return store.snapshot().sources().values().stream()
+                .map(source -> new Entry(source.name(), indicator(source)));
+    }
+
+    private HealthIndicator indicator(Source source) {
+        return () -> health(source);
+    }
+
+    private Health health(Source source) {
+        if (!source.enabled()) {
+            return Health.status(Status.OUT_OF_SERVICE).withDetail("reason", "disabled").build();
+        }
+        return reapers.status(source.name()).map(SourcesHealthContributor::health)
+                .orElseGet(() -> Health.unknown().withDetail("reason", "no reaper running").build());
+    }
+
+    private static Health health(SourceRuntimeStatus status) {
+        Health.Builder builder = switch (status.state()) {
+            case "connected" -> Health.up();
+            case "disconnected" -> Health.down().withDetail("reason", String.valueOf(status.lastConnectionError()));
+            default -> Health.unknown();
+        };
+        if (status.serverVersion() != null) {
+            builder.withDetail("serverVersion", status.serverVersion());
+            builder.withDetail("inRecovery", status.inRecovery());
+        }
+        long solo = status.metrics().stream().filter(m -> m.lane().equals(MetricRuntimeStatus.SOLO)).count();
+        if (solo > 0) {
+            builder.withDetail("isolatedMetrics", solo);
+        }
+        return builder.build();
+    }
+}

@@ -1,0 +1,161 @@
+package io.pgharvest.reaper;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * When each of a source's metrics is next due, on a fixed-rate grid: no drift, ever.
+ *
+ * <p>The grid has period = GCD of the metric intervals (at least {@code minPeriod}) and is
+ * anchored at {@code phase} past the epoch, so grid points are {@code phase + k * period}.
+ * A metric first enters at the next grid point and is then due every {@code interval} after
+ * that point, independent of how long its runs take. The reaper sleeps until
+ * {@link #nextWake()}, which is the earliest due time, so coprime intervals (7 s and 11 s) do
+ * not wake it at every 1 s grid point.
+ *
+ * <p>Not thread-safe: owned by one reaper. Re-planning for a new configuration goes through
+ * {@link #replan}, which keeps the due time of every metric that stays.
+ */
+final class TickSchedule {
+
+    private final long periodMillis;
+    private final long phaseMillis;
+    /** metric name -> interval in millis; insertion order is the configured order. */
+    private final Map<String, Long> intervals;
+    /** metric name -> next due time in epoch millis, always a grid point. */
+    private final Map<String, Long> nextDue;
+
+    private TickSchedule(long periodMillis, long phaseMillis, Map<String, Long> intervals,
+            Map<String, Long> nextDue) {
+        this.periodMillis = periodMillis;
+        this.phaseMillis = phaseMillis;
+        this.intervals = intervals;
+        this.nextDue = nextDue;
+    }
+
+    /** An empty schedule: nothing due, ever. */
+    static TickSchedule empty() {
+        return new TickSchedule(1000, 0, new TreeMap<>(), new HashMap<>());
+    }
+
+    /**
+     * Plans {@code metricIntervals} for a source.
+     *
+     * @param phaseSeed a stable per-source number (e.g. the hash of its name): spreads sources
+     *     over the period so a thousand of them do not fire in the same millisecond
+     * @param previous the schedule being replaced; metrics in both keep their due time
+     */
+    static TickSchedule plan(Map<String, Duration> metricIntervals, Duration minPeriod, long phaseSeed,
+            Instant now, TickSchedule previous) {
+        var millis = new TreeMap<String, Long>();
+        metricIntervals.forEach((name, interval) -> millis.put(name, Math.max(interval.toMillis(), 1)));
+        long period = Math.max(gcd(millis.values()), Math.max(minPeriod.toMillis(), 1));
+        long phase = Math.floorMod(phaseSeed, period);
+        var schedule = new TickSchedule(period, phase, millis, new HashMap<>());
+        long firstPoint = schedule.gridPointAtOrAfter(now.toEpochMilli());
+        for (String name : millis.keySet()) {
+            Long kept = previous == null ? null : previous.nextDue.get(name);
+            schedule.nextDue.put(name, kept == null ? firstPoint : schedule.gridPointAtOrAfter(kept));
+        }
+        return schedule;
+    }
+
+    Duration period() {
+        return Duration.ofMillis(periodMillis);
+    }
+
+    boolean isEmpty() {
+        return intervals.isEmpty();
+    }
+
+    Map<String, Duration> intervals() {
+        var result = new TreeMap<String, Duration>();
+        intervals.forEach((name, ms) -> result.put(name, Duration.ofMillis(ms)));
+        return Collections.unmodifiableMap(result);
+    }
+
+    /** The earliest time any metric is due, or null when the schedule is empty. */
+    Instant nextWake() {
+        return nextDue.values().stream().min(Long::compare).map(Instant::ofEpochMilli).orElse(null);
+    }
+
+    /** When {@code metric} is next due, or null if it is not scheduled. */
+    Instant nextDue(String metric) {
+        Long due = nextDue.get(metric);
+        return due == null ? null : Instant.ofEpochMilli(due);
+    }
+
+    /**
+     * Takes every metric due at or before {@code now} and moves each to its next due time
+     * after {@code now}. A metric whose several due points have passed (the previous tick
+     * overran, or the process was paused) runs once; the points it missed are skipped and
+     * counted, never queued up.
+     */
+    DueTick takeDue(Instant now) {
+        long nowMillis = now.toEpochMilli();
+        var due = new ArrayList<String>();
+        var passedPoints = new java.util.TreeSet<Long>();
+        long latestPoint = Long.MIN_VALUE;
+        for (var entry : intervals.entrySet()) {
+            String name = entry.getKey();
+            long interval = entry.getValue();
+            long next = nextDue.get(name);
+            if (next > nowMillis) {
+                continue;
+            }
+            long missed = (nowMillis - next) / interval;
+            for (long k = 0; k <= missed && passedPoints.size() < 10_000; k++) {
+                passedPoints.add(next + k * interval);
+            }
+            long servedPoint = next + missed * interval;
+            latestPoint = Math.max(latestPoint, servedPoint);
+            nextDue.put(name, servedPoint + interval);
+            due.add(name);
+        }
+        if (due.isEmpty()) {
+            return new DueTick(List.of(), null, 0);
+        }
+        int skipped = Math.max(passedPoints.size() - 1, 0);
+        return new DueTick(List.copyOf(due), Instant.ofEpochMilli(latestPoint), skipped);
+    }
+
+    private long gridPointAtOrAfter(long epochMillis) {
+        long offset = Math.floorMod(epochMillis - phaseMillis, periodMillis);
+        return offset == 0 ? epochMillis : epochMillis - offset + periodMillis;
+    }
+
+    private static long gcd(Iterable<Long> values) {
+        long result = 0;
+        for (long value : values) {
+            result = gcd(result, value);
+        }
+        return result == 0 ? 1000 : result;
+    }
+
+    private static long gcd(long a, long b) {
+        while (b != 0) {
+            long t = a % b;
+            a = b;
+            b = t;
+        }
+        return a;
+    }
+
+    /**
+     * The metrics to run on one tick.
+     *
+     * @param scheduledAt the grid point this tick serves (the latest passed), for lag accounting
+     * @param skippedPoints grid points that passed without a run because a tick overran
+     */
+    record DueTick(List<String> metrics, Instant scheduledAt, int skippedPoints) {
+        boolean isEmpty() {
+            return metrics.isEmpty();
+        }
+    }
+}

@@ -1,0 +1,57 @@
+package io.pgharvest.reaper;
+
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.pgharvest.metric.MetricDefinition;
+import io.pgharvest.metric.NodeStatus;
+import io.pgharvest.source.Source;
+import io.pgharvest.store.ConfigSnapshot;
+import io.pgharvest.store.StoreTable;
+import io.pgharvest.testsupport.RecordingPublisher;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/** Builds reapers for tests with a recording publisher and short back-offs. */
+final class ReaperTestKit {
+
+    final RecordingPublisher publisher = new RecordingPublisher();
+    final SimpleMeterRegistry registry = new SimpleMeterRegistry();
+    final ReaperContext context;
+
+    ReaperTestKit() {
+        this(Duration.ofMillis(200), Duration.ofSeconds(1));
+    }
+
+    ReaperTestKit(Duration reconnectMin, Duration reconnectMax) {
+        context = new ReaperContext(publisher, new ReaperMeters(registry), new InstanceMetricCache(),
+                new SessionSettings(Duration.ofSeconds(2), Duration.ofSeconds(5), Duration.ofSeconds(1),
+                        Duration.ofMinutes(1)),
+                Duration.ofSeconds(1), new Backoff(reconnectMin, reconnectMax), Duration.ofSeconds(30),
+                Duration.ofMinutes(5), Thread.ofVirtual().name("test-reaper-", 0).factory(), status -> { });
+    }
+
+    static MetricDefinition metric(String name, String sql) {
+        return new MetricDefinition(name, "test metric " + name, Map.of(10, sql), List.of("*"), false,
+                NodeStatus.ANY, null, null, null);
+    }
+
+    static MetricDefinition metricWithTimeout(String name, String sql, int timeoutSeconds) {
+        return new MetricDefinition(name, "test metric " + name, Map.of(10, sql), List.of("*"), false,
+                NodeStatus.ANY, null, null, timeoutSeconds);
+    }
+
+    static Source source(String name, String connStr, Map<String, Integer> metrics) {
+        return new Source(name, connStr, null, null, true, null, metrics, null, null, Map.of("env", "test"),
+                false, null, null);
+    }
+
+    /** A configuration snapshot holding {@code metrics} and {@code source}. */
+    static ReaperConfig config(Source source, List<MetricDefinition> metrics) {
+        var byName = new HashMap<String, MetricDefinition>();
+        metrics.forEach(m -> byName.put(m.name(), m));
+        var snapshot = new ConfigSnapshot(1, Map.of(source.name(), source), byName, Map.of(),
+                Map.of(StoreTable.SOURCES, Map.of()));
+        return ReaperConfig.of(source, snapshot);
+    }
+}
