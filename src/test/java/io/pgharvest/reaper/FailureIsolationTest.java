@@ -1,0 +1,103 @@
+package io.pgharvest.reaper;
+
+import static io.pgharvest.reaper.ReaperTestKit.metric;
+import static io.pgharvest.reaper.ReaperTestKit.metricWithTimeout;
+import static io.pgharvest.reaper.ReaperTestKit.source;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.pgharvest.metric.MetricDefinition;
+import io.pgharvest.sink.Measurement;
+import io.pgharvest.testsupport.TestPostgres;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.Test;
+
+/** One broken and one slow metric never cost the healthy ones a measurement. */
+class FailureIsolationTest {
+
+    private static final TestPostgres pg = TestPostgres.shared();
+
+    @Test
+    void goodMetricsDeliverOnEveryTickWhileBrokenAndSlowOnesAreIsolated() throws Exception {
+        pg.createDatabase("isolation_db");
+        var metrics = new ArrayList<MetricDefinition>();
+        var selection = new LinkedHashMap<String, Integer>();
+        for (int i = 1; i <= 10; i++) {
+            metrics.add(metric("good%02d".formatted(i), "select " + i + " as v"));
+            selection.put("good%02d".formatted(i), 10);
+        }
+        metrics.add(metric("broken", "select * from no_such_table"));
+        metrics.add(metricWithTimeout("slow", "select pg_sleep(5) as slept", 1));
+        selection.put("broken", 10);
+        selection.put("slow", 10);
+        var kit = new ReaperTestKit();
+        var timer = new ManualTickTimer(Instant.parse("2026-03-01T10:00:00.700Z"));
+        var reaper = new SourceReaper(ReaperTestKit.config(source("iso", pg.connStr("isolation_db"), selection), metrics),
+                kit.context, timer);
+        reaper.start();
+        int ticks = 4;
+        var tickDurations = new ArrayList<Duration>();
+        for (int sleeps = 1; sleeps <= ticks; sleeps++) {
+            timer.advanceTo(timer.awaitSleepRequests(sleeps));
+            timer.awaitSleepRequests(sleeps + 1);
+            tickDurations.add(reaper.status().lastTickDuration());
+        }
+        SourceRuntimeStatus status = reaper.status();
+        reaper.stop();
+        assertThat(reaper.awaitStop(Duration.ofSeconds(10))).isTrue();
+
+        Map<Instant, Long> goodPerTick = kit.publisher.all().stream()
+                .filter(m -> m.metric().startsWith("good"))
+                .collect(Collectors.groupingBy(Measurement::time, Collectors.counting()));
+        assertThat(goodPerTick).hasSize(ticks).allSatisfy((tick, count) -> assertThat(count).isEqualTo(10L));
+        assertThat(kit.publisher.of("iso", "broken")).isEmpty();
+        assertThat(kit.publisher.of("iso", "slow")).isEmpty();
+
+        var byName = status.metrics().stream().collect(Collectors.toMap(MetricRuntimeStatus::name, m -> m));
+        assertThat(byName.get("broken").lane()).isEqualTo(MetricRuntimeStatus.SOLO);
+        assertThat(byName.get("broken").lastError()).contains("no_such_table").contains("42P01");
+        assertThat(byName.get("slow").lane()).isEqualTo(MetricRuntimeStatus.SOLO);
+        assertThat(byName.get("slow").lastError()).contains("timed out after 1000 ms");
+        assertThat(byName.get("good05").lane()).isEqualTo(MetricRuntimeStatus.PIPELINE);
+        assertThat(byName.get("good05").lastSuccess()).isNotNull();
+        // The slow metric sleeps 5 s but the server cancels it at 1 s: a tick stays far below 5 s.
+        assertThat(tickDurations).allSatisfy(d -> assertThat(d).isLessThan(Duration.ofMillis(4_000)));
+        assertThat(status.connected()).isTrue();
+    }
+
+    @Test
+    void anIsolatedMetricReturnsToThePipelineOnceItSucceeds() throws Exception {
+        pg.createDatabase("isolation_db");
+        pg.execute("isolation_db", "drop table if exists flaky_target");
+        var metrics = java.util.List.of(metric("steady", "select 1 as v"),
+                metric("flaky", "select count(*) as n from flaky_target"));
+        var kit = new ReaperTestKit();
+        var timer = new ManualTickTimer(Instant.parse("2026-03-01T10:00:00.300Z"));
+        var reaper = new SourceReaper(ReaperTestKit.config(
+                source("flaky", pg.connStr("isolation_db"), Map.of("steady", 5, "flaky", 5)), metrics),
+                kit.context, timer);
+        reaper.start();
+        timer.advanceTo(timer.awaitSleepRequests(1));
+        timer.awaitSleepRequests(2);
+        assertThat(lane(reaper, "flaky")).isEqualTo(MetricRuntimeStatus.SOLO);
+
+        pg.execute("isolation_db", "create table flaky_target(id int)");
+        timer.advanceTo(timer.awaitSleepRequests(2));
+        timer.awaitSleepRequests(3);
+        assertThat(lane(reaper, "flaky")).isEqualTo(MetricRuntimeStatus.PIPELINE);
+        assertThat(kit.publisher.of("flaky", "flaky")).hasSize(1);
+        assertThat(kit.publisher.of("flaky", "steady")).hasSize(2);
+        reaper.stop();
+        assertThat(reaper.awaitStop(Duration.ofSeconds(10))).isTrue();
+        pg.execute("isolation_db", "drop table flaky_target");
+    }
+
+    private static String lane(SourceReaper reaper, String metric) {
+        return reaper.status().metrics().stream().filter(m -> m.name().equals(metric)).findFirst()
+                .orElseThrow().lane();
+    }
+}

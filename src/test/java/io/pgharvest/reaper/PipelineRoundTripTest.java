@@ -1,0 +1,82 @@
+package io.pgharvest.reaper;
+
+import static io.pgharvest.reaper.ReaperTestKit.metric;
+import static io.pgharvest.reaper.ReaperTestKit.source;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.pgharvest.metric.MetricDefinition;
+import io.pgharvest.testsupport.TestPostgres;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** All metrics due on a tick reach the server in one pipelined transaction. */
+class PipelineRoundTripTest {
+
+    private static final TestPostgres pg = TestPostgres.shared();
+
+    @Test
+    void twentyMetricsDueOnOneTickCostTheSourceOneTransactionPerTick() throws Exception {
+        pg.createDatabase("roundtrip_db");
+        var metrics = new ArrayList<MetricDefinition>();
+        var selection = new LinkedHashMap<String, Integer>();
+        for (int i = 1; i <= 20; i++) {
+            String name = "m%02d".formatted(i);
+            metrics.add(metric(name, "select " + i + " as value, 'x' as tag_kind, datname from pg_database"
+                    + " where datname = current_database()"));
+            selection.put(name, 10);
+        }
+        var kit = new ReaperTestKit();
+        var config = ReaperTestKit.config(source("rt", pg.connStr("roundtrip_db"), selection), metrics);
+        long before = transactions();
+
+        var timer = new ManualTickTimer(Instant.parse("2026-03-01T10:00:00.100Z"));
+        var reaper = new SourceReaper(config, kit.context, timer);
+        reaper.start();
+        int ticks = 6;
+        for (int sleeps = 1; sleeps <= ticks; sleeps++) {
+            timer.advanceTo(timer.awaitSleepRequests(sleeps));
+        }
+        timer.awaitSleepRequests(ticks + 1);
+        reaper.stop();
+        assertThat(reaper.awaitStop(Duration.ofSeconds(10))).isTrue();
+
+        for (int i = 1; i <= 20; i++) {
+            assertThat(kit.publisher.of("rt", "m%02d".formatted(i))).hasSize(ticks);
+        }
+        var row = kit.publisher.of("rt", "m07").getFirst().rows().getFirst();
+        assertThat(row.values()).containsEntry("value", 7L).containsEntry("datname", "roundtrip_db");
+        assertThat(row.tags()).containsEntry("kind", "x");
+        // Connecting reads the server facts (2 transactions); then exactly one per tick.
+        assertThat(awaitTransactionsAtLeast(before + 2 + ticks) - before).isEqualTo(2 + ticks);
+    }
+
+    /** Committed plus rolled back transactions of the source database, as the server counts them. */
+    private static long transactions() throws Exception {
+        try (Connection c = pg.connect("postgres"); Statement st = c.createStatement()) {
+            st.execute("select pg_stat_clear_snapshot()");
+            try (ResultSet rs = st.executeQuery("select xact_commit + xact_rollback from pg_stat_database"
+                    + " where datname = 'roundtrip_db'")) {
+                return rs.next() ? rs.getLong(1) : 0;
+            }
+        }
+    }
+
+    /** A backend reports its counters when it exits; wait for that, then for them to settle. */
+    private static long awaitTransactionsAtLeast(long expected) throws Exception {
+        long deadline = System.nanoTime() + Duration.ofSeconds(15).toNanos();
+        long seen = transactions();
+        while (seen < expected && System.nanoTime() < deadline) {
+            Thread.sleep(100);
+            seen = transactions();
+        }
+        Thread.sleep(1_500); // anything beyond the expectation would have arrived with the rest
+        return transactions();
+    }
+}

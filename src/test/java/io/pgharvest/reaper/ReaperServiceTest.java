@@ -1,0 +1,139 @@
+package io.pgharvest.reaper;
+
+import static io.pgharvest.reaper.ReaperTestKit.metric;
+import static io.pgharvest.reaper.ReaperTestKit.source;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.pgharvest.metric.MetricDefinition;
+import io.pgharvest.metric.NodeStatus;
+import io.pgharvest.source.Source;
+import io.pgharvest.testsupport.InMemoryConfigStore;
+import io.pgharvest.testsupport.RecordingPublisher;
+import io.pgharvest.testsupport.TestPostgres;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** The service keeps one reaper per enabled source, in step with the store, disturbing no other. */
+class ReaperServiceTest {
+
+    private static final TestPostgres pg = TestPostgres.shared();
+    private final InMemoryConfigStore store = new InMemoryConfigStore();
+    private final RecordingPublisher publisher = new RecordingPublisher();
+    private ReaperService service;
+
+    @BeforeAll
+    static void databases() {
+        pg.createDatabase("service_a");
+        pg.createDatabase("service_b");
+    }
+
+    @BeforeEach
+    void startService() {
+        store.putMetric(metric("ping", "select 1 as v"));
+        store.putMetric(metric("pong", "select 2 as v"));
+        var properties = new ReaperProperties(Duration.ofSeconds(1), Duration.ofSeconds(5), Duration.ofSeconds(1),
+                Duration.ofMinutes(1), Duration.ofMillis(200), Duration.ofSeconds(1), Duration.ofMinutes(1),
+                Duration.ofMinutes(5), Duration.ofSeconds(5));
+        service = new ReaperService(store, publisher, new SimpleMeterRegistry(), properties, Duration.ofSeconds(2),
+                Clock.systemUTC());
+        service.start();
+    }
+
+    @AfterEach
+    void stopService() {
+        service.stop();
+    }
+
+    @Test
+    void sourcesAddedChangedDisabledAndRemovedTakeEffectWithoutTouchingOthers() throws Exception {
+        store.putSource(source("a", pg.connStr("service_a"), Map.of("ping", 1)));
+        store.putSource(source("b", pg.connStr("service_b"), Map.of("ping", 1)));
+        publisher.await(m -> m.source().equals("a") && m.metric().equals("ping"), 1, Duration.ofSeconds(5));
+        publisher.await(m -> m.source().equals("b") && m.metric().equals("ping"), 1, Duration.ofSeconds(5));
+        int pidA = backendPid("service_a");
+        int pidB = backendPid("service_b");
+
+        // A new metric for a: applied to the running reaper, same session, b untouched.
+        store.putSource(source("a", pg.connStr("service_a"), Map.of("ping", 1, "pong", 1)));
+        publisher.await(m -> m.source().equals("a") && m.metric().equals("pong"), 1, Duration.ofSeconds(3));
+        assertThat(backendPid("service_a")).isEqualTo(pidA);
+        assertThat(backendPid("service_b")).isEqualTo(pidB);
+
+        // A changed connection string reconnects a, and only a.
+        store.putSource(source("a", pg.connStr("service_a") + "?connect_timeout=3", Map.of("ping", 1, "pong", 1)));
+        awaitBackendOtherThan("service_a", pidA);
+        assertThat(backendPid("service_b")).isEqualTo(pidB);
+
+        // Disabled: the reaper stops and its session closes.
+        Source a = store.snapshot().sources().get("a");
+        store.putSource(new Source("a", a.connStr(), a.kind(), a.group(), false, null, a.metrics(), null, null,
+                a.tags(), false, null, null));
+        awaitNoBackend("service_a");
+        assertThat(service.status("a")).isEmpty();
+
+        store.removeSource("b");
+        awaitNoBackend("service_b");
+        assertThat(service.reaperCount()).isZero();
+    }
+
+    @Test
+    void instanceLevelMetricsAreFetchedOncePerInstanceAndShared() throws Exception {
+        store.putMetric(new MetricDefinition("server_wide", "", Map.of(10, "select count(*) as backends from pg_stat_activity"),
+                List.of("*"), true, NodeStatus.ANY, null, null, null));
+        store.putSource(source("shared_a", pg.connStr("service_a"), Map.of("server_wide", 3)));
+        store.putSource(source("shared_b", pg.connStr("service_b"), Map.of("server_wide", 3)));
+        var measurements = publisher.await(m -> m.metric().equals("server_wide"), 6, Duration.ofSeconds(15));
+
+        // Each source reports every interval, but the instance was queried for only one of them:
+        // a shared result carries the time it was fetched, so both sources show the same times.
+        var timesA = measurements.stream().filter(m -> m.source().equals("shared_a")).map(m -> m.time()).toList();
+        var timesB = measurements.stream().filter(m -> m.source().equals("shared_b")).map(m -> m.time()).toList();
+        assertThat(timesA).isNotEmpty();
+        assertThat(timesB).isNotEmpty();
+        assertThat(Set.copyOf(timesA)).containsAnyElementsOf(timesB);
+    }
+
+    @Test
+    void aMetricWithoutSqlForTheServerVersionIsReportedInStatusAndNeverRun() throws Exception {
+        store.putMetric(new MetricDefinition("future_only", "", Map.of(99, "select 1 as v"), List.of("*"), false,
+                NodeStatus.ANY, null, null, null));
+        store.putSource(source("versioned", pg.connStr("service_a"), Map.of("future_only", 1, "ping", 1)));
+        publisher.await(m -> m.source().equals("versioned") && m.metric().equals("ping"), 2, Duration.ofSeconds(5));
+        var status = service.status("versioned").orElseThrow();
+        var futureOnly = status.metrics().stream().filter(m -> m.name().equals("future_only")).findFirst().orElseThrow();
+        assertThat(futureOnly.lane()).isEqualTo(MetricRuntimeStatus.NO_SQL);
+        assertThat(publisher.of("versioned", "future_only")).isEmpty();
+        assertThat(status.serverVersionNum()).isEqualTo(pg.serverVersionNum());
+    }
+
+    private static int backendPid(String database) throws Exception {
+        String pid = pg.queryString("postgres", "select coalesce(max(pid), 0)::text from pg_stat_activity"
+                + " where application_name = 'pgharvest' and datname = '" + database + "'");
+        return Integer.parseInt(pid);
+    }
+
+    private static void awaitBackendOtherThan(String database, int oldPid) throws Exception {
+        long deadline = System.nanoTime() + Duration.ofSeconds(5).toNanos();
+        int pid;
+        while ((pid = backendPid(database)) == oldPid || pid == 0) {
+            assertThat(System.nanoTime()).as("new session for " + database).isLessThan(deadline);
+            Thread.sleep(50);
+        }
+    }
+
+    private static void awaitNoBackend(String database) throws Exception {
+        long deadline = System.nanoTime() + Duration.ofSeconds(5).toNanos();
+        while (backendPid(database) != 0) {
+            assertThat(System.nanoTime()).as("session of " + database + " closed").isLessThan(deadline);
+            Thread.sleep(50);
+        }
+    }
+}
