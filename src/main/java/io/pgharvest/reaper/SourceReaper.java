@@ -219,7 +219,10 @@ final class SourceReaper {
                 refreshFactsIfDue(startedAt);
                 var metrics = due.metrics().stream()
                         .filter(m -> !m.equals(INSTANCE_UP) && !inactiveMetrics.containsKey(m)).toList();
-                out.addAll(newTickRunner().run(metrics, schedule.intervals(), startedAt));
+                TickRunner runner = newTickRunner();
+                out.addAll(runner.run(metrics, schedule.intervals(), startedAt));
+                // A failing metric may mean a promotion or demotion: re-read the role next tick.
+                factsStale = runner.anyFailed();
                 up = true;
             }
         } catch (SourceDownException e) {

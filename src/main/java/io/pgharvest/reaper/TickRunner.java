@@ -31,6 +31,7 @@ final class TickRunner {
     private final Duration defaultTimeout;
     private final String instanceKey;
     private final List<Measurement> out = new ArrayList<>();
+    private boolean anyFailed;
 
     TickRunner(ReaperConfig config, SourceSession session, SoloLane solo, MetricLedger ledger,
             InstanceMetricCache cache, ReaperMeters meters, ReaperMeters.SourceMeters sourceMeters,
@@ -119,9 +120,15 @@ final class TickRunner {
             failIfBroken(e);
             boolean timedOut = QUERY_CANCELED.equals(e.getSQLState());
             sourceMeters.fetch(timedOut ? ReaperMeters.TIMEOUT : ReaperMeters.ERROR, 1);
+            anyFailed = true;
             solo.fail(query.metric(), interval, now);
             ledger.failed(query.metric(), describe(query, e, timedOut), now);
         }
+    }
+
+    /** Whether some metric failed on this tick (the server's role may have changed). */
+    boolean anyFailed() {
+        return anyFailed;
     }
 
     private boolean deliverCached(String metric, MetricDefinition definition, Duration interval, Instant now) {
