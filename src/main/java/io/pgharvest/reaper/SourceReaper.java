@@ -222,7 +222,7 @@ final class SourceReaper {
                 TickRunner runner = newTickRunner();
                 out.addAll(runner.run(metrics, schedule.intervals(), startedAt));
                 // A failing metric may mean a promotion or demotion: re-read the role next tick.
-                factsStale = runner.anyFailed();
+                factsStale = runner.pipelineFailed();
                 up = true;
             }
         } catch (SourceDownException e) {

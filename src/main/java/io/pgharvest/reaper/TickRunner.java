@@ -31,7 +31,7 @@ final class TickRunner {
     private final Duration defaultTimeout;
     private final String instanceKey;
     private final List<Measurement> out = new ArrayList<>();
-    private boolean anyFailed;
+    private boolean pipelineFailed;
 
     TickRunner(ReaperConfig config, SourceSession session, SoloLane solo, MetricLedger ledger,
             InstanceMetricCache cache, ReaperMeters meters, ReaperMeters.SourceMeters sourceMeters,
@@ -100,6 +100,7 @@ final class TickRunner {
         } catch (SQLException e) {
             sourceMeters.roundTrip();
             failIfBroken(e);
+            pipelineFailed = true;
             // The pipeline tells us neither which statement failed nor any result: find out,
             // once, by running each query alone.
             for (MetricQuery query : queries) {
@@ -120,15 +121,18 @@ final class TickRunner {
             failIfBroken(e);
             boolean timedOut = QUERY_CANCELED.equals(e.getSQLState());
             sourceMeters.fetch(timedOut ? ReaperMeters.TIMEOUT : ReaperMeters.ERROR, 1);
-            anyFailed = true;
             solo.fail(query.metric(), interval, now);
             ledger.failed(query.metric(), describe(query, e, timedOut), now);
         }
     }
 
-    /** Whether some metric failed on this tick (the server's role may have changed). */
-    boolean anyFailed() {
-        return anyFailed;
+    /**
+     * Whether the pipeline failed on this tick: a metric that worked before may fail because the
+     * server was promoted or demoted. Failures of already isolated metrics do not count, so a
+     * permanently broken metric does not cost an extra round trip per tick.
+     */
+    boolean pipelineFailed() {
+        return pipelineFailed;
     }
 
     private boolean deliverCached(String metric, MetricDefinition definition, Duration interval, Instant now) {
