@@ -108,7 +108,8 @@ class ApiExceptionHandler extends ResponseEntityExceptionHandler {
     @Override
     protected ResponseEntity<Object> handleExceptionInternal(Exception e, Object body, HttpHeaders headers,
             HttpStatusCode status, WebRequest request) {
-        if (body instanceof ProblemDetail detail && URI.create("about:blank").equals(detail.getType())) {
+        if (body instanceof ProblemDetail detail
+                && (detail.getType() == null || "about:blank".equals(detail.getType().toString()))) {
             detail.setType(ProblemTypes.forStatus(status.value()));
         }
         return super.handleExceptionInternal(e, body, headers, status, request);

@@ -17,9 +17,9 @@ import java.util.regex.Pattern;
  * wait/16 (so that many clients do not come back in step) with the unchanged data.
  *
  * @param index the index the client has seen, or null for a plain read
- * @param wait how long to wait for a change, at most {@link #MAX_WAIT}
+ * @param maxWait how long to wait for a change (the {@code wait} parameter), at most {@link #MAX_WAIT}
  */
-public record BlockingQuery(Long index, Duration wait) {
+public record BlockingQuery(Long index, Duration maxWait) {
 
     public static final String INDEX_HEADER = "X-Pgharvest-Index";
     public static final Duration DEFAULT_WAIT = Duration.ofMinutes(5);
@@ -72,8 +72,8 @@ public record BlockingQuery(Long index, Duration wait) {
         if (index == null || index != current) {
             return current;
         }
-        long jitterBound = wait.toNanos() / 16;
-        Duration patience = wait.plusNanos(jitterBound > 0 ? ThreadLocalRandom.current().nextLong(jitterBound) : 0);
+        long jitterBound = maxWait.toNanos() / 16;
+        Duration patience = maxWait.plusNanos(jitterBound > 0 ? ThreadLocalRandom.current().nextLong(jitterBound) : 0);
         try {
             return notifier.awaitAbove(index, patience);
         } catch (InterruptedException e) {

@@ -1,5 +1,6 @@
 package io.pgharvest.source;
 
+import io.pgharvest.api.RequestNames;
 import io.pgharvest.store.FieldProblem;
 import io.pgharvest.store.InvalidConfigException;
 import io.pgharvest.store.StoreTable;
@@ -48,12 +49,7 @@ record SourceRequest(
      */
     Source toSource(String pathName) {
         var problems = new ArrayList<FieldProblem>();
-        String effectiveName = pathName != null ? pathName : name;
-        if (effectiveName == null || effectiveName.isBlank()) {
-            problems.add(new FieldProblem("name", "is required"));
-        } else if (pathName != null && name != null && !name.equals(pathName)) {
-            problems.add(new FieldProblem("name", "differs from the name in the path; renaming is not supported"));
-        }
+        String effectiveName = RequestNames.resolve(pathName, name, problems);
         SourceKind parsedKind = null;
         try {
             parsedKind = SourceKind.fromLabel(kind);

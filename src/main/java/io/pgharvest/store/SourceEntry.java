@@ -48,7 +48,7 @@ record SourceEntry(
     Source toSource() {
         return new Source(name, connStr, kind, group, isEnabled == null || isEnabled, blankToNull(presetMetrics),
                 customMetrics, blankToNull(presetMetricsStandby), customMetricsStandby, customTags,
-                blankToNull(includePattern), blankToNull(excludePattern), onlyIfMaster != null && onlyIfMaster);
+                onlyIfMaster != null && onlyIfMaster, blankToNull(includePattern), blankToNull(excludePattern));
     }
 
     static String blankToNull(String text) {
