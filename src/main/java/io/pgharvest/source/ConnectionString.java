@@ -159,6 +159,20 @@ public final class ConnectionString {
         return properties;
     }
 
+    /** Non-empty secret values (password, sslpassword), for removing them from error texts. */
+    List<String> secrets() {
+        List<String> secrets = new ArrayList<>();
+        if (password != null && !password.isEmpty()) {
+            secrets.add(password);
+        }
+        parameters.forEach((name, value) -> {
+            if (isSecret(name) && !value.isEmpty()) {
+                secrets.add(value);
+            }
+        });
+        return secrets;
+    }
+
     /** The masked text: safe to log. */
     @Override
     public String toString() {

@@ -140,6 +140,7 @@ final class JdbcParameters {
     }
 
     private static InvalidConnectionStringException invalid(String name, String value, String expected) {
-        return new InvalidConnectionStringException("'" + value + "' is not a valid " + name + "; expected " + expected);
+        return new InvalidConnectionStringException(
+                "'" + value + "' is not a valid " + name + "; expected " + expected);
     }
 }

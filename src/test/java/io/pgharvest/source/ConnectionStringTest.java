@@ -38,7 +38,8 @@ class ConnectionStringTest {
 
         @Test
         void percentDecodesUserPasswordAndDatabase() {
-            ConnectionString conn = ConnectionString.parse("postgresql://mon%40itor:p%40ss%2Fw%3Ard%20%C3%A9@db1/my%20db");
+            ConnectionString conn = ConnectionString.parse(
+                    "postgresql://mon%40itor:p%40ss%2Fw%3Ard%20%C3%A9@db1/my%20db");
 
             assertThat(conn.user()).isEqualTo("mon@itor");
             assertThat(conn.password()).contains("p@ss/w:rd é");
@@ -292,7 +293,8 @@ class ConnectionStringTest {
             String masked = ConnectionString.parse(
                     "postgresql://u@h/db?password=" + SECRET + "&sslpassword=" + SECRET + "k").masked();
 
-            assertThat(masked).doesNotContain(SECRET).isEqualTo("postgresql://u:********@h:5432/db?sslpassword=********");
+            assertThat(masked).doesNotContain(SECRET)
+                    .isEqualTo("postgresql://u:********@h:5432/db?sslpassword=********");
         }
 
         @Test
@@ -330,7 +332,7 @@ class ConnectionStringTest {
         @ValueSource(strings = {
                 "postgresql://monitor:s3cret@db1:6432/orders",
                 "postgres://u@h",
-                "postgresql://m%C3%BC:p%40%3A%2F%3F%23%26%3D%25%2B%20x@[::1]:5433,h2,h3:7/d%20b?application_name=a%26b&x=%3D",
+                "postgresql://m%C3%BC:p%40%3A%2F%3F%23%26%3D%25%2B%20x@[::1]:5433,h2,h3:7/d%20b?a=a%26b&x=%3D",
                 "postgresql:///?host=h1,h2&port=5433,5434&user=u&password=pw&dbname=d&sslmode=verify-full",
                 "host=db1 port=5432 dbname=orders user=monitor password='se cr\\'et' sslmode=require",
                 "host=h1,h2 port=1,2 password='\\\\ back\\\\slash' options='-c statement_timeout=5s'",

@@ -34,7 +34,8 @@ class TestPostgresTest {
     void sharedServerRunsTheMajorVersionChosenByPgVersion() {
         TestPostgres shared = TestPostgres.shared();
 
-        int versionNum = Integer.parseInt(shared.queryString("postgres", "select current_setting('server_version_num')"));
+        int versionNum = Integer.parseInt(
+                shared.queryString("postgres", "select current_setting('server_version_num')"));
 
         assertThat(versionNum / 10000).isEqualTo(TestPostgres.configuredMajorVersion());
         assertThat(shared.majorVersion()).isEqualTo(TestPostgres.configuredMajorVersion());
@@ -145,7 +146,8 @@ class TestPostgresTest {
     @Test
     void connStrIsALibpqUriForTheSuperuser() {
         assertThat(own.connStr("orders")).isEqualTo("postgresql://postgres@127.0.0.1:" + own.port() + "/orders");
-        assertThat(own.jdbcUrl("orders")).isEqualTo("jdbc:postgresql://127.0.0.1:" + own.port() + "/orders?user=postgres");
+        assertThat(own.jdbcUrl("orders"))
+                .isEqualTo("jdbc:postgresql://127.0.0.1:" + own.port() + "/orders?user=postgres");
     }
 
     private static int selectOne(Connection connection) throws SQLException {
