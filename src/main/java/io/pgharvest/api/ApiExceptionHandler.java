@@ -20,6 +20,7 @@ import org.springframework.http.HttpStatusCode;
 import org.springframework.http.ProblemDetail;
 import org.springframework.http.ResponseEntity;
 import org.springframework.http.converter.HttpMessageNotReadableException;
+import org.springframework.web.ErrorResponse;
 import org.springframework.web.bind.MethodArgumentNotValidException;
 import org.springframework.web.bind.annotation.ExceptionHandler;
 import org.springframework.web.bind.annotation.RestControllerAdvice;
@@ -108,11 +109,12 @@ class ApiExceptionHandler extends ResponseEntityExceptionHandler {
     @Override
     protected ResponseEntity<Object> handleExceptionInternal(Exception e, Object body, HttpHeaders headers,
             HttpStatusCode status, WebRequest request) {
-        if (body instanceof ProblemDetail detail
+        Object problem = body == null && e instanceof ErrorResponse error ? error.getBody() : body;
+        if (problem instanceof ProblemDetail detail
                 && (detail.getType() == null || "about:blank".equals(detail.getType().toString()))) {
             detail.setType(ProblemTypes.forStatus(status.value()));
         }
-        return super.handleExceptionInternal(e, body, headers, status, request);
+        return super.handleExceptionInternal(e, problem, headers, status, request);
     }
 
     /** What is wrong with an unreadable body, without quoting the body. */
