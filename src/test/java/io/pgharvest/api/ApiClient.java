@@ -19,6 +19,7 @@ final class ApiClient {
     static final JsonMapper JSON = JsonMapper.builder().build();
     private static final HttpClient HTTP = HttpClient.newBuilder()
             .executor(Executors.newVirtualThreadPerTaskExecutor())
+            .version(HttpClient.Version.HTTP_1_1)
             .connectTimeout(Duration.ofSeconds(10))
             .build();
 
