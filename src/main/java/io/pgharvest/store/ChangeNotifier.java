@@ -58,6 +58,16 @@ public final class ChangeNotifier {
         }
     }
 
+    /** How many threads are parked in {@link #awaitAbove} right now (for meters and tests). */
+    public int waiters() {
+        lock.lock();
+        try {
+            return lock.getWaitQueueLength(advanced);
+        } finally {
+            lock.unlock();
+        }
+    }
+
     /** Convenience for callers that think in milliseconds of patience. */
     public long awaitAbove(long seenIndex, long timeout, TimeUnit unit) throws InterruptedException {
         return awaitAbove(seenIndex, Duration.ofNanos(unit.toNanos(timeout)));

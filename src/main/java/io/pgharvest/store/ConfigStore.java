@@ -1,9 +1,21 @@
 package io.pgharvest.store;
 
+import io.pgharvest.metric.MetricDefinition;
+import io.pgharvest.metric.Preset;
+import io.pgharvest.source.Source;
+import java.util.Optional;
+
 /**
  * Where sources, metrics and presets live. Readers take {@link #snapshot()} (immutable, cheap);
- * writers go through the implementation's mutators, which validate, persist, publish a new
- * snapshot and advance the notifiers, in that order, so a rejected write changes nothing.
+ * writers go through the mutators below, which validate, persist, publish a new snapshot and
+ * advance the notifiers, in that order, so a rejected or failed write changes nothing.
+ *
+ * <p>Every successful write advances the store-wide index by one; the written item and its
+ * table take that index as their modify index. Writes are serialized; readers never block.
+ *
+ * <p>Metrics and presets are the built-in catalog merged with the operator's own. Writing a
+ * built-in name creates an override; deleting an override restores the built-in; a built-in that
+ * is not overridden cannot be deleted.
  */
 public interface ConfigStore {
 
@@ -15,4 +27,61 @@ public interface ConfigStore {
 
     /** The notifier of the store-wide index, advanced on every change of any table. */
     ChangeNotifier changes();
+
+    /** Whether {@code name} in {@code table} is built in, an override of a built-in, or the operator's own. */
+    Optional<ItemOrigin> origin(StoreTable table, String name);
+
+    /**
+     * Adds a source.
+     *
+     * @throws InvalidConfigException if the source is invalid
+     * @throws DuplicateItemException if a source of that name exists
+     */
+    Stored<Source> createSource(Source source);
+
+    /**
+     * Creates or replaces the source of that name. When the connection string's password is
+     * {@code ConnectionString.MASK} (as the API returns it), the stored source's password is kept,
+     * so that read-modify-write round trips work without knowing the secret.
+     *
+     * @throws InvalidConfigException if the source is invalid, or the mask is given for a source
+     *     that has no stored password
+     */
+    Stored<Source> putSource(Source source);
+
+    /**
+     * Removes a source.
+     *
+     * @return the new store index
+     * @throws NoSuchItemException if there is no such source
+     */
+    long deleteSource(String name);
+
+    /**
+     * Adds a metric of the operator's own.
+     *
+     * @throws DuplicateItemException if the name exists, built in or not
+     */
+    Stored<MetricDefinition> createMetric(MetricDefinition metric);
+
+    /** Creates, replaces, or overrides the built-in metric of that name. */
+    Stored<MetricDefinition> putMetric(MetricDefinition metric);
+
+    /**
+     * Removes the operator's metric, or the override of a built-in one (which then applies again).
+     *
+     * @return the new store index
+     * @throws ItemInUseException if a source or preset refers to it and no built-in takes its place
+     * @throws BuiltInItemException if it is a built-in that is not overridden
+     */
+    long deleteMetric(String name);
+
+    /** Adds a preset of the operator's own; see {@link #createMetric}. */
+    Stored<Preset> createPreset(Preset preset);
+
+    /** Creates, replaces, or overrides the built-in preset of that name. */
+    Stored<Preset> putPreset(Preset preset);
+
+    /** Removes a preset; see {@link #deleteMetric}. */
+    long deletePreset(String name);
 }

@@ -1,0 +1,29 @@
+package io.pgharvest.api;
+
+import io.pgharvest.config.DataDirectory;
+import io.pgharvest.config.HarvestProperties;
+import org.springframework.beans.factory.annotation.Value;
+import org.springframework.boot.web.servlet.FilterRegistrationBean;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.core.Ordered;
+import tools.jackson.databind.json.JsonMapper;
+
+/** Wires the bearer-token check in front of everything else. */
+@Configuration(proxyBeanMethods = false)
+class ApiSecurityConfiguration {
+
+    @Bean
+    ApiToken apiToken(HarvestProperties properties, DataDirectory dataDirectory) {
+        return ApiToken.resolve(properties, dataDirectory);
+    }
+
+    @Bean
+    FilterRegistrationBean<BearerTokenFilter> bearerTokenFilter(ApiToken token, JsonMapper json,
+            @Value("${management.endpoints.web.base-path:/actuator}") String actuatorBasePath) {
+        var registration = new FilterRegistrationBean<>(new BearerTokenFilter(token, actuatorBasePath, json));
+        registration.addUrlPatterns("/*");
+        registration.setOrder(Ordered.HIGHEST_PRECEDENCE + 10);
+        return registration;
+    }
+}

@@ -1,0 +1,106 @@
+package io.pgharvest.api;
+
+import jakarta.servlet.FilterChain;
+import jakarta.servlet.ServletException;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletRequestWrapper;
+import jakarta.servlet.http.HttpServletResponse;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.security.Principal;
+import java.util.LinkedHashMap;
+import java.util.Set;
+import org.springframework.http.MediaType;
+import org.springframework.web.filter.OncePerRequestFilter;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * Requires {@code Authorization: Bearer <token>} on {@code /api/**} and on every actuator endpoint
+ * except the liveness and readiness probes; everything else (OpenAPI description, Swagger UI)
+ * is public because it holds no secrets.
+ *
+ * <p>A plain servlet filter rather than Spring Security: there is one static token, no users,
+ * roles, sessions or cookies (so no CSRF), and Spring Security would add a filter chain and its
+ * configuration for what is one constant-time comparison.
+ *
+ * <p>An authenticated request carries a {@link Principal}, which is what makes the actuator show
+ * health details ({@code management.endpoint.health.show-details=when-authorized}).
+ */
+class BearerTokenFilter extends OncePerRequestFilter {
+
+    private static final String BEARER = "bearer ";
+
+    private final ApiToken token;
+    private final String actuatorBase;
+    private final Set<String> publicProbes;
+    private final JsonMapper json;
+
+    BearerTokenFilter(ApiToken token, String actuatorBasePath, JsonMapper json) {
+        this.token = token;
+        this.actuatorBase = actuatorBasePath;
+        this.publicProbes = Set.of(actuatorBasePath + "/health/liveness", actuatorBasePath + "/health/readiness");
+        this.json = json;
+    }
+
+    /** Uses the servlet path, which the container has decoded and normalized ({@code ..}, {@code ;}). */
+    @Override
+    protected boolean shouldNotFilter(HttpServletRequest request) {
+        String path = request.getServletPath() + (request.getPathInfo() == null ? "" : request.getPathInfo());
+        boolean api = path.equals("/api") || path.startsWith("/api/");
+        boolean actuator = path.equals(actuatorBase) || path.startsWith(actuatorBase + "/");
+        return !(api || (actuator && !publicProbes.contains(path)));
+    }
+
+    @Override
+    protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
+            throws ServletException, IOException {
+        String header = request.getHeader("Authorization");
+        if (header == null || !header.regionMatches(true, 0, BEARER, 0, BEARER.length())) {
+            reject(request, response, "Bearer realm=\"pgharvest\"",
+                    "This endpoint needs 'Authorization: Bearer <token>'; the token is pgharvest.api.token,"
+                            + " or the content of <data-dir>/api-token.");
+            return;
+        }
+        if (!token.matches(header.substring(BEARER.length()).strip())) {
+            reject(request, response, "Bearer realm=\"pgharvest\", error=\"invalid_token\"",
+                    "The bearer token is not the configured one.");
+            return;
+        }
+        chain.doFilter(new AuthenticatedRequest(request), response);
+    }
+
+    private void reject(HttpServletRequest request, HttpServletResponse response, String challenge, String detail)
+            throws IOException {
+        var problem = new LinkedHashMap<String, Object>();
+        problem.put("type", ProblemTypes.UNAUTHORIZED.toString());
+        problem.put("title", "Unauthorized");
+        problem.put("status", HttpServletResponse.SC_UNAUTHORIZED);
+        problem.put("detail", detail);
+        problem.put("instance", request.getRequestURI());
+        response.setStatus(HttpServletResponse.SC_UNAUTHORIZED);
+        response.setHeader("WWW-Authenticate", challenge);
+        response.setContentType(MediaType.APPLICATION_PROBLEM_JSON_VALUE);
+        response.setCharacterEncoding(StandardCharsets.UTF_8.name());
+        response.getOutputStream().write(json.writeValueAsBytes(problem));
+    }
+
+    /** Marks the request as authenticated for the actuator, without roles. */
+    private static final class AuthenticatedRequest extends HttpServletRequestWrapper {
+
+        private static final Principal PRINCIPAL = () -> "api-token";
+
+        AuthenticatedRequest(HttpServletRequest request) {
+            super(request);
+        }
+
+        @Override
+        public Principal getUserPrincipal() {
+            return PRINCIPAL;
+        }
+
+        @Override
+        public String getAuthType() {
+            return "Bearer";
+        }
+    }
+}

@@ -1,0 +1,47 @@
+package io.pgharvest.config;
+
+import jakarta.validation.Valid;
+import jakarta.validation.constraints.NotNull;
+import jakarta.validation.constraints.Pattern;
+import jakarta.validation.constraints.Size;
+import java.nio.file.Path;
+import java.time.Duration;
+import org.hibernate.validator.constraints.time.DurationMax;
+import org.hibernate.validator.constraints.time.DurationMin;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.DefaultValue;
+import org.springframework.validation.annotation.Validated;
+
+/**
+ * The operator-facing settings of pgharvest, bound from {@code pgharvest.*}. Validated at
+ * start-up: a bad value stops the application with a message naming the property.
+ *
+ * @param dataDir directory holding {@code sources.yaml}, {@code metrics.yaml}, the store's index
+ *     file and the generated API token; created (owner-only) when missing
+ * @param api settings of the REST admin API
+ * @param connectTimeout how long a connection attempt to a monitored server may take, e.g. for
+ *     the connection test of the admin API
+ */
+@ConfigurationProperties("pgharvest")
+@Validated
+public record HarvestProperties(
+        @DefaultValue("./pgharvest-data") @NotNull Path dataDir,
+        @DefaultValue @NotNull @Valid Api api,
+        @DefaultValue("5s") @NotNull @DurationMin(millis = 100) @DurationMax(minutes = 5) Duration connectTimeout) {
+
+    /**
+     * Settings of the REST admin API.
+     *
+     * @param token the bearer token every {@code /api/**} and actuator request must carry; when
+     *     unset, pgharvest generates one once and keeps it in {@code <data-dir>/api-token}
+     */
+    public record Api(
+            @Size(min = 16, message = "must be at least 16 characters long")
+            @Pattern(regexp = "[\\x21-\\x7E]+", message = "must consist of visible ASCII characters")
+            String token) {
+
+        public Api {
+            token = token == null || token.isBlank() ? null : token;
+        }
+    }
+}

@@ -1,0 +1,63 @@
+package io.pgharvest.metric;
+
+import io.pgharvest.api.RequestNames;
+import io.pgharvest.store.ConfigValidator;
+import io.pgharvest.store.FieldProblem;
+import io.pgharvest.store.InvalidConfigException;
+import io.pgharvest.store.StoreTable;
+import io.swagger.v3.oas.annotations.media.Schema;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalInt;
+import java.util.TreeMap;
+
+/** A metric as a client sends it; {@code name} is needed on create only (the path carries it otherwise). */
+@Schema(name = "MetricInput", description = "A metric as sent on create or replace")
+record MetricRequest(
+        @Schema(example = "db_stats") String name,
+        String description,
+        @Schema(description = "lowest PostgreSQL major version -> query", example = "{\"14\": \"select 1 as one\"}")
+        Map<String, String> sqls,
+        @Schema(description = "gauge columns; '*' for all; the others are counters", example = "[\"*\"]")
+        List<String> gauges,
+        Boolean instanceLevel,
+        @Schema(allowableValues = {"any", "primary", "standby"}) String nodeStatus,
+        String storageName,
+        String initSql,
+        @Schema(description = "per-metric statement timeout, 1 to 86400 seconds", example = "5")
+        Integer statementTimeoutSeconds) {
+
+    /** @throws InvalidConfigException naming {@code name}, {@code nodeStatus} or {@code sqls.<key>} */
+    MetricDefinition toDefinition(String pathName) {
+        var problems = new ArrayList<FieldProblem>();
+        String effectiveName = RequestNames.resolve(pathName, name, problems);
+        NodeStatus status = null;
+        try {
+            status = NodeStatus.fromLabel(nodeStatus);
+        } catch (IllegalArgumentException e) {
+            problems.add(new FieldProblem("nodeStatus", e.getMessage()));
+        }
+        var versions = new TreeMap<Integer, String>();
+        if (sqls != null) {
+            sqls.forEach((key, sql) -> {
+                OptionalInt version = ConfigValidator.parseMajorVersion(key);
+                if (version.isEmpty()) {
+                    problems.add(new FieldProblem("sqls." + key, ConfigValidator.notAMajorVersion()));
+                } else {
+                    versions.put(version.getAsInt(), sql);
+                }
+            });
+        }
+        if (!problems.isEmpty()) {
+            throw new InvalidConfigException(StoreTable.METRICS, String.valueOf(effectiveName), problems);
+        }
+        return new MetricDefinition(effectiveName, description, versions, gauges,
+                instanceLevel != null && instanceLevel, status, blankToNull(storageName), blankToNull(initSql),
+                statementTimeoutSeconds);
+    }
+
+    private static String blankToNull(String text) {
+        return text == null || text.isBlank() ? null : text;
+    }
+}

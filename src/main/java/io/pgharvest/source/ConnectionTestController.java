@@ -1,0 +1,59 @@
+package io.pgharvest.source;
+
+import io.pgharvest.api.ApiDocs;
+import io.pgharvest.config.HarvestProperties;
+import io.pgharvest.store.ConfigStore;
+import io.pgharvest.store.FieldProblem;
+import io.pgharvest.store.InvalidConfigException;
+import io.pgharvest.store.NoSuchItemException;
+import io.pgharvest.store.StoreTable;
+import io.swagger.v3.oas.annotations.Operation;
+import io.swagger.v3.oas.annotations.media.Content;
+import io.swagger.v3.oas.annotations.media.Schema;
+import io.swagger.v3.oas.annotations.responses.ApiResponse;
+import io.swagger.v3.oas.annotations.tags.Tag;
+import java.util.List;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RestController;
+
+/**
+ * Tries a stored source's connection once, within {@code pgharvest.connect-timeout}. An
+ * unreachable server is a successful test with {@code reachable: false}, not an HTTP error.
+ */
+@RestController
+@Tag(name = "Sources")
+class ConnectionTestController {
+
+    private final ConfigStore store;
+    private final ConnectionTester tester;
+    private final HarvestProperties properties;
+
+    ConnectionTestController(ConfigStore store, ConnectionTester tester, HarvestProperties properties) {
+        this.store = store;
+        this.tester = tester;
+        this.properties = properties;
+    }
+
+    @PostMapping("/api/v1/sources/{name}/test")
+    @Operation(summary = "Test a source's connection",
+            description = "Connects once and reports the server version, recovery state and latency, or the error.")
+    @ApiResponse(responseCode = "200", description = "The outcome; reachable tells whether the connection worked")
+    @ApiResponse(responseCode = "400", description = "The stored connection string does not parse",
+            content = @Content(mediaType = ApiDocs.PROBLEM_JSON, schema = @Schema(implementation = ApiDocs.Problem.class)))
+    @ApiResponse(responseCode = "404", description = "No such source",
+            content = @Content(mediaType = ApiDocs.PROBLEM_JSON, schema = @Schema(implementation = ApiDocs.Problem.class)))
+    ConnectionTestResult test(@PathVariable String name) {
+        Source source = store.snapshot().sources().get(name);
+        if (source == null) {
+            throw new NoSuchItemException(StoreTable.SOURCES, name);
+        }
+        ConnectionString connection;
+        try {
+            connection = ConnectionString.parse(source.connStr());
+        } catch (InvalidConnectionStringException e) {
+            throw new InvalidConfigException(StoreTable.SOURCES, name, List.of(new FieldProblem("connStr", e.getMessage())));
+        }
+        return tester.test(connection, properties.connectTimeout());
+    }
+}

@@ -1,0 +1,70 @@
+package io.pgharvest.source;
+
+import io.pgharvest.api.RequestNames;
+import io.pgharvest.store.FieldProblem;
+import io.pgharvest.store.InvalidConfigException;
+import io.pgharvest.store.StoreTable;
+import io.swagger.v3.oas.annotations.media.Schema;
+import jakarta.validation.constraints.NotBlank;
+import java.util.ArrayList;
+import java.util.Map;
+
+/**
+ * A source as a client sends it. Only {@code connStr} is required ({@code name} too on create,
+ * where the path does not carry it); the rest has defaults: kind postgres, group default,
+ * enabled true, onlyIfPrimary false.
+ *
+ * @param password replaces the password of {@code connStr} when given; {@code connStr} may then
+ *     be written without one
+ */
+@Schema(name = "SourceInput", description = "A source as sent on create or replace")
+record SourceRequest(
+        @Schema(description = "letters, digits, '_', '-', '.'; starts with a letter or digit; at most 63", example = "orders")
+        String name,
+        @NotBlank(message = "is required")
+        @Schema(description = "postgresql:// URI or libpq key=value string; a password of ******** keeps the stored one",
+                example = "postgresql://monitor:secret@db1:5432/orders", requiredMode = Schema.RequiredMode.REQUIRED)
+        String connStr,
+        @Schema(description = "sets the password, replacing any in connStr; never returned", example = "secret")
+        String password,
+        @Schema(example = "postgres", allowableValues = {"postgres", "postgres-continuous-discovery", "pgbouncer", "pgpool"})
+        String kind,
+        @Schema(example = "default") String group,
+        @Schema(example = "true") Boolean enabled,
+        @Schema(example = "basic") String preset,
+        @Schema(description = "metric -> interval in seconds; adds to or overrides the preset; 0 removes a preset metric")
+        Map<String, Integer> metrics,
+        String standbyPreset,
+        Map<String, Integer> standbyMetrics,
+        Map<String, String> tags,
+        Boolean onlyIfPrimary,
+        String includePattern,
+        String excludePattern) {
+
+    /**
+     * The source named {@code pathName} (or, when null, by the body), with the separate password
+     * merged in.
+     *
+     * @throws InvalidConfigException naming {@code name} or {@code kind} when they are missing or wrong
+     */
+    Source toSource(String pathName) {
+        var problems = new ArrayList<FieldProblem>();
+        String effectiveName = RequestNames.resolve(pathName, name, problems);
+        SourceKind parsedKind = null;
+        try {
+            parsedKind = SourceKind.fromLabel(kind);
+        } catch (IllegalArgumentException e) {
+            problems.add(new FieldProblem("kind", e.getMessage()));
+        }
+        if (!problems.isEmpty()) {
+            throw new InvalidConfigException(StoreTable.SOURCES, String.valueOf(effectiveName), problems);
+        }
+        return new Source(effectiveName, ConnStrSecrets.withPassword(connStr, password), parsedKind, group,
+                enabled == null || enabled, blankToNull(preset), metrics, blankToNull(standbyPreset), standbyMetrics,
+                tags, onlyIfPrimary != null && onlyIfPrimary, blankToNull(includePattern), blankToNull(excludePattern));
+    }
+
+    private static String blankToNull(String text) {
+        return text == null || text.isBlank() ? null : text;
+    }
+}

@@ -1,0 +1,31 @@
+package io.pgharvest.source;
+
+import io.swagger.v3.oas.annotations.media.Schema;
+import java.util.Map;
+
+/** A source as the API returns it: the password masked, plus its modify index. */
+@Schema(name = "Source")
+record SourceResponse(
+        String name,
+        @Schema(description = "the password is always shown as ********", example = "postgresql://monitor:********@db1:5432/orders")
+        String connStr,
+        SourceKind kind,
+        String group,
+        boolean enabled,
+        String preset,
+        Map<String, Integer> metrics,
+        String standbyPreset,
+        Map<String, Integer> standbyMetrics,
+        Map<String, String> tags,
+        boolean onlyIfPrimary,
+        String includePattern,
+        String excludePattern,
+        @Schema(description = "store index of the source's last change", accessMode = Schema.AccessMode.READ_ONLY)
+        long modifyIndex) {
+
+    static SourceResponse of(Source source, long modifyIndex) {
+        return new SourceResponse(source.name(), ConnStrSecrets.masked(source.connStr()), source.kind(), source.group(),
+                source.enabled(), source.preset(), source.metrics(), source.standbyPreset(), source.standbyMetrics(),
+                source.tags(), source.onlyIfPrimary(), source.includePattern(), source.excludePattern(), modifyIndex);
+    }
+}

@@ -1,0 +1,24 @@
+package io.pgharvest.store;
+
+import io.pgharvest.metric.MetricDefinition;
+import io.pgharvest.metric.Preset;
+import io.pgharvest.source.Source;
+
+/** Fingerprints of items in their file form; see {@link PgwatchYaml#fingerprint}. */
+final class ItemFingerprints {
+
+    private final PgwatchYaml yaml;
+
+    ItemFingerprints(PgwatchYaml yaml) {
+        this.yaml = yaml;
+    }
+
+    String of(StoreTable table, String name, Object item) {
+        Object entry = switch (table) {
+            case SOURCES -> SourceEntry.of((Source) item);
+            case METRICS -> MetricEntry.of((MetricDefinition) item);
+            case PRESETS -> PresetEntry.of((Preset) item);
+        };
+        return yaml.fingerprint(name, entry);
+    }
+}

@@ -1,0 +1,37 @@
+package io.pgharvest.store;
+
+import com.fasterxml.jackson.annotation.JsonPropertyOrder;
+import io.pgharvest.metric.MetricDefinition;
+import io.pgharvest.metric.NodeStatus;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * One metric of pgwatch's {@code metrics.yaml}; the name is its key in the {@code metrics:} map.
+ * {@code statement_timeout_seconds} is pgharvest's own addition (pgwatch ignores it).
+ */
+@JsonPropertyOrder({"description", "sqls", "gauges", "is_instance_level", "node_status", "storage_name",
+        "init_sql", "statement_timeout_seconds"})
+record MetricEntry(
+        String description,
+        Map<Integer, String> sqls,
+        List<String> gauges,
+        Boolean isInstanceLevel,
+        NodeStatus nodeStatus,
+        String storageName,
+        String initSql,
+        Integer statementTimeoutSeconds) {
+
+    static MetricEntry of(MetricDefinition metric) {
+        return new MetricEntry(SourceEntry.blankToNull(metric.description()), metric.sqls(), metric.gauges(),
+                metric.instanceLevel() ? Boolean.TRUE : null,
+                metric.nodeStatus() == NodeStatus.ANY ? null : metric.nodeStatus(),
+                metric.storageName(), metric.initSql(), metric.statementTimeoutSeconds());
+    }
+
+    MetricDefinition toDefinition(String name) {
+        return new MetricDefinition(name, description, sqls, gauges, isInstanceLevel != null && isInstanceLevel,
+                nodeStatus, SourceEntry.blankToNull(storageName), SourceEntry.blankToNull(initSql),
+                statementTimeoutSeconds);
+    }
+}

@@ -1,0 +1,16 @@
+package io.pgharvest.store;
+
+import io.pgharvest.metric.Preset;
+import java.util.Map;
+
+/** One preset of pgwatch's {@code metrics.yaml}; the name is its key in the {@code presets:} map. */
+record PresetEntry(String description, Map<String, Integer> metrics) {
+
+    static PresetEntry of(Preset preset) {
+        return new PresetEntry(SourceEntry.blankToNull(preset.description()), preset.metrics());
+    }
+
+    Preset toPreset(String name) {
+        return new Preset(name, description, metrics);
+    }
+}

@@ -1,0 +1,57 @@
+package io.pgharvest.store;
+
+import com.fasterxml.jackson.annotation.JsonPropertyOrder;
+import io.pgharvest.source.Source;
+import io.pgharvest.source.SourceKind;
+import java.util.Map;
+
+/**
+ * One item of pgwatch's {@code sources.yaml} (snake_case on disk). Kept apart from {@link Source}
+ * so the file format can follow pgwatch while the domain follows the API. Unknown keys (e.g.
+ * pgwatch's {@code host_config}) are ignored on read and not written back.
+ */
+@JsonPropertyOrder({"name", "conn_str", "kind", "group", "is_enabled", "preset_metrics", "custom_metrics",
+        "preset_metrics_standby", "custom_metrics_standby", "custom_tags", "include_pattern", "exclude_pattern",
+        "only_if_master"})
+record SourceEntry(
+        String name,
+        String connStr,
+        SourceKind kind,
+        String group,
+        Boolean isEnabled,
+        String presetMetrics,
+        Map<String, Integer> customMetrics,
+        String presetMetricsStandby,
+        Map<String, Integer> customMetricsStandby,
+        Map<String, String> customTags,
+        String includePattern,
+        String excludePattern,
+        Boolean onlyIfMaster) {
+
+    /** Rejected here, not later, so that the parser reports the line of the offending item. */
+    SourceEntry {
+        if (name == null || name.isBlank()) {
+            throw new IllegalArgumentException("a source needs a 'name'");
+        }
+        if (connStr == null || connStr.isBlank()) {
+            throw new IllegalArgumentException("source '" + name + "' needs a 'conn_str'");
+        }
+    }
+
+    static SourceEntry of(Source source) {
+        return new SourceEntry(source.name(), source.connStr(), source.kind(), source.group(), source.enabled(),
+                source.preset(), source.metrics(), source.standbyPreset(), source.standbyMetrics(), source.tags(),
+                source.includePattern(), source.excludePattern(), source.onlyIfPrimary());
+    }
+
+    /** A missing {@code is_enabled} means enabled (pgwatch would read it as false; see docs/configuration.md). */
+    Source toSource() {
+        return new Source(name, connStr, kind, group, isEnabled == null || isEnabled, blankToNull(presetMetrics),
+                customMetrics, blankToNull(presetMetricsStandby), customMetricsStandby, customTags,
+                onlyIfMaster != null && onlyIfMaster, blankToNull(includePattern), blankToNull(excludePattern));
+    }
+
+    static String blankToNull(String text) {
+        return text == null || text.isBlank() ? null : text;
+    }
+}

@@ -1,0 +1,103 @@
+package io.pgharvest.api;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.pgharvest.store.ConfigStore;
+import io.pgharvest.store.StoreTable;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+
+class BlockingQueryTest extends ApiTestBase {
+
+    @Autowired
+    ConfigStore store;
+
+    @Test
+    void everyListAnswerCarriesTheTableIndex() {
+        assertThat(api().get("/api/v1/sources").header(BlockingQuery.INDEX_HEADER)).isNotNull();
+        assertThat(api().get("/api/v1/metrics").header(BlockingQuery.INDEX_HEADER)).isNotNull();
+        assertThat(api().get("/api/v1/presets").header(BlockingQuery.INDEX_HEADER)).isNotNull();
+    }
+
+    /**
+     * The issue asks for a wake-up within 100 ms of a change. Measured from the moment the
+     * writer has its answer (the change is published before the answer is sent) to the moment
+     * the waiter has its answer; generous compared to the microseconds a notifier takes.
+     */
+    @Test
+    void aWaiterWakesWithin100MillisecondsOfAChange() throws Exception {
+        long index = api().get("/api/v1/sources").index();
+        var waiter = api().getAsync("/api/v1/sources?index=" + index + "&wait=30s");
+        awaitParkedWaiters(1);
+
+        var created = api().post("/api/v1/sources", Map.of("name", "bq-wake", "connStr", "postgresql://db/x"));
+        long changeAnswered = System.nanoTime();
+        var woken = waiter.get(10, TimeUnit.SECONDS);
+        long wokenAfterMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - changeAnswered);
+
+        System.out.printf("Blocking query woke %d ms after the change was answered%n", wokenAfterMillis);
+        assertThat(created.status()).isEqualTo(201);
+        assertThat(wokenAfterMillis).isLessThan(100);
+        assertThat(woken.status()).isEqualTo(200);
+        assertThat(woken.index()).isGreaterThan(index);
+        assertThat(woken.body()).contains("bq-wake");
+    }
+
+    @Test
+    void anIndexAheadOfTheStoreAnswersAtOnce() {
+        long index = api().get("/api/v1/presets").index();
+        long started = System.nanoTime();
+
+        var answer = api().get("/api/v1/presets?index=" + (index + 1000) + "&wait=10m");
+
+        assertThat(answer.status()).isEqualTo(200);
+        assertThat(answer.index()).isEqualTo(index);
+        assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofSeconds(5));
+    }
+
+    @Test
+    void anExpiredWaitAnswersTheUnchangedDataWithTheSameIndex() {
+        var before = api().get("/api/v1/metrics");
+        long started = System.nanoTime();
+
+        var after = api().get("/api/v1/metrics?index=" + before.index() + "&wait=300ms");
+
+        assertThat(Duration.ofNanos(System.nanoTime() - started)).isGreaterThanOrEqualTo(Duration.ofMillis(300));
+        assertThat(after.status()).isEqualTo(200);
+        assertThat(after.index()).isEqualTo(before.index());
+        assertThat(after.body()).isEqualTo(before.body());
+    }
+
+    @Test
+    void aStatusWaiterWakesWhenItsPresetChanges() throws Exception {
+        api().post("/api/v1/presets", Map.of("name", "bq_preset", "metrics", Map.of("db_stats", 60)));
+        api().post("/api/v1/sources", Map.of("name", "bq-status", "connStr", "postgresql://db/x", "preset", "bq_preset"));
+        var status = api().get("/api/v1/sources/bq-status/status");
+        var waiter = api().getAsync("/api/v1/sources/bq-status/status?index=" + status.index() + "&wait=30s");
+        awaitParkedWaiters(1);
+
+        api().put("/api/v1/presets/bq_preset", Map.of("metrics", Map.of("db_stats", 60, "locks", 10)));
+
+        var woken = waiter.get(10, TimeUnit.SECONDS);
+        assertThat(woken.index()).isGreaterThan(status.index());
+        assertThat(woken.json().get("metrics").get("locks").asInt()).isEqualTo(10);
+    }
+
+    /** Requests parked on any notifier of the store. */
+    static int parkedWaiters(ConfigStore store) {
+        int parked = store.changes().waiters();
+        for (StoreTable table : StoreTable.values()) {
+            parked += store.changes(table).waiters();
+        }
+        return parked;
+    }
+
+    /** Waits until the request is really parked, so the change cannot slip in before it. */
+    private void awaitParkedWaiters(int count) {
+        org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(5))
+                .until(() -> parkedWaiters(store) >= count);
+    }
+}

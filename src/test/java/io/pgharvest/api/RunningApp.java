@@ -1,0 +1,50 @@
+package io.pgharvest.api;
+
+import io.pgharvest.PgharvestApplication;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.springframework.boot.SpringApplication;
+import org.springframework.context.ConfigurableApplicationContext;
+
+/** A pgharvest started by a test itself, for restarts on the same data directory. */
+final class RunningApp implements AutoCloseable {
+
+    static final String TOKEN = "restart-token-0123456789";
+
+    private final ConfigurableApplicationContext context;
+
+    private RunningApp(ConfigurableApplicationContext context) {
+        this.context = context;
+    }
+
+    /** Starts with {@link #TOKEN} as pgharvest.api.token. */
+    static RunningApp start(Path dataDir) {
+        return run(dataDir, "--pgharvest.api.token=" + TOKEN);
+    }
+
+    /** Starts without pgharvest.api.token, so the application uses its generated token file. */
+    static RunningApp startWithGeneratedToken(Path dataDir) {
+        return run(dataDir);
+    }
+
+    private static RunningApp run(Path dataDir, String... extraArguments) {
+        List<String> arguments = new ArrayList<>(List.of("--server.port=0", "--pgharvest.data-dir=" + dataDir,
+                "--spring.main.banner-mode=off"));
+        arguments.addAll(List.of(extraArguments));
+        return new RunningApp(SpringApplication.run(PgharvestApplication.class, arguments.toArray(String[]::new)));
+    }
+
+    ApiClient api() {
+        return new ApiClient(Integer.parseInt(context.getEnvironment().getProperty("local.server.port")), TOKEN);
+    }
+
+    <T> T bean(Class<T> type) {
+        return context.getBean(type);
+    }
+
+    @Override
+    public void close() {
+        context.close();
+    }
+}
