@@ -1,13 +1,14 @@
 package io.pgharvest.reaper;
 
 import io.micrometer.core.instrument.MeterRegistry;
+import io.pgharvest.config.HarvestProperties;
 import io.pgharvest.sink.MeasurementPublisher;
+import io.pgharvest.source.SourceStatusProvider;
 import io.pgharvest.store.ConfigStore;
 import java.time.Clock;
-import java.time.Duration;
-import org.springframework.beans.factory.annotation.Value;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.Primary;
 
 /** Wires the collection engine. */
 @Configuration(proxyBeanMethods = false)
@@ -15,12 +16,19 @@ class ReaperConfiguration {
 
     @Bean
     ReaperService reaperService(ConfigStore store, MeasurementPublisher publisher, MeterRegistry registry,
-            ReaperProperties properties, @Value("${pgharvest.connect-timeout:5s}") Duration connectTimeout) {
-        return new ReaperService(store, publisher, registry, properties, connectTimeout, Clock.systemUTC());
+            ReaperProperties properties, HarvestProperties harvest) {
+        return new ReaperService(store, publisher, registry, properties, harvest.connectTimeout(), Clock.systemUTC());
     }
 
+    /** Named {@code sources}: the health component operators look for. */
     @Bean("sources")
     SourcesHealthContributor sourcesHealthContributor(ConfigStore store, ReaperService reaperService) {
         return new SourcesHealthContributor(store, reaperService);
+    }
+
+    @Bean
+    @Primary
+    SourceStatusProvider engineSourceStatusProvider(ConfigStore store, ReaperService reaperService) {
+        return new EngineSourceStatusProvider(store, reaperService);
     }
 }

@@ -1,5 +1,8 @@
 package io.pgharvest.reaper;
 
+import io.pgharvest.source.MetricRuntimeStatus;
+import io.pgharvest.source.SourceRuntimeStatus;
+
 import io.pgharvest.sink.MeasurementPublisher;
 import java.time.Duration;
 import java.util.concurrent.ThreadFactory;

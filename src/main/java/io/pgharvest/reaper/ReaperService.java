@@ -1,5 +1,8 @@
 package io.pgharvest.reaper;
 
+import io.pgharvest.source.MetricRuntimeStatus;
+import io.pgharvest.source.SourceRuntimeStatus;
+
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.pgharvest.sink.MeasurementPublisher;
@@ -175,6 +178,7 @@ public class ReaperService implements SmartLifecycle {
                 }
             }
             wanted.forEach(this::startOrUpdate);
+            bumpStatusIndex(); // configured state (enabled, selections) is part of every status
         } finally {
             reconcileLock.unlock();
         }
@@ -212,11 +216,19 @@ public class ReaperService implements SmartLifecycle {
         if (!reapers.containsKey(status.source())) {
             return;
         }
-        Object significant = status.significantPart();
+        Object significant = significantPart(status);
         Object previous = significantStatus.put(status.source(), significant);
         if (!significant.equals(previous)) {
             bumpStatusIndex();
         }
+    }
+
+    /** The parts of a status that wake blocking status queries when they change (not tick timings). */
+    private static Object significantPart(SourceRuntimeStatus status) {
+        return List.of(status.state(), String.valueOf(status.lastConnectionError()),
+                String.valueOf(status.serverVersionNum()), String.valueOf(status.inRecovery()),
+                String.valueOf(status.tickPeriod()),
+                status.metrics().stream().map(m -> m.name() + "/" + m.lane() + "/" + (m.lastError() != null)).toList());
     }
 
     private void bumpStatusIndex() {

@@ -1,5 +1,8 @@
 package io.pgharvest.reaper;
 
+import io.pgharvest.source.MetricRuntimeStatus;
+import io.pgharvest.source.SourceRuntimeStatus;
+
 import io.pgharvest.metric.MetricDefinition;
 import io.pgharvest.sink.Measurement;
 import java.sql.SQLException;

@@ -1,5 +1,8 @@
 package io.pgharvest.reaper;
 
+import io.pgharvest.source.MetricRuntimeStatus;
+import io.pgharvest.source.SourceRuntimeStatus;
+
 import io.pgharvest.source.Source;
 import io.pgharvest.store.ConfigStore;
 import java.util.stream.Stream;

@@ -3,7 +3,6 @@ package io.pgharvest.source;
 import io.pgharvest.store.ChangeNotifier;
 import io.pgharvest.store.ConfigSnapshot;
 import io.pgharvest.store.ConfigStore;
-import io.pgharvest.store.StoreTable;
 import java.util.Optional;
 import org.springframework.stereotype.Component;
 
@@ -24,11 +23,8 @@ class ConfiguredSourceStatusProvider implements SourceStatusProvider {
     @Override
     public Optional<SourceStatus> status(String sourceName) {
         ConfigSnapshot snapshot = store.snapshot();
-        return Optional.ofNullable(snapshot.sources().get(sourceName)).map(source -> new SourceStatus(
-                source.name(), source.kind(), source.group(), source.enabled(),
-                source.enabled() ? SourceStatus.State.CONFIGURED : SourceStatus.State.DISABLED,
-                snapshot.selectedMetrics(source, false), snapshot.selectedMetrics(source, true),
-                snapshot.modifyIndex(StoreTable.SOURCES, source.name())));
+        return Optional.ofNullable(snapshot.sources().get(sourceName))
+                .map(source -> SourceStatus.configured(source, snapshot));
     }
 
     @Override

@@ -6,6 +6,8 @@ import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
+import io.pgharvest.store.ConfigSnapshot;
+import io.pgharvest.store.StoreTable;
 
 /**
  * What {@code GET /api/v1/sources/{name}/status} reports about one source.
@@ -14,6 +16,8 @@ import java.util.Objects;
  * @param metrics the metrics collected while the server is a primary, with their intervals in seconds
  * @param standbyMetrics the metrics collected while the server is in recovery
  * @param modifyIndex the store index at which the source's configuration last changed
+ * @param runtime what the source's reaper reports (connection, server, ticks, each metric's lane,
+ *     last success and last error); null while no reaper runs for the source
  */
 public record SourceStatus(
         String name,
@@ -23,7 +27,8 @@ public record SourceStatus(
         State state,
         Map<String, Integer> metrics,
         Map<String, Integer> standbyMetrics,
-        long modifyIndex) {
+        long modifyIndex,
+        SourceRuntimeStatus runtime) {
 
     public SourceStatus {
         Objects.requireNonNull(name, "name");
@@ -32,12 +37,37 @@ public record SourceStatus(
         standbyMetrics = Collections.unmodifiableMap(new LinkedHashMap<>(standbyMetrics));
     }
 
-    /** The life of a source as seen by the status endpoint; the engine adds its runtime states. */
+    /** The configured state of {@code source}, without runtime information. */
+    public static SourceStatus configured(Source source, ConfigSnapshot snapshot) {
+        return new SourceStatus(source.name(), source.kind(), source.group(), source.enabled(),
+                source.enabled() ? State.CONFIGURED : State.DISABLED,
+                snapshot.selectedMetrics(source, false), snapshot.selectedMetrics(source, true),
+                snapshot.modifyIndex(StoreTable.SOURCES, source.name()), null);
+    }
+
+    /** This status with what the source's reaper reports. */
+    public SourceStatus withRuntime(SourceRuntimeStatus runtimeStatus) {
+        State runtimeState = switch (runtimeStatus.state()) {
+            case "connected" -> State.CONNECTED;
+            case "disconnected" -> State.DISCONNECTED;
+            default -> State.STARTING;
+        };
+        return new SourceStatus(name, kind, group, enabled, runtimeState, metrics, standbyMetrics, modifyIndex,
+                runtimeStatus);
+    }
+
+    /** The life of a source as seen by the status endpoint. */
     public enum State {
-        /** Enabled in the configuration; nothing is known about collection yet. */
+        /** Enabled in the configuration; no reaper reports for it (yet). */
         CONFIGURED,
         /** Disabled in the configuration: not collected. */
-        DISABLED;
+        DISABLED,
+        /** Its reaper runs but has not connected yet. */
+        STARTING,
+        /** Its reaper holds a session to the source. */
+        CONNECTED,
+        /** Its reaper cannot reach the source and retries with back-off. */
+        DISCONNECTED;
 
         @JsonValue
         public String label() {

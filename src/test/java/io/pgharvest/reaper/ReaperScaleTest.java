@@ -1,11 +1,15 @@
 package io.pgharvest.reaper;
 
+import io.pgharvest.source.MetricRuntimeStatus;
+import io.pgharvest.source.SourceRuntimeStatus;
+
 import static io.pgharvest.reaper.ReaperTestKit.metric;
 import static io.pgharvest.reaper.ReaperTestKit.source;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import io.pgharvest.testsupport.InMemoryConfigStore;
+import io.pgharvest.store.ConfigStore;
+import io.pgharvest.store.TestStores;
 import io.pgharvest.testsupport.RecordingPublisher;
 import io.pgharvest.testsupport.TestPostgres;
 import java.lang.management.ManagementFactory;
@@ -13,6 +17,8 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import java.nio.file.Path;
 
 /**
  * Hundreds of sources on one server: the platform thread count does not grow with the number
@@ -24,10 +30,10 @@ class ReaperScaleTest {
     private static final int SOURCES = Integer.getInteger("pgharvest.scale.sources", 300);
 
     @Test
-    void platformThreadsStayFlatFromTenToHundredsOfSources() throws Exception {
+    void platformThreadsStayFlatFromTenToHundredsOfSources(@TempDir Path dir) throws Exception {
         try (TestPostgres pg = TestPostgres.start(Map.of("max_connections", Integer.toString(SOURCES + 30)))) {
             pg.createDatabase("scale_db");
-            var store = new InMemoryConfigStore();
+            ConfigStore store = TestStores.inDirectory(dir);
             store.putMetric(metric("activity", "select count(*) as n from pg_stat_activity"));
             store.putMetric(metric("db", "select numbackends, xact_commit from pg_stat_database"
                     + " where datname = current_database()"));
@@ -63,7 +69,7 @@ class ReaperScaleTest {
         }
     }
 
-    private static void addSources(InMemoryConfigStore store, TestPostgres pg, int from, int to) {
+    private static void addSources(ConfigStore store, TestPostgres pg, int from, int to) {
         for (int i = from; i < to; i++) {
             store.putSource(source("scale%04d".formatted(i), pg.connStr("scale_db"),
                     Map.of("activity", 2, "db", 2, "settings", 4)));

@@ -1,5 +1,8 @@
 package io.pgharvest.reaper;
 
+import io.pgharvest.source.MetricRuntimeStatus;
+import io.pgharvest.source.SourceRuntimeStatus;
+
 import static io.pgharvest.reaper.ReaperTestKit.metric;
 import static io.pgharvest.reaper.ReaperTestKit.source;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -8,7 +11,8 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.pgharvest.metric.MetricDefinition;
 import io.pgharvest.metric.NodeStatus;
 import io.pgharvest.source.Source;
-import io.pgharvest.testsupport.InMemoryConfigStore;
+import io.pgharvest.store.ConfigStore;
+import io.pgharvest.store.TestStores;
 import io.pgharvest.testsupport.RecordingPublisher;
 import io.pgharvest.testsupport.TestPostgres;
 import java.time.Clock;
@@ -20,12 +24,14 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import java.nio.file.Path;
 
 /** The service keeps one reaper per enabled source, in step with the store, disturbing no other. */
 class ReaperServiceTest {
 
     private static final TestPostgres pg = TestPostgres.shared();
-    private final InMemoryConfigStore store = new InMemoryConfigStore();
+    private ConfigStore store;
     private final RecordingPublisher publisher = new RecordingPublisher();
     private ReaperService service;
 
@@ -36,7 +42,8 @@ class ReaperServiceTest {
     }
 
     @BeforeEach
-    void startService() {
+    void startService(@TempDir Path dir) {
+        store = TestStores.inDirectory(dir);
         store.putMetric(metric("ping", "select 1 as v"));
         store.putMetric(metric("pong", "select 2 as v"));
         var properties = new ReaperProperties(Duration.ofSeconds(1), Duration.ofSeconds(5), Duration.ofSeconds(1),
@@ -79,7 +86,7 @@ class ReaperServiceTest {
         awaitNoBackend("service_a");
         assertThat(service.status("a")).isEmpty();
 
-        store.removeSource("b");
+        store.deleteSource("b");
         awaitNoBackend("service_b");
         assertThat(service.reaperCount()).isZero();
     }

@@ -1,4 +1,4 @@
-package io.pgharvest.reaper;
+package io.pgharvest.source;
 
 import java.time.Instant;
 

@@ -1,4 +1,4 @@
-package io.pgharvest.reaper;
+package io.pgharvest.source;
 
 import java.time.Duration;
 import java.time.Instant;
@@ -31,12 +31,5 @@ public record SourceRuntimeStatus(
 
     public SourceRuntimeStatus {
         metrics = List.copyOf(metrics);
-    }
-
-    /** The parts that, when they change, wake blocking status queries (not tick timings). */
-    Object significantPart() {
-        return List.of(state, String.valueOf(lastConnectionError), String.valueOf(serverVersionNum),
-                String.valueOf(inRecovery), String.valueOf(tickPeriod),
-                metrics.stream().map(m -> m.name() + "/" + m.lane() + "/" + (m.lastError() != null)).toList());
     }
 }
