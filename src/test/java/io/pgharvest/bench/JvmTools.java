@@ -1,0 +1,62 @@
+package io.pgharvest.bench;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * jcmd of the JDK that runs the measured processes: a full GC, then the heap in use after it.
+ * Runs AFTER a window's CPU figures are taken, since the GC costs the process CPU.
+ */
+final class JvmTools {
+
+    /** "DefNew total 116224K, used 0K", "garbage-first heap total reserved 6172672K, committed 57344K, used 12798K". */
+    private static final Pattern USED = Pattern.compile("total (?:reserved )?\\d+K, (?:committed \\d+K, )?used (\\d+)K");
+    private static final long TIMEOUT_SECONDS = 60;
+
+    private final Path jcmd;
+
+    JvmTools(Path java) {
+        this.jcmd = java.resolveSibling("jcmd");
+    }
+
+    /** Runs a full GC in {@code pid} and returns the heap used after it, in kB (-1 if unknown). */
+    long heapUsedAfterGcKb(long pid) {
+        run(pid, "GC.run");
+        return parseHeapUsedKb(run(pid, "GC.heap_info"));
+    }
+
+    static long parseHeapUsedKb(String heapInfo) {
+        Matcher m = USED.matcher(heapInfo);
+        long used = 0;
+        boolean found = false;
+        while (m.find()) {
+            used += Long.parseLong(m.group(1));
+            found = true;
+        }
+        return found ? used : -1;
+    }
+
+    private String run(long pid, String command) {
+        try {
+            Process p = new ProcessBuilder(List.of(jcmd.toString(), Long.toString(pid), command))
+                    .redirectErrorStream(true).start();
+            byte[] out = p.getInputStream().readAllBytes();
+            if (!p.waitFor(TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
+                p.destroyForcibly();
+                throw new IllegalStateException("jcmd " + pid + " " + command + " did not finish in "
+                        + TIMEOUT_SECONDS + " s");
+            }
+            return new String(out, StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new IllegalStateException("Cannot run " + jcmd + " " + pid + " " + command, e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("Interrupted while running jcmd " + pid + " " + command, e);
+        }
+    }
+}

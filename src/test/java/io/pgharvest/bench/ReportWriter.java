@@ -1,0 +1,294 @@
+package io.pgharvest.bench;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Predicate;
+
+/**
+ * Writes {@code results.json} (every figure) and {@code results.md} (the tables of
+ * docs/performance.md, with each target of issue 6 judged met or missed).
+ */
+final class ReportWriter {
+
+    /** pgwatch v6 as measured in issue 6 (6 and 60 sources, 61 metrics every 30 s, 240 s window). */
+    record Peer(String collector, int sources, double cpuSeconds, int rssMb, String goroutines, String statements,
+            double postgresCpuSeconds) {
+    }
+
+    static final List<Peer> PGWATCH = List.of(
+            new Peer("pgwatch v5 (one goroutine per metric)", 6, 2.40, 45, "384", "3,356", 13.3),
+            new Peer("pgwatch v6 (one worker per source, pgx batch)", 6, 1.37, 36, "24", "3,276", 9.5),
+            new Peer("pgwatch v5", 60, 18.6, 155, "3,733", "32.6k", 136),
+            new Peer("pgwatch v6", 60, 9.8, 62, "132", "32.7k", 96));
+
+    /** A failed run: its label and the error. */
+    record Failure(String label, String error) {
+    }
+
+    private final Path outputDir;
+    private final Map<String, Object> environment;
+
+    ReportWriter(Path outputDir, Map<String, Object> environment) {
+        this.outputDir = outputDir;
+        this.environment = new LinkedHashMap<>(environment);
+    }
+
+    void write(List<RunResult> results, List<Failure> failures) throws IOException {
+        Files.createDirectories(outputDir);
+        var json = new LinkedHashMap<String, Object>();
+        json.put("environment", environment);
+        json.put("results", results);
+        json.put("failures", failures);
+        Files.writeString(outputDir.resolve("results.json"),
+                HarvestClient.JSON.writerWithDefaultPrettyPrinter().writeValueAsString(json), StandardCharsets.UTF_8);
+        Files.writeString(outputDir.resolve("results.md"), markdown(results, failures), StandardCharsets.UTF_8);
+    }
+
+    String markdown(List<RunResult> results, List<Failure> failures) {
+        var md = new StringBuilder();
+        md.append("## Environment\n\n| | |\n|---|---|\n");
+        environment.forEach((k, v) -> md.append("| ").append(k).append(" | ").append(v).append(" |\n"));
+        scaling(md, select(results, r -> r.group().equals("scaling") || r.group().equals("idle")));
+        sideBySide(md, results);
+        jvm(md, results);
+        pgwatch(md, select(results, r -> r.group().equals("pgwatch")));
+        targets(md, results);
+        if (!failures.isEmpty()) {
+            md.append("\n## Failed runs\n\n");
+            failures.forEach(f -> md.append("- ").append(f.label()).append(": ").append(f.error()).append('\n'));
+        }
+        return md.toString();
+    }
+
+    private static List<RunResult> select(List<RunResult> results, Predicate<RunResult> filter) {
+        return results.stream().filter(filter).sorted(Comparator.comparingInt(RunResult::sources)).toList();
+    }
+
+    private void scaling(StringBuilder md, List<RunResult> runs) {
+        if (runs.isEmpty()) {
+            return;
+        }
+        md.append("\n## Scaling (pgharvest, tuned JVM flags)\n\n");
+        md.append("| sources | metrics | tick | CPU-s | CPU % of a core | RSS MB | peak RSS MB | heap after GC MB"
+                + " | platform threads | reapers | executions | measurements | server transactions"
+                + " | round trips / source / tick | statements / source / tick | PG backend CPU-s"
+                + " | lag p50 / p99 / max ms | machine busy % |\n");
+        md.append("|" + "---|".repeat(18) + "\n");
+        for (RunResult r : runs) {
+            md.append(row(r.sources(), r.metrics(), r.tickPeriodSeconds() + " s", f2(r.cpuSeconds()),
+                    f1(100 * r.cpuSeconds() / r.windowSeconds()), mb(r.rssKb()), mb(r.peakRssKb()),
+                    mb(r.heapAfterGcKb()), threads(r), r.virtualWorkers(), r.fetchesOk(), r.measurements(),
+                    r.serverTransactions(), f2(r.roundTripsPerTick()), f1(r.statementsPerTick()),
+                    f2(r.backendCpuSeconds()), lag(r), f1(r.machineBusyPercent())));
+        }
+        md.append("\nWindow ").append(f1(runs.getFirst().windowSeconds())).append(" s after ")
+                .append(runs.getFirst().warmupSeconds()).append(" s of warm-up. Platform threads: min-max sampled in"
+                        + " the window. Lag quantiles are histogram bucket upper bounds (\"at most\").\n");
+    }
+
+    private void sideBySide(StringBuilder md, List<RunResult> results) {
+        List<RunResult> naive = select(results, r -> r.collector().equals("naive"));
+        if (naive.isEmpty()) {
+            return;
+        }
+        md.append("\n## pgharvest against the naive per-metric collector (same window, same SQL and intervals)\n\n");
+        md.append("| sources | collector | platform threads | virtual threads | CPU-s | RSS MB | heap after GC MB"
+                + " | server transactions | statements | round trips / source / tick | PG backend CPU-s"
+                + " | lag p50 / p99 / max ms | measurements |\n");
+        md.append("|" + "---|".repeat(13) + "\n");
+        for (RunResult n : naive) {
+            Optional<RunResult> p = pgharvestScaling(results, n.sources());
+            for (RunResult r : p.isPresent() ? List.of(p.get(), n) : List.of(n)) {
+                md.append(row(r.sources(), r.collector(), threads(r), r.virtualWorkers(), f2(r.cpuSeconds()),
+                        mb(r.rssKb()), mb(r.heapAfterGcKb()), r.serverTransactions(), r.serverStatements(),
+                        f2(r.roundTripsPerTick()), f2(r.backendCpuSeconds()), lag(r), r.measurements()));
+            }
+            p.ifPresent(h -> md.append(row(n.sources(), "**naive / pgharvest**",
+                    ratio(n.threadsMax(), h.threadsMax()), "", ratio(n.cpuSeconds(), h.cpuSeconds()),
+                    ratio(n.rssKb(), h.rssKb()), ratio(n.heapAfterGcKb(), h.heapAfterGcKb()),
+                    ratio(n.serverTransactions(), h.serverTransactions()),
+                    ratio(n.serverStatements(), h.serverStatements()), "",
+                    ratio(n.backendCpuSeconds(), h.backendCpuSeconds()), "", "")));
+        }
+        md.append("\nThreads, platform + virtual: ");
+        for (RunResult n : naive) {
+            pgharvestScaling(results, n.sources()).ifPresent(h -> md.append(n.sources()).append(" sources ")
+                    .append(h.allThreads()).append(" vs ").append(n.allThreads()).append(" (")
+                    .append(ratio(n.allThreads(), h.allThreads())).append("); "));
+        }
+        md.append('\n');
+    }
+
+    private void jvm(StringBuilder md, List<RunResult> results) {
+        List<RunResult> defaults = select(results, r -> r.group().equals("jvm"));
+        if (defaults.isEmpty()) {
+            return;
+        }
+        md.append("\n## JVM flags: tuned (config/jvm.options) against the JVM's defaults\n\n");
+        md.append("| sources | flags | CPU-s | RSS MB | max RSS in window MB | peak RSS MB | heap after GC MB"
+                + " | platform threads | start-up ms | lag p99 ms |\n");
+        md.append("|" + "---|".repeat(10) + "\n");
+        for (RunResult d : defaults) {
+            Optional<RunResult> tuned = pgharvestScaling(results, d.sources());
+            for (RunResult r : tuned.isPresent() ? List.of(tuned.get(), d) : List.of(d)) {
+                md.append(row(r.sources(), r.jvm(), f2(r.cpuSeconds()), mb(r.rssKb()), mb(r.rssMaxKb()),
+                        mb(r.peakRssKb()), mb(r.heapAfterGcKb()), threads(r), r.startupMillis(), f1(r.lagP99Ms())));
+            }
+        }
+    }
+
+    private void pgwatch(StringBuilder md, List<RunResult> runs) {
+        if (runs.isEmpty()) {
+            return;
+        }
+        md.append("\n## pgwatch-shaped run (PostgreSQL sink, every metric every ")
+                .append(runs.getFirst().tickPeriodSeconds()).append(" s, ").append(f1(runs.getFirst().windowSeconds()))
+                .append(" s window after ").append(runs.getFirst().warmupSeconds()).append(" s warm-up)\n\n");
+        md.append("| collector | sources | metrics | collector CPU-s | RSS MB | threads (platform / virtual)"
+                + " | statements on sources | transactions on sources | PostgreSQL CPU-s serving it"
+                + " | CPU ms per statement | PostgreSQL CPU-s per source | measurements |\n");
+        md.append("|" + "---|".repeat(12) + "\n");
+        for (int sources : runs.stream().map(RunResult::sources).distinct().toList()) {
+            List<RunResult> same = runs.stream().filter(r -> r.sources() == sources).toList();
+            double cpu = mean(same, RunResult::cpuSeconds);
+            double rss = mean(same, r -> r.rssKb() / 1024.0);
+            double statements = mean(same, r -> (double) r.serverStatements());
+            double transactions = mean(same, r -> (double) r.serverTransactions());
+            double backend = mean(same, RunResult::backendCpuSeconds);
+            RunResult first = same.getFirst();
+            md.append(row("pgharvest" + (same.size() > 1 ? " (mean of " + same.size() + ")" : ""), sources,
+                    first.metrics(), f2(cpu), f1(rss), first.threadsMax() + " / " + first.virtualWorkers(),
+                    Math.round(statements), Math.round(transactions), f2(backend),
+                    f3(statements == 0 ? Double.NaN : 1000 * backend / statements), f2(backend / sources),
+                    Math.round(mean(same, r -> (double) r.measurements()))));
+            for (Peer peer : PGWATCH) {
+                if (peer.sources() == sources) {
+                    md.append(row(peer.collector() + " (issue 6)", sources, 61, f2(peer.cpuSeconds()), peer.rssMb(),
+                            peer.goroutines() + " goroutines", peer.statements(), "", f1(peer.postgresCpuSeconds()),
+                            "", f2(peer.postgresCpuSeconds() / sources), ""));
+                }
+            }
+        }
+    }
+
+    private void targets(StringBuilder md, List<RunResult> results) {
+        md.append("\n## Targets of issue 6\n\n| target | measured | verdict |\n|---|---|---|\n");
+        List<RunResult> scaling = select(results, r -> r.group().equals("scaling") && r.collector().equals("pgharvest"));
+        if (scaling.size() >= 2) {
+            RunResult low = scaling.getFirst();
+            RunResult high = scaling.getLast();
+            int lowThreads = scaling.stream().mapToInt(RunResult::threadsMin).min().orElse(0);
+            int highThreads = scaling.stream().mapToInt(RunResult::threadsMax).max().orElse(0);
+            md.append(row("Platform threads flat from " + low.sources() + " to " + high.sources()
+                            + " sources (within a handful)",
+                    lowThreads + " .. " + highThreads + " across all scaling runs", verdict(highThreads - lowThreads <= 5)));
+            double perSource = (high.rssMaxKb() - low.rssMaxKb()) / (double) (high.sources() - low.sources());
+            md.append(row("Marginal memory per source below 150 KB", f1(perSource) + " KB per source (max RSS "
+                    + mb(low.rssMaxKb()) + " MB at " + low.sources() + ", " + mb(high.rssMaxKb()) + " MB at "
+                    + high.sources() + "; heap after GC " + mb(low.heapAfterGcKb()) + " -> " + mb(high.heapAfterGcKb())
+                    + " MB)", verdict(perSource < 150)));
+            String trips = scaling.stream().map(r -> r.sources() + ": " + f3(r.roundTripsPerTick()))
+                    .reduce((a, b) -> a + ", " + b).orElse("");
+            boolean oneTrip = scaling.stream().allMatch(r -> r.roundTripsPerTick() <= 1.05 && r.fetchesFailed() == 0);
+            md.append(row("One round trip per source per tick when no metric fails",
+                    "server transactions / ticks = " + trips, verdict(oneTrip)));
+            md.append(row("Tick lag p99 under 100 ms at " + high.sources() + " sources",
+                    "p99 <= " + f1(high.lagP99Ms()) + " ms (p50 <= " + f1(high.lagP50Ms()) + ", max <= "
+                            + f1(high.lagMaxMs()) + ")", verdict(high.lagP99Ms() < 100)));
+        }
+        select(results, r -> r.group().equals("idle")).stream().findFirst().ifPresent(idle -> md.append(row(
+                "JVM floor (RSS with no sources; stated, no target)", mb(idle.rssKb()) + " MB RSS, heap after GC "
+                        + mb(idle.heapAfterGcKb()) + " MB, " + idle.threadsMax() + " platform threads", "stated")));
+        List<RunResult> pgwatch = select(results, r -> r.group().equals("pgwatch"));
+        for (Peer peer : PGWATCH) {
+            if (!peer.collector().startsWith("pgwatch v6")) {
+                continue;
+            }
+            List<RunResult> same = pgwatch.stream().filter(r -> r.sources() == peer.sources()).toList();
+            if (same.isEmpty()) {
+                continue;
+            }
+            double cpu = mean(same, RunResult::cpuSeconds);
+            double backend = mean(same, RunResult::backendCpuSeconds);
+            double rss = mean(same, r -> r.rssKb() / 1024.0);
+            md.append(row("Collector CPU at most half of pgwatch v6 (" + peer.sources() + " sources: <= "
+                    + f2(peer.cpuSeconds() / 2) + " s)", f2(cpu) + " s (" + same.getFirst().metrics() + " metrics)",
+                    verdict(cpu <= peer.cpuSeconds() / 2)));
+            md.append(row("PostgreSQL CPU serving it at most half of pgwatch v6 (" + peer.sources() + " sources: <= "
+                    + f2(peer.postgresCpuSeconds() / 2) + " s)", f2(backend) + " s, " + f2(backend / peer.sources())
+                    + " s per source", verdict(backend <= peer.postgresCpuSeconds() / 2)));
+            if (peer.sources() == 60) {
+                md.append(row("RSS at 60 sources at most 2x pgwatch v6's 62 MB", f1(rss) + " MB", verdict(rss <= 124)));
+            }
+        }
+        for (RunResult n : select(results, r -> r.collector().equals("naive"))) {
+            pgharvestScaling(results, n.sources()).ifPresent(h -> {
+                double threads = (double) n.allThreads() / h.allThreads();
+                double cpu = n.cpuSeconds() / h.cpuSeconds();
+                double trips = (double) n.serverTransactions() / h.serverTransactions();
+                md.append(row("Against the naive collector at " + n.sources() + " sources: >= 5x fewer threads, "
+                                + ">= 3x less CPU, >= 10x fewer round trips",
+                        "threads " + f1(threads) + "x, CPU " + f1(cpu) + "x, round trips " + f1(trips) + "x",
+                        verdict(threads >= 5) + " / " + verdict(cpu >= 3) + " / " + verdict(trips >= 10)));
+            });
+        }
+    }
+
+    private static Optional<RunResult> pgharvestScaling(List<RunResult> results, int sources) {
+        return results.stream().filter(r -> r.group().equals("scaling") && r.collector().equals("pgharvest")
+                && r.sources() == sources).findFirst();
+    }
+
+    private static double mean(List<RunResult> runs, java.util.function.ToDoubleFunction<RunResult> f) {
+        return runs.stream().mapToDouble(f).average().orElse(Double.NaN);
+    }
+
+    private static String row(Object... cells) {
+        var parts = new ArrayList<String>();
+        for (Object cell : cells) {
+            parts.add(String.valueOf(cell));
+        }
+        return "| " + String.join(" | ", parts) + " |\n";
+    }
+
+    private static String threads(RunResult r) {
+        return r.threadsMin() == r.threadsMax() ? Integer.toString(r.threadsMax()) : r.threadsMin() + "-" + r.threadsMax();
+    }
+
+    private static String lag(RunResult r) {
+        return f1(r.lagP50Ms()) + " / " + f1(r.lagP99Ms()) + " / " + f1(r.lagMaxMs());
+    }
+
+    private static String verdict(boolean met) {
+        return met ? "met" : "**missed**";
+    }
+
+    private static String ratio(double a, double b) {
+        return b == 0 ? "n/a" : f1(a / b) + "x";
+    }
+
+    static String mb(long kb) {
+        return String.format(Locale.ROOT, "%.1f", kb / 1024.0);
+    }
+
+    static String f1(double v) {
+        return String.format(Locale.ROOT, "%.1f", v);
+    }
+
+    static String f2(double v) {
+        return String.format(Locale.ROOT, "%.2f", v);
+    }
+
+    static String f3(double v) {
+        return String.format(Locale.ROOT, "%.3f", v);
+    }
+}

@@ -1,0 +1,43 @@
+package io.pgharvest.bench;
+
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * One measured run: which collector, how many sources, which metrics at which intervals, which
+ * sink and JVM flags, how long to warm up and measure.
+ *
+ * @param group the result group (idle, scaling, naive, jvm, pgwatch)
+ * @param collector pgharvest or naive
+ * @param intervals metric -> interval in seconds, the same for every source
+ * @param sink jsonfile or postgres
+ * @param tunedJvm whether the tuned JVM options file is used (false: the JVM's defaults)
+ */
+record Workload(String group, String collector, int sources, Map<String, Integer> intervals, String sink,
+        boolean tunedJvm, Duration warmup, Duration window) {
+
+    Workload {
+        intervals = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(intervals));
+    }
+
+    String label() {
+        return group + "-" + collector + "-" + sources + (tunedJvm ? "" : "-defaultjvm");
+    }
+
+    /** The grid period: GCD of the intervals, in seconds. */
+    int tickPeriodSeconds() {
+        int gcd = 0;
+        for (int interval : intervals.values()) {
+            int a = interval;
+            int b = gcd;
+            while (b != 0) {
+                int t = a % b;
+                a = b;
+                b = t;
+            }
+            gcd = a;
+        }
+        return Math.max(gcd, 1);
+    }
+}
