@@ -76,13 +76,18 @@ final class HarvestCollector implements Collector {
     }
 
     static List<String> jvmOptions(BenchSettings settings, Workload workload) {
-        if (!workload.tunedJvm()) {
-            return List.of();
+        var options = new ArrayList<String>();
+        if (settings.diagnostics()) {
+            options.add("-XX:NativeMemoryTracking=summary");
         }
-        if (!Files.isRegularFile(settings.jvmOptions())) {
-            throw new IllegalStateException("JVM options file " + settings.jvmOptions() + " does not exist (bench.jvm-options)");
+        if (workload.tunedJvm()) {
+            if (!Files.isRegularFile(settings.jvmOptions())) {
+                throw new IllegalStateException("JVM options file " + settings.jvmOptions()
+                        + " does not exist (bench.jvm-options)");
+            }
+            options.add("@" + settings.jvmOptions());
         }
-        return List.of("@" + settings.jvmOptions());
+        return options;
     }
 
     private static List<String> sinkArguments(String sink, Path workDir, String sinkUrl) {

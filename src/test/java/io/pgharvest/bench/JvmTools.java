@@ -41,9 +41,20 @@ final class JvmTools {
         return found ? used : -1;
     }
 
+    /** Saves the class histogram (top entries) and, when tracked, the native memory summary. */
+    void saveDiagnostics(long pid, Path file) throws IOException {
+        String histogram = run(pid, "GC.class_histogram");
+        String top = String.join("\n", histogram.lines().limit(45).toList());
+        String nmt = run(pid, "VM.native_memory summary");
+        java.nio.file.Files.createDirectories(file.getParent());
+        java.nio.file.Files.writeString(file, top + "\n\n" + nmt, StandardCharsets.UTF_8);
+    }
+
     private String run(long pid, String command) {
         try {
-            Process p = new ProcessBuilder(List.of(jcmd.toString(), Long.toString(pid), command))
+            var arguments = new java.util.ArrayList<>(List.of(jcmd.toString(), Long.toString(pid)));
+            arguments.addAll(List.of(command.split(" ")));
+            Process p = new ProcessBuilder(arguments)
                     .redirectErrorStream(true).start();
             byte[] out = p.getInputStream().readAllBytes();
             if (!p.waitFor(TIMEOUT_SECONDS, TimeUnit.SECONDS)) {

@@ -81,14 +81,15 @@ final class ReportWriter {
         md.append("| sources | metrics | tick | CPU-s | CPU % of a core | RSS MB | peak RSS MB | heap after GC MB"
                 + " | platform threads | reapers | executions | measurements | server transactions"
                 + " | round trips / source / tick | statements / source / tick | PG backend CPU-s"
-                + " | lag p50 / p99 / max ms | machine busy % |\n");
+                + " | lag p50 / p99 / max ms | machine busy % (others) |\n");
         md.append("|" + "---|".repeat(18) + "\n");
         for (RunResult r : runs) {
             md.append(row(r.sources(), r.metrics(), r.tickPeriodSeconds() + " s", f2(r.cpuSeconds()),
                     f1(100 * r.cpuSeconds() / r.windowSeconds()), mb(r.rssKb()), mb(r.peakRssKb()),
                     mb(r.heapAfterGcKb()), threads(r), r.virtualWorkers(), r.fetchesOk(), r.measurements(),
                     r.serverTransactions(), f2(r.roundTripsPerTick()), f1(r.statementsPerTick()),
-                    f2(r.backendCpuSeconds()), lag(r), f1(r.machineBusyPercent())));
+                    f2(r.backendCpuSeconds()), lag(r),
+                    f1(r.machineBusyPercent()) + " (" + f1(r.othersBusyPercent()) + ")"));
         }
         md.append("\nWindow ").append(f1(runs.getFirst().windowSeconds())).append(" s after ")
                 .append(runs.getFirst().warmupSeconds()).append(" s of warm-up. Platform threads: min-max sampled in"

@@ -81,6 +81,10 @@ final class RunMeasurer {
                 var window = sampleWindow(collector, process, w.window());
                 Snapshot end = snapshot(collector);
                 long heapKb = jvm.heapUsedAfterGcKb(collector.pid());
+                if (settings.diagnostics()) {
+                    jvm.saveDiagnostics(collector.pid(),
+                            settings.outputDir().resolve("diagnostics").resolve(w.label() + ".txt"));
+                }
                 ProcStats.Status last = ProcStats.status(collector.pid()).orElseThrow();
                 RunResult result = result(w, collector, startup, registration, start, end, window, heapKb, last);
                 log("  CPU %.2f s, RSS %d MB (peak %d MB), heap after GC %d MB, %d platform threads, "
@@ -169,7 +173,11 @@ final class RunMeasurer {
                 round((end.clusterCpuTicks - start.clusterCpuTicks) / ProcStats.TICKS_PER_SECOND, 2),
                 millis(lag.quantile(0.5)), millis(lag.quantile(0.99)), millis(lag.maxBound()),
                 millis(window.lagMaxSampledSeconds()), lag.total(),
-                round(100 * end.machine.busyShareSince(start.machine), 1), loadAverage());
+                round(100 * end.machine.busyShareSince(start.machine), 1),
+                round(100 * end.machine.busyShareSince(start.machine) - 100 * ((end.collectorCpuTicks - start.collectorCpuTicks)
+                        + (end.clusterCpuTicks - start.clusterCpuTicks)) / ProcStats.TICKS_PER_SECOND
+                        / seconds / Runtime.getRuntime().availableProcessors(), 1),
+                loadAverage());
     }
 
     private static double millis(double seconds) {

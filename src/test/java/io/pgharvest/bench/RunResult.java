@@ -20,6 +20,8 @@ package io.pgharvest.bench;
  * @param lagP50Ms tick lag quantiles from the histogram's window delta (bucket upper bounds)
  * @param lagMaxSampledMs pgharvest: largest of Micrometer's max gauge sampled during the window
  * @param machineBusyPercent share of the machine's CPUs busy during the window (all processes)
+ * @param othersBusyPercent the part of it not spent by the collector or the monitored cluster:
+ *     other work on the machine competing for the CPUs (it inflates tick lag, not CPU-seconds)
  */
 record RunResult(
         String label, String group, String collector, String jvm, int sources, int metrics, int tickPeriodSeconds,
@@ -31,7 +33,7 @@ record RunResult(
         long serverTransactions, long serverStatements, double serverExecMillis, long statementsDeallocated,
         int backends, int backendsNew, int backendsGone, double backendCpuSeconds, double clusterCpuSeconds,
         double lagP50Ms, double lagP99Ms, double lagMaxMs, double lagMaxSampledMs, long lagSamples,
-        double machineBusyPercent, String loadAverage) {
+        double machineBusyPercent, double othersBusyPercent, String loadAverage) {
 
     /** Round trips per source per tick, counted on the server (one transaction per round trip). */
     double roundTripsPerTick() {
