@@ -1,0 +1,248 @@
+package io.pgharvest.testsupport;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * A PostgreSQL server run from the zonky binaries with our own initdb/pg_ctl calls.
+ *
+ * <p>Layout of the instance directory (a fresh temp directory owned by the server account):
+ * {@code data/} (PGDATA), {@code server.log} (the server's log) and the Unix socket. Settings
+ * live in {@code data/pgharvest-test.conf}, included from postgresql.conf, so a restart (and a
+ * later cold copy for a standby) reuses them, including the port.
+ *
+ * <p>A shutdown hook stops the server if the test forgets {@link #close()}; a JVM that is killed
+ * (SIGKILL) leaves the postmaster running, as with any embedded database.
+ */
+final class EmbeddedPostgres implements PostgresServer {
+
+    static final String HOST = "127.0.0.1";
+    static final String SETTINGS_FILE = "pgharvest-test.conf";
+    private static final Duration INITDB_TIMEOUT = Duration.ofSeconds(120);
+    private static final Duration PG_CTL_WAIT = Duration.ofSeconds(60);
+    private static final Duration PG_CTL_TIMEOUT = PG_CTL_WAIT.plusSeconds(30);
+    private static final int PORT_ATTEMPTS = 5;
+    private static final int LOG_TAIL_LINES = 40;
+
+    private final ReentrantLock lifecycle = new ReentrantLock();
+    private final PostgresPrograms programs;
+    private final Path instanceDir;
+    private final Path dataDir;
+    private final Path logFile;
+    private final Map<String, String> settings;
+    private final Thread shutdownHook = Thread.ofPlatform().name("test-postgres-shutdown").unstarted(this::close);
+    private int port;
+    private boolean closed;
+
+    private EmbeddedPostgres(PostgresPrograms programs, Path instanceDir, Map<String, String> settings) {
+        this.programs = programs;
+        this.instanceDir = instanceDir;
+        this.dataDir = instanceDir.resolve("data");
+        this.logFile = instanceDir.resolve("server.log");
+        this.settings = settings;
+    }
+
+    /** Creates a new cluster and starts it on a free port with the given extra server settings. */
+    static EmbeddedPostgres launch(Map<String, String> serverSettings) {
+        PostgresPrograms programs = new PostgresPrograms(PostgresBinaries.install(), ServerAccount.detect());
+        Path instanceDir;
+        try {
+            instanceDir = Files.createTempDirectory("pgharvest-pg-");
+        } catch (IOException e) {
+            throw new UncheckedIOException("Cannot create a directory for a test PostgreSQL", e);
+        }
+        EmbeddedPostgres server = new EmbeddedPostgres(programs, instanceDir, Map.copyOf(serverSettings));
+        Runtime.getRuntime().addShutdownHook(server.shutdownHook);
+        try {
+            server.initdb();
+            server.startOnFreePort();
+            return server;
+        } catch (RuntimeException e) {
+            server.close();
+            throw e;
+        }
+    }
+
+    @Override
+    public String host() {
+        return HOST;
+    }
+
+    @Override
+    public int port() {
+        return port;
+    }
+
+    Path dataDir() {
+        return dataDir;
+    }
+
+    @Override
+    public void start() {
+        lifecycle.lock();
+        try {
+            requireOpen();
+            if (!isRunning()) {
+                pgCtlStart();
+            }
+        } finally {
+            lifecycle.unlock();
+        }
+    }
+
+    @Override
+    public void stop() {
+        lifecycle.lock();
+        try {
+            requireOpen();
+            stopIfRunning();
+        } finally {
+            lifecycle.unlock();
+        }
+    }
+
+    @Override
+    public boolean isRunning() {
+        // pg_ctl status: 0 = running, 3 = not running, 4 = no data directory
+        return !closed && programs.run(instanceDir, PG_CTL_TIMEOUT, "pg_ctl", "status", "-D", dataDir.toString())
+                .exitCode() == 0;
+    }
+
+    @Override
+    public void writeServerFile(String serverPath, String content) {
+        Path file = Path.of(serverPath);
+        try {
+            Files.writeString(file, content, StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new UncheckedIOException("Cannot write " + file, e);
+        }
+        programs.account().handOver(file);
+    }
+
+    @Override
+    public void close() {
+        lifecycle.lock();
+        try {
+            if (closed) {
+                return;
+            }
+            try {
+                stopIfRunning();
+            } finally {
+                closed = true;
+                PostgresBinaries.deleteQuietly(instanceDir);
+                removeShutdownHook();
+            }
+        } finally {
+            lifecycle.unlock();
+        }
+    }
+
+    private void initdb() {
+        programs.account().handOver(instanceDir);
+        programs.runSuccessfully(instanceDir, INITDB_TIMEOUT, "initdb",
+                "-D", dataDir.toString(), "-A", "trust", "-U", "postgres", "-E", "UTF8", "--locale=C", "--no-sync");
+        try {
+            Files.writeString(dataDir.resolve("postgresql.conf"), "\ninclude '" + SETTINGS_FILE + "'\n",
+                    StandardCharsets.UTF_8, StandardOpenOption.APPEND);
+        } catch (IOException e) {
+            throw new UncheckedIOException("Cannot configure " + dataDir, e);
+        }
+    }
+
+    /**
+     * Picks a port that is free now and starts; another process may take it in between (parallel
+     * builds on one machine), so a bind failure is retried with a new port.
+     */
+    private void startOnFreePort() {
+        for (int attempt = 1; ; attempt++) {
+            port = freePort();
+            writeSettings();
+            try {
+                pgCtlStart();
+                return;
+            } catch (IllegalStateException e) {
+                if (attempt == PORT_ATTEMPTS || !e.getMessage().contains("could not bind")) {
+                    throw e;
+                }
+            }
+        }
+    }
+
+    private void writeSettings() {
+        Map<String, String> all = new LinkedHashMap<>();
+        all.put("listen_addresses", HOST);
+        all.put("port", Integer.toString(port));
+        all.put("unix_socket_directories", instanceDir.toString());
+        all.put("fsync", "off");
+        all.put("full_page_writes", "off");
+        all.putAll(settings);
+        StringBuilder conf = new StringBuilder("# Written by TestPostgres; read at every start\n");
+        all.forEach((name, value) -> conf.append(name).append(" = '")
+                .append(value.replace("'", "''")).append("'\n"));
+        writeServerFile(dataDir.resolve(SETTINGS_FILE).toString(), conf.toString());
+    }
+
+    private void pgCtlStart() {
+        PostgresPrograms.Outcome outcome = programs.run(instanceDir, PG_CTL_TIMEOUT, "pg_ctl", "start",
+                "-D", dataDir.toString(), "-l", logFile.toString(), "-w", "-t", Long.toString(PG_CTL_WAIT.toSeconds()));
+        if (outcome.exitCode() != 0) {
+            throw new IllegalStateException("PostgreSQL in " + dataDir + " did not start on port " + port
+                    + " (pg_ctl exit code " + outcome.exitCode() + "):\n" + outcome.output()
+                    + "\n--- last lines of " + logFile + " ---\n" + logTail());
+        }
+    }
+
+    private void stopIfRunning() {
+        if (!isRunning()) {
+            return;
+        }
+        programs.runSuccessfully(instanceDir, PG_CTL_TIMEOUT, "pg_ctl", "stop",
+                "-D", dataDir.toString(), "-m", "fast", "-w", "-t", Long.toString(PG_CTL_WAIT.toSeconds()));
+    }
+
+    private String logTail() {
+        try {
+            List<String> lines = Files.readAllLines(logFile, StandardCharsets.UTF_8);
+            return String.join("\n", lines.subList(Math.max(0, lines.size() - LOG_TAIL_LINES), lines.size()));
+        } catch (IOException e) {
+            return "(log not readable: " + e + ")";
+        }
+    }
+
+    private void requireOpen() {
+        if (closed) {
+            throw new IllegalStateException("Test PostgreSQL in " + dataDir + " is closed");
+        }
+    }
+
+    private void removeShutdownHook() {
+        if (Thread.currentThread() == shutdownHook) {
+            return;
+        }
+        try {
+            Runtime.getRuntime().removeShutdownHook(shutdownHook);
+        } catch (IllegalStateException e) {
+            // the JVM is already shutting down; the hook will find the server closed
+        }
+    }
+
+    private static int freePort() {
+        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getByName(HOST))) {
+            return socket.getLocalPort();
+        } catch (IOException e) {
+            throw new UncheckedIOException("Cannot find a free local port", e);
+        }
+    }
+}

