@@ -8,7 +8,8 @@ import tools.jackson.core.JsonGenerator;
 /**
  * Writes measurement values as JSON that every consumer can read back: NaN and infinities become
  * {@code null} (JSON has no such numbers; writing them as strings would change a column's type),
- * NUL characters become U+FFFD (PostgreSQL's jsonb rejects {@code \u0000}), and anything that is
+ * NUL characters and unpaired surrogates become U+FFFD (PostgreSQL's jsonb rejects
+ * {@code \u0000}, UTF-8 cannot encode a lone surrogate), and anything that is
  * not a number, string or boolean is written as its {@code toString()}.
  */
 public final class JsonValues {
@@ -61,7 +62,31 @@ public final class JsonValues {
         }
     }
 
-    private static String clean(String s) {
-        return s.indexOf('\0') < 0 ? s : s.replace('\0', '\uFFFD');
+    /** Replaces NUL and unpaired surrogates (which no UTF-8 encoder accepts) with U+FFFD. */
+    static String clean(String s) {
+        int length = s.length();
+        int i = 0;
+        while (i < length) {
+            char ch = s.charAt(i);
+            if (ch == '\0' || Character.isSurrogate(ch)) {
+                break;
+            }
+            i++;
+        }
+        if (i == length) {
+            return s;
+        }
+        var out = new StringBuilder(length).append(s, 0, i);
+        for (; i < length; i++) {
+            char ch = s.charAt(i);
+            if (Character.isHighSurrogate(ch) && i + 1 < length && Character.isLowSurrogate(s.charAt(i + 1))) {
+                out.append(ch).append(s.charAt(++i));
+            } else if (ch == '\0' || Character.isSurrogate(ch)) {
+                out.append('\uFFFD');
+            } else {
+                out.append(ch);
+            }
+        }
+        return out.toString();
     }
 }
