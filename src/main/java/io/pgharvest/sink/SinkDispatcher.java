@@ -18,13 +18,14 @@ import org.springframework.context.SmartLifecycle;
  * is), so collection stops before the queues are flushed. Stopping flushes each queue to its
  * sink while the sink is healthy (up to its flush timeout) and persists the rest to the spill log.
  */
-public final class SinkDispatcher implements MeasurementPublisher, SmartLifecycle {
+public final class SinkDispatcher implements MeasurementPublisher, SmartLifecycle, AutoCloseable {
 
     /** Lower than the default phase, so reapers stop first and the web server stops before us. */
     public static final int PHASE = SmartLifecycle.DEFAULT_PHASE - 4096;
 
     private final List<SinkChannel> channels;
     private volatile boolean running;
+    private volatile boolean started;
 
     private SinkDispatcher(List<SinkChannel> channels) {
         this.channels = List.copyOf(channels);
@@ -65,8 +66,13 @@ public final class SinkDispatcher implements MeasurementPublisher, SmartLifecycl
         return channels.stream().map(SinkChannel::status).toList();
     }
 
+    /** Starts every sink's writer; a second call does nothing (a stopped dispatcher stays stopped). */
     @Override
     public void start() {
+        if (started) {
+            return;
+        }
+        started = true;
         channels.forEach(SinkChannel::start);
         running = true;
     }
@@ -86,6 +92,15 @@ public final class SinkDispatcher implements MeasurementPublisher, SmartLifecycl
                 return;
             }
         }
+    }
+
+    /**
+     * Stops what {@link #stop()} has not (e.g. the context failed before starting us): queued
+     * measurements are persisted and the sinks closed. Idempotent.
+     */
+    @Override
+    public void close() {
+        stop();
     }
 
     @Override
