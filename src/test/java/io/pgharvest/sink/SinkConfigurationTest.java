@@ -65,6 +65,20 @@ class SinkConfigurationTest {
     }
 
     @Test
+    void optionsLeftOutTakeTheDocumentedDefaults() {
+        runner.withPropertyValues("pgharvest.data-dir=" + dataDir, "pgharvest.sinks[0].type=jsonfile",
+                "pgharvest.sinks[0].path=/tmp/x.jsonl", "pgharvest.sinks[1].type=prometheus",
+                "pgharvest.sinks[1].port=0").run(context -> {
+                    List<SinkProperties> sinks = context.getBean(SinksProperties.class).sinks();
+                    assertThat(sinks.get(0)).isEqualTo(
+                            SinkProperties.defaults(SinkType.JSONFILE, "/tmp/x.jsonl").withName("jsonfile"));
+                    assertThat(sinks.get(1)).isEqualTo(
+                            SinkProperties.defaults(SinkType.PROMETHEUS, null).withName("prometheus").withPort(0));
+                    assertThat(context.getBean(SinksProperties.class).dataDir()).isEqualTo(dataDir);
+                });
+    }
+
+    @Test
     void theDefaultPrometheusEndpointStepsAsideWhenItsPortIsTaken() throws Exception {
         try (var taken = new ServerSocket()) {
             try {

@@ -104,8 +104,11 @@ public final class PostgresSink implements Sink {
 
     @Override
     public void write(List<Measurement> batch) throws Exception {
-        ensureSchema();
         Map<String, List<Measurement>> byTable = groupByTable(batch);
+        if (byTable.isEmpty()) {
+            return; // nothing but measurements without rows
+        }
+        ensureSchema();
         try (Connection c = dataSource.getConnection()) {
             c.setAutoCommit(false);
             try {
