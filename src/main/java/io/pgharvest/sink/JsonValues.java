@@ -3,6 +3,7 @@ package io.pgharvest.sink;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.util.Map;
+import java.util.OptionalDouble;
 import tools.jackson.core.JsonGenerator;
 
 /**
@@ -46,11 +47,11 @@ public final class JsonValues {
     }
 
     /** The value as a double when it is a number or boolean; empty for anything else. */
-    public static java.util.OptionalDouble numeric(Object value) {
+    public static OptionalDouble numeric(Object value) {
         return switch (value) {
-            case Number n -> java.util.OptionalDouble.of(n.doubleValue());
-            case Boolean b -> java.util.OptionalDouble.of(b ? 1 : 0);
-            case null, default -> java.util.OptionalDouble.empty();
+            case Number n -> OptionalDouble.of(n.doubleValue());
+            case Boolean b -> OptionalDouble.of(b ? 1 : 0);
+            case null, default -> OptionalDouble.empty();
         };
     }
 

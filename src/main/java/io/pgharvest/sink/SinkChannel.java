@@ -6,6 +6,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.Timer;
 import java.io.IOException;
+import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -80,7 +81,7 @@ final class SinkChannel {
      * @param spillDir this sink's own directory; the spill log left there by an earlier run is
      *     delivered first
      */
-    SinkChannel(Sink sink, String type, DeliverySettings settings, java.nio.file.Path spillDir,
+    SinkChannel(Sink sink, String type, DeliverySettings settings, Path spillDir,
             MeterRegistry meters, Clock clock) throws IOException {
         this.sink = sink;
         this.type = type;

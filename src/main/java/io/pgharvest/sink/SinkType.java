@@ -1,5 +1,7 @@
 package io.pgharvest.sink;
 
+import java.util.Locale;
+
 /** The kinds of sink pgharvest can write to; bound from {@code pgharvest.sinks[i].type}. */
 public enum SinkType {
 
@@ -14,6 +16,6 @@ public enum SinkType {
 
     /** The lower-case spelling used in configuration and as the default sink name. */
     public String key() {
-        return name().toLowerCase(java.util.Locale.ROOT);
+        return name().toLowerCase(Locale.ROOT);
     }
 }

@@ -11,6 +11,7 @@ import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.LongConsumer;
@@ -485,7 +486,7 @@ final class SpillLog implements AutoCloseable {
             long size = channel.size();
             var magic = ByteBuffer.allocate(MAGIC.length);
             if (size < MAGIC.length || !readFully(channel, magic, 0, size)
-                    || !java.util.Arrays.equals(magic.array(), MAGIC)) {
+                    || !Arrays.equals(magic.array(), MAGIC)) {
                 log.warn("Spill segment {} has no valid header; moving it aside", file);
                 Files.move(file, file.resolveSibling(file.getFileName() + ".corrupt"),
                         StandardCopyOption.REPLACE_EXISTING);

@@ -1,11 +1,13 @@
 package io.pgharvest.sink;
 
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /** A sink that remembers what it got and can be switched to failing, like a database going down. */
 class RecordingSink implements Sink {
@@ -13,8 +15,8 @@ class RecordingSink implements Sink {
     final List<List<Measurement>> batches = new CopyOnWriteArrayList<>();
     final AtomicBoolean failing = new AtomicBoolean();
     /** Batches accepted before the sink fails again; unlimited unless a test lowers it. */
-    final java.util.concurrent.atomic.AtomicInteger acceptedBatchesLeft =
-            new java.util.concurrent.atomic.AtomicInteger(Integer.MAX_VALUE);
+    final AtomicInteger acceptedBatchesLeft =
+            new AtomicInteger(Integer.MAX_VALUE);
     volatile CountDownLatch blockUntil;
 
     private final String name;
@@ -56,7 +58,7 @@ class RecordingSink implements Sink {
     }
 
     static Measurement measurement(long seq) {
-        return new Measurement("src1", "test_metric", java.time.Instant.ofEpochSecond(1_700_000_000L + seq),
+        return new Measurement("src1", "test_metric", Instant.ofEpochSecond(1_700_000_000L + seq),
                 List.of(new Measurement.Row(Map.of("seq", seq, "value", seq * 1.5), Map.of("shard", "a"))),
                 Map.of("env", "test"));
     }

@@ -8,6 +8,7 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
@@ -127,7 +128,7 @@ class SinkDispatcherTest {
         var after = new RecordingSink("pg");
         dispatcher = start(List.of(after), settings(10, 20, DataSize.ofMegabytes(8)));
         await().atMost(Duration.ofSeconds(20)).until(() -> after.sequences().size() >= 200);
-        var all = new java.util.ArrayList<>(sink.sequences());
+        var all = new ArrayList<>(sink.sequences());
         all.addAll(after.sequences());
         assertThat(all).containsExactlyElementsOf(range(1, 300));
     }

@@ -12,6 +12,7 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Savepoint;
 import java.time.Clock;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -207,10 +208,10 @@ public final class PostgresSink implements Sink {
     }
 
     private MetricTables.Changes prepare(Connection c, Map<String, List<Measurement>> byTable) throws SQLException {
-        var times = new LinkedHashMap<String, Set<java.time.Instant>>();
+        var times = new LinkedHashMap<String, Set<Instant>>();
         var sources = new LinkedHashMap<String, Set<String>>();
         byTable.forEach((table, measurements) -> {
-            var tableTimes = new HashSet<java.time.Instant>();
+            var tableTimes = new HashSet<Instant>();
             var tableSources = new HashSet<String>();
             for (Measurement m : measurements) {
                 if (!m.rows().isEmpty()) {
