@@ -1,5 +1,6 @@
 package io.pgharvest.sink;
 
+import io.pgharvest.store.AtomicFiles;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -436,7 +437,8 @@ final class SpillLog implements AutoCloseable {
     }
 
     private void recover() throws IOException {
-        Files.createDirectories(dir);
+        // Spilled measurements may hold query texts and settings: owner-only, like the store.
+        AtomicFiles.createDirectories(dir);
         long[] cursor = readCursor();
         List<Path> files;
         try (Stream<Path> list = Files.list(dir)) {
