@@ -84,8 +84,10 @@ class BlockingQueryTest extends ApiTestBase {
         api().post("/api/v1/sources", Map.of("name", "bq-status", "connStr", "postgresql://db/x", "preset", "bq_preset"));
         var status = api().get("/api/v1/sources/bq-status/status");
         var waiter = api().getAsync("/api/v1/sources/bq-status/status?index=" + status.index() + "&wait=30s");
+        // The waiter parks unless the engine already reported (state "disconnected"): either way
+        // the loop below follows the index until the preset change shows.
         org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(5))
-                .until(() -> reapers.statusChanges().waiters() >= 1);
+                .until(() -> reapers.statusChanges().waiters() >= 1 || waiter.isDone());
 
         api().put("/api/v1/presets/bq_preset", Map.of("metrics", Map.of("db_stats", 60, "locks", 10)));
 
