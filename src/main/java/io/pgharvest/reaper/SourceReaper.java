@@ -128,6 +128,11 @@ final class SourceReaper {
 
     private void runLoop() {
         try {
+            // Connect at once rather than at the first grid point, which may be up to one
+            // period away: an operator who adds a source learns within seconds whether it works.
+            applyPendingConfig();
+            ensureSession(timer.now());
+            publishStatus(null);
             while (!stopRequested) {
                 applyPendingConfig();
                 Instant now = timer.now();

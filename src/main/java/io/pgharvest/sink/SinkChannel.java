@@ -1,0 +1,513 @@
+package io.pgharvest.sink;
+
+import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Tags;
+import io.micrometer.core.instrument.Timer;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One sink's queue and its writer: measurements wait in memory, move to the {@link SpillLog}
+ * when memory holds more than the configured bound, and are handed to the sink in collection
+ * order by one writer thread, in batches, with capped back-off while the sink fails.
+ *
+ * <p>Order invariant: the batch being delivered is older than everything on disk, and
+ * everything on disk is older than everything in memory. The writer therefore reads the spill
+ * log before memory, the spiller moves the OLDEST measurements of memory to the END of the log,
+ * and at shutdown an undelivered batch taken from memory is written BEFORE the log
+ * ({@link SpillLog#prepend}) and the rest of memory after it.
+ *
+ * <p>{@link #publish} never waits for I/O: it takes a short lock that no thread holds while
+ * talking to the sink or the disk.
+ */
+final class SinkChannel {
+
+    private static final Logger log = LoggerFactory.getLogger(SinkChannel.class);
+
+    private enum State { NEW, RUNNING, STOPPING, STOPPED }
+
+    private record Pending(List<Measurement> measurements, SpillLog.Batch fromSpill) {
+    }
+
+    private final Sink sink;
+    private final String type;
+    private final DeliverySettings settings;
+    private final SpillLog spill;
+    private final Clock clock;
+    private final ReentrantLock lock = new ReentrantLock();
+    private final ReentrantLock appendOrder = new ReentrantLock();
+    private final Condition work = lock.newCondition();
+    private final Condition spillWanted = lock.newCondition();
+    private final ArrayDeque<Measurement> memory = new ArrayDeque<>();
+    private final CountDownLatch stopSignal = new CountDownLatch(1);
+    private final AtomicLong written = new AtomicLong();
+    private final AtomicLong dropped = new AtomicLong();
+    private final AtomicLong failures = new AtomicLong();
+    private final Timer writeTimer;
+
+    // Guarded by lock.
+    private State state = State.NEW;
+    private int movingToDisk;
+    private List<Measurement> inFlight;
+    private long batchDeadline;
+    private long flushDeadline;
+    private boolean warnedAfterStop;
+
+    private volatile int queued;
+    private volatile boolean abandon;
+    private volatile boolean up = true;
+    private volatile String lastError;
+    private volatile Instant lastErrorAt;
+    private volatile Instant downSince;
+    private Thread writer;
+    private Thread spiller;
+
+    /**
+     * @param spillDir this sink's own directory; the spill log left there by an earlier run is
+     *     delivered first
+     */
+    SinkChannel(Sink sink, String type, DeliverySettings settings, Path spillDir,
+            MeterRegistry meters, Clock clock) throws IOException {
+        this.sink = sink;
+        this.type = type;
+        this.settings = settings;
+        this.spill = SpillLog.open(spillDir, settings.diskBound(), new SpillCodec(), dropped::addAndGet);
+        this.clock = clock;
+        Tags tags = Tags.of("sink", sink.name());
+        Gauge.builder("pgharvest.sink.queue.depth", this, c -> c.queued)
+                .description("Measurements waiting in memory").tags(tags).register(meters);
+        Gauge.builder("pgharvest.sink.spill.measurements", spill, SpillLog::undelivered)
+                .description("Measurements waiting in the spill log").tags(tags).register(meters);
+        Gauge.builder("pgharvest.sink.spill.bytes", spill, SpillLog::bytes)
+                .description("Size of the spill log").baseUnit("bytes").tags(tags).register(meters);
+        Gauge.builder("pgharvest.sink.up", this, c -> c.up ? 1 : 0)
+                .description("1 when the last write succeeded").tags(tags).register(meters);
+        FunctionCounter.builder("pgharvest.sink.written", written, AtomicLong::get)
+                .description("Measurements delivered").tags(tags).register(meters);
+        FunctionCounter.builder("pgharvest.sink.dropped", dropped, AtomicLong::get)
+                .description("Measurements given up: spill bound exceeded, rejected by the sink, spill failure")
+                .tags(tags).register(meters);
+        FunctionCounter.builder("pgharvest.sink.failures", failures, AtomicLong::get)
+                .description("Failed write attempts").tags(tags).register(meters);
+        this.writeTimer = Timer.builder("pgharvest.sink.write.duration")
+                .description("Time of successful batch writes").tags(tags).register(meters);
+    }
+
+    String name() {
+        return sink.name();
+    }
+
+    void start() {
+        lock.lock();
+        try {
+            if (state != State.NEW) {
+                throw new IllegalStateException("sink " + sink.name() + " was already started");
+            }
+            state = State.RUNNING;
+            writer = Thread.ofVirtual().name("sink-" + sink.name() + "-writer").start(this::runWriter);
+            spiller = Thread.ofVirtual().name("sink-" + sink.name() + "-spill").start(this::runSpiller);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * Queues measurements and returns without waiting for the sink. Only when memory holds more
+     * than four times its bound (the spiller cannot keep up) does the caller wait for a local
+     * disk append. After {@link #stop} measurements go straight to the spill log.
+     */
+    void publish(List<Measurement> measurements) {
+        if (measurements.isEmpty()) {
+            return;
+        }
+        boolean overloaded;
+        lock.lock();
+        try {
+            if (state == State.STOPPED) {
+                appendAfterStop(measurements);
+                return;
+            }
+            memory.addAll(measurements);
+            queued = memory.size();
+            work.signal();
+            if (memory.size() <= settings.memoryQueue()) {
+                return;
+            }
+            spillWanted.signal();
+            overloaded = memory.size() > settings.memoryHardLimit();
+        } finally {
+            lock.unlock();
+        }
+        if (overloaded) {
+            // The spiller is not keeping up (a burst, or a slow disk): this caller moves the oldest
+            // measurements to disk itself rather than let memory grow without bound.
+            moveOldestToDisk();
+        }
+    }
+
+    /**
+     * Stops the writer: a healthy sink gets the queued measurements until the flush timeout, the
+     * rest (and any undelivered batch) is persisted to the spill log. Blocks until done.
+     */
+    void stop() {
+        lock.lock();
+        try {
+            if (state == State.STOPPED || state == State.STOPPING) {
+                return;
+            }
+            if (state == State.NEW) {
+                persistRemainder();
+                closeSink();
+                return;
+            }
+            state = State.STOPPING;
+            flushDeadline = System.nanoTime() + settings.flushTimeout().toNanos();
+            work.signalAll();
+            spillWanted.signalAll();
+        } finally {
+            lock.unlock();
+        }
+        stopSignal.countDown();
+        join(spiller, Duration.ofMinutes(5));
+        if (!join(writer, settings.flushTimeout().plusSeconds(1))) {
+            abandon = true;
+            writer.interrupt();
+            if (!join(writer, Duration.ofSeconds(5))) {
+                log.warn("Sink {}: writer still blocked in the sink after the flush timeout; its batch is "
+                        + "persisted and may be delivered twice", sink.name());
+            }
+        }
+        persistRemainder();
+        closeSink();
+    }
+
+    private void closeSink() {
+        try {
+            sink.close();
+        } catch (Exception e) {
+            log.warn("Sink {}: closing failed", sink.name(), e);
+        }
+    }
+
+    SinkStatus status() {
+        return new SinkStatus(sink.name(), type, up, lastError, lastErrorAt, queued, spill.undelivered(),
+                spill.bytes(), written.get(), dropped.get(), failures.get());
+    }
+
+    private void runWriter() {
+        try {
+            Pending batch;
+            while ((batch = nextBatch()) != null) {
+                if (!deliver(batch)) {
+                    return;
+                }
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (RuntimeException | Error e) {
+            log.error("Sink {}: writer stopped by an unexpected error; queued measurements are persisted at "
+                    + "shutdown", sink.name(), e);
+        }
+    }
+
+    /** The next batch in collection order, or null when stopping (or told to abandon). */
+    private Pending nextBatch() throws InterruptedException {
+        while (!abandon) {
+            if (spill.undelivered() > 0) {
+                if (stopping()) {
+                    return null; // left for the next run; memory goes after it
+                }
+                SpillLog.Batch fromSpill = readSpill();
+                if (fromSpill != null) {
+                    return new Pending(fromSpill.measurements(), fromSpill);
+                }
+                continue;
+            }
+            lock.lock();
+            try {
+                if (movingToDisk > 0) {
+                    work.await();
+                    continue;
+                }
+                if (spill.undelivered() > 0) {
+                    continue;
+                }
+                if (memory.isEmpty()) {
+                    if (state != State.RUNNING) {
+                        return null;
+                    }
+                    work.await();
+                    continue;
+                }
+                long now = System.nanoTime();
+                if (state == State.RUNNING && memory.size() < settings.batchSize()) {
+                    if (batchDeadline == 0) {
+                        batchDeadline = now + settings.batchDelay().toNanos();
+                    }
+                    if (batchDeadline - now > 0) {
+                        work.awaitNanos(batchDeadline - now);
+                        continue;
+                    }
+                }
+                if (state != State.RUNNING && now - flushDeadline > 0) {
+                    return null;
+                }
+                batchDeadline = 0;
+                int size = Math.min(memory.size(), settings.batchSize());
+                var batch = new ArrayList<Measurement>(size);
+                for (int i = 0; i < size; i++) {
+                    batch.add(memory.pollFirst());
+                }
+                queued = memory.size();
+                inFlight = List.copyOf(batch);
+                return new Pending(inFlight, null);
+            } finally {
+                lock.unlock();
+            }
+        }
+        return null;
+    }
+
+    private SpillLog.Batch readSpill() throws InterruptedException {
+        try {
+            return spill.read(settings.batchSize());
+        } catch (IOException e) {
+            recordError("reading the spill log failed: " + e.getMessage());
+            log.error("Sink {}: reading the spill log failed; its oldest segment is skipped", sink.name(), e);
+            try {
+                dropped.addAndGet(spill.discardHead());
+            } catch (IOException again) {
+                log.error("Sink {}: cannot discard the unreadable spill segment; retrying later", sink.name(), again);
+                stopSignal.await(settings.retryMax().toMillis(), TimeUnit.MILLISECONDS);
+            }
+            return null;
+        }
+    }
+
+    /** Writes one batch, retrying with back-off; false when stopping while the sink still fails. */
+    private boolean deliver(Pending batch) throws InterruptedException {
+        int attempt = 0;
+        while (true) {
+            long started = System.nanoTime();
+            try {
+                sink.write(batch.measurements());
+                delivered(batch, batch.measurements().size(), started);
+                return true;
+            } catch (SinkRejectedException e) {
+                int rejected = e.rejected().size();
+                dropped.addAndGet(rejected);
+                log.error("Sink {}: {} measurements can never be written and are dropped: {}",
+                        sink.name(), rejected, e.getMessage(), e.getCause());
+                recordError(e.getMessage());
+                delivered(batch, batch.measurements().size() - rejected, started);
+                return true;
+            } catch (Exception e) {
+                failures.incrementAndGet();
+                markDown(e);
+                if (!stopping() && !abandon) {
+                    Duration delay = settings.retryDelay(attempt++);
+                    log.debug("Sink {}: write failed (attempt {}), retrying in {}", sink.name(), attempt, delay, e);
+                    stopSignal.await(delay.toMillis(), TimeUnit.MILLISECONDS);
+                }
+                if (stopping() || abandon) {
+                    if (batch.fromSpill() != null) {
+                        spill.release(); // still on disk, read again by the next run
+                    }
+                    return false;
+                }
+            }
+        }
+    }
+
+    private void delivered(Pending batch, int count, long started) {
+        writeTimer.record(System.nanoTime() - started, TimeUnit.NANOSECONDS);
+        written.addAndGet(count);
+        if (batch.fromSpill() != null) {
+            try {
+                spill.ack(batch.fromSpill());
+            } catch (IOException e) {
+                recordError("recording delivery in the spill log failed: " + e.getMessage());
+                log.error("Sink {}: delivered batch could not be marked in the spill log; it may be delivered "
+                        + "again after a restart", sink.name(), e);
+            }
+        } else {
+            lock.lock();
+            try {
+                inFlight = null;
+            } finally {
+                lock.unlock();
+            }
+        }
+        if (!up) {
+            Instant since = downSince;
+            log.info("Sink {} is writing again after {}; {} measurements wait in the spill log", sink.name(),
+                    since == null ? "a failure" : Duration.between(since, clock.instant()), spill.undelivered());
+        }
+        up = true;
+        downSince = null;
+    }
+
+    private void markDown(Exception e) {
+        recordError(describe(e));
+        if (up) {
+            up = false;
+            downSince = clock.instant();
+            log.warn("Sink {} is down: {}; measurements are kept and retried", sink.name(), describe(e), e);
+        }
+    }
+
+    private void recordError(String message) {
+        lastError = message;
+        lastErrorAt = clock.instant();
+    }
+
+    private static String describe(Throwable e) {
+        String message = e.getMessage();
+        return e.getClass().getSimpleName() + (message == null ? "" : ": " + message);
+    }
+
+    private boolean stopping() {
+        lock.lock();
+        try {
+            return state != State.RUNNING;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private void runSpiller() {
+        while (true) {
+            lock.lock();
+            try {
+                while (state == State.RUNNING && memory.size() <= settings.memoryQueue()) {
+                    spillWanted.awaitUninterruptibly();
+                }
+                if (state != State.RUNNING) {
+                    return;
+                }
+            } finally {
+                lock.unlock();
+            }
+            moveOldestToDisk();
+        }
+    }
+
+    /**
+     * Moves the oldest measurements in memory to the end of the spill log, leaving half the
+     * memory bound. {@code appendOrder} makes chunks reach the disk in the order they left
+     * memory when the spiller and an overloaded publisher both move some.
+     */
+    private void moveOldestToDisk() {
+        appendOrder.lock();
+        try {
+            List<Measurement> chunk;
+            lock.lock();
+            try {
+                int count = memory.size() - settings.memoryQueue() / 2;
+                if (count <= 0 || state == State.STOPPED) {
+                    return;
+                }
+                chunk = new ArrayList<>(count);
+                for (int i = 0; i < count; i++) {
+                    chunk.add(memory.pollFirst());
+                }
+                queued = memory.size();
+                movingToDisk += count;
+            } finally {
+                lock.unlock();
+            }
+            try {
+                spill.append(chunk);
+            } catch (IOException | RuntimeException e) {
+                dropped.addAndGet(chunk.size());
+                recordError("spilling to disk failed: " + e.getMessage());
+                log.error("Sink {}: spilling {} measurements to disk failed; they are dropped", sink.name(),
+                        chunk.size(), e);
+            } finally {
+                lock.lock();
+                try {
+                    movingToDisk -= chunk.size();
+                    work.signalAll();
+                } finally {
+                    lock.unlock();
+                }
+            }
+        } finally {
+            appendOrder.unlock();
+        }
+    }
+
+    private void persistRemainder() {
+        appendOrder.lock(); // a chunk an overloaded publisher is moving is older than memory
+        lock.lock();
+        try {
+            state = State.STOPPED;
+            List<Measurement> rest = new ArrayList<>(memory);
+            memory.clear();
+            queued = 0;
+            try {
+                if (inFlight != null) {
+                    spill.prepend(inFlight);
+                    inFlight = null;
+                }
+                spill.append(rest);
+                if (spill.undelivered() > 0) {
+                    log.info("Sink {}: {} measurements kept in the spill log for the next start", sink.name(),
+                            spill.undelivered());
+                }
+            } catch (IOException e) {
+                dropped.addAndGet(rest.size());
+                log.error("Sink {}: persisting {} queued measurements at shutdown failed", sink.name(), rest.size(), e);
+            }
+            try {
+                spill.close();
+            } catch (IOException e) {
+                log.warn("Sink {}: closing the spill log failed", sink.name(), e);
+            }
+        } finally {
+            lock.unlock();
+            appendOrder.unlock();
+        }
+    }
+
+    private void appendAfterStop(List<Measurement> measurements) {
+        if (!warnedAfterStop) {
+            warnedAfterStop = true;
+            log.warn("Sink {}: measurements published after shutdown go to the spill log", sink.name());
+        }
+        try {
+            spill.append(measurements);
+            spill.close();
+        } catch (IOException e) {
+            dropped.addAndGet(measurements.size());
+            log.error("Sink {}: spilling {} late measurements failed", sink.name(), measurements.size(), e);
+        }
+    }
+
+    private static boolean join(Thread thread, Duration timeout) {
+        if (thread == null) {
+            return true;
+        }
+        try {
+            return thread.join(timeout);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return !thread.isAlive();
+        }
+    }
+}

@@ -1,0 +1,112 @@
+package io.pgharvest.sink;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.pgharvest.sink.jsonfile.JsonLinesSink;
+import io.pgharvest.sink.postgres.PostgresSink;
+import io.pgharvest.sink.postgres.SinkPoolThreads;
+import io.pgharvest.sink.prometheus.PrometheusSink;
+import io.pgharvest.store.ConfigStore;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.health.contributor.CompositeHealthContributor;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.core.env.Environment;
+
+/**
+ * Builds the sinks of {@code pgharvest.sinks} (or the embedded default: JSON lines under the data
+ * directory plus a Prometheus endpoint) and the {@link MeasurementPublisher} reapers use.
+ */
+@Configuration(proxyBeanMethods = false)
+@EnableConfigurationProperties(SinksProperties.class)
+public class SinkConfiguration {
+
+    private static final Logger log = LoggerFactory.getLogger(SinkConfiguration.class);
+
+    @Bean(destroyMethod = "close")
+    SinkPoolThreads sinkPoolThreads() {
+        return new SinkPoolThreads();
+    }
+
+    /** Metric definitions from the config store when there is one; every column a gauge otherwise. */
+    @Bean
+    MetricCatalog sinkMetricCatalog(ObjectProvider<ConfigStore> store) {
+        return storageName -> Optional.ofNullable(store.getIfAvailable())
+                .flatMap(s -> new ConfigStoreMetricCatalog(s).byStorageName(storageName));
+    }
+
+    /** The {@link MeasurementPublisher}: started early, stopped after the reapers. */
+    @Bean
+    SinkDispatcher sinkDispatcher(SinksProperties properties, MetricCatalog catalog, SinkPoolThreads threads,
+            ObjectProvider<MeterRegistry> meters, ObjectProvider<Clock> clock, Environment environment) {
+        Clock time = clock.getIfAvailable(Clock::systemUTC);
+        List<SinkProperties> settings = properties.effectiveSinks();
+        if (properties.sinks().isEmpty()) {
+            log.info("No pgharvest.sinks configured: writing JSON lines to {} and serving Prometheus metrics on "
+                    + "port {}", settings.getFirst().path(), SinkProperties.DEFAULT_PROMETHEUS_PORT);
+        }
+        var sinks = new ArrayList<Sink>();
+        var used = new ArrayList<SinkProperties>();
+        try {
+            for (int i = 0; i < settings.size(); i++) {
+                SinkProperties sink = settings.get(i);
+                if (properties.sinks().isEmpty()) {
+                    // The implicit default must not stop pgharvest when, say, a postgres_exporter
+                    // already holds port 9187: it runs without that endpoint instead.
+                    try {
+                        sinks.add(create("pgharvest.sinks (default " + sink.name() + " sink)", sink, catalog, threads,
+                                time, environment));
+                        used.add(sink);
+                    } catch (IllegalStateException e) {
+                        log.warn("Default {} sink not started: {}", sink.name(), e.getMessage());
+                    }
+                } else {
+                    sinks.add(create("pgharvest.sinks[" + i + "]", sink, catalog, threads, time, environment));
+                    used.add(sink);
+                }
+            }
+            return SinkDispatcher.open(sinks, used, properties.dataDir().resolve("spill"),
+                    meters.getIfAvailable(SimpleMeterRegistry::new), time);
+        } catch (RuntimeException e) {
+            sinks.forEach(SinkConfiguration::closeQuietly);
+            throw e;
+        }
+    }
+
+    /** The {@code sinks} health component (bean name minus "HealthContributor"). */
+    @Bean
+    CompositeHealthContributor sinksHealthContributor(SinkDispatcher dispatcher) {
+        return SinksHealthContributor.of(dispatcher);
+    }
+
+    private static Sink create(String property, SinkProperties settings, MetricCatalog catalog,
+            SinkPoolThreads threads, Clock clock, Environment environment) {
+        return switch (settings.type()) {
+            case POSTGRES -> PostgresSink.create(property, settings, threads, clock);
+            case JSONFILE -> JsonLinesSink.create(settings);
+            case PROMETHEUS -> {
+                int serverPort = environment.getProperty("server.port", Integer.class, 8080);
+                if (settings.effectivePort() != 0 && settings.effectivePort() == serverPort) {
+                    throw new IllegalStateException(property + ".port: " + serverPort
+                            + " is the admin API's server.port; the Prometheus endpoint needs a port of its own");
+                }
+                yield PrometheusSink.create(property, settings, catalog, clock);
+            }
+        };
+    }
+
+    private static void closeQuietly(Sink sink) {
+        try {
+            sink.close();
+        } catch (Exception e) {
+            log.debug("Closing sink {} after a failed start-up failed", sink.name(), e);
+        }
+    }
+}

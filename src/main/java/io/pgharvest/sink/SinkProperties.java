@@ -1,0 +1,188 @@
+package io.pgharvest.sink;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.regex.Pattern;
+import org.springframework.boot.context.properties.bind.DefaultValue;
+import org.springframework.util.unit.DataSize;
+
+/**
+ * One entry of {@code pgharvest.sinks}. Options that do not apply to the entry's type are ignored.
+ *
+ * @param type postgres, prometheus or jsonfile
+ * @param name name in logs, health, meters and the spill directory; defaults to the type, or
+ *     type-index when several sinks share a type
+ * @param url postgres: a {@code postgresql://user:password@host:port/db?...} URI or a
+ *     {@code jdbc:postgresql:} URL of the storage database; a secret, never logged
+ * @param user postgres: user name when the URL carries none
+ * @param password postgres: password when the URL carries none; a secret, never logged
+ * @param port prometheus: TCP port of the scrape endpoint (default 9187, the port registered
+ *     for PostgreSQL exporters; 0 picks a free port); never the admin API's server.port
+ * @param path prometheus: URL path of the scrape endpoint (default {@code /metrics});
+ *     jsonfile: the file written (default {@code <data-dir>/measurements.jsonl})
+ * @param batchSize most measurements handed to the sink in one write
+ * @param batchDelay longest a measurement waits for a batch to fill before it is written
+ * @param memoryQueue measurements kept in memory before older ones move to the spill log
+ * @param diskBound size of the spill log above which the oldest measurements are dropped
+ * @param retryInitial delay before the first retry of a failed write; doubles up to retryMax
+ * @param retryMax longest delay between retries of a failed write
+ * @param flushTimeout at shutdown, how long queued measurements may take to reach a healthy
+ *     sink before the rest are persisted to the spill log
+ * @param retention postgres: partitions entirely older than this are dropped; 0 keeps all
+ * @param partitionInterval postgres: time range of one partition (at least one hour)
+ * @param partitionsAhead postgres: future partitions kept created ahead of time
+ * @param maintenanceInterval postgres: period of partition pre-creation, retention and the
+ *     refresh of the dashboards' database listing
+ * @param staleness prometheus: a series not updated for this long (or for twice its own
+ *     reporting interval, whichever is longer) disappears from the endpoint
+ * @param rotationSize jsonfile: the file is rotated when a write takes it past this size
+ * @param keptFiles jsonfile: rotated files kept besides the current one
+ */
+public record SinkProperties(
+        SinkType type,
+        String name,
+        String url,
+        String user,
+        String password,
+        Integer port,
+        String path,
+        @DefaultValue("500") int batchSize,
+        @DefaultValue("1s") Duration batchDelay,
+        @DefaultValue("10000") int memoryQueue,
+        @DefaultValue("1GB") DataSize diskBound,
+        @DefaultValue("1s") Duration retryInitial,
+        @DefaultValue("30s") Duration retryMax,
+        @DefaultValue("10s") Duration flushTimeout,
+        @DefaultValue("14d") Duration retention,
+        @DefaultValue("1d") Duration partitionInterval,
+        @DefaultValue("2") int partitionsAhead,
+        @DefaultValue("1h") Duration maintenanceInterval,
+        @DefaultValue("10m") Duration staleness,
+        @DefaultValue("64MB") DataSize rotationSize,
+        @DefaultValue("5") int keptFiles) {
+
+    /** Default port of the Prometheus endpoint: the one registered for PostgreSQL exporters. */
+    public static final int DEFAULT_PROMETHEUS_PORT = 9187;
+    public static final String DEFAULT_PROMETHEUS_PATH = "/metrics";
+
+    private static final Pattern NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9_.-]{0,63}");
+    private static final DataSize MIN_DISK_BOUND = DataSize.ofKilobytes(16);
+
+    /** A sink of {@code type} with every option at its default. */
+    public static SinkProperties defaults(SinkType type, String path) {
+        return new SinkProperties(type, null, null, null, null, null, path, 500, Duration.ofSeconds(1),
+                10_000, DataSize.ofGigabytes(1), Duration.ofSeconds(1), Duration.ofSeconds(30),
+                Duration.ofSeconds(10), Duration.ofDays(14), Duration.ofDays(1), 2, Duration.ofHours(1),
+                Duration.ofMinutes(10), DataSize.ofMegabytes(64), 5);
+    }
+
+    public SinkProperties withName(String newName) {
+        return new SinkProperties(type, newName, url, user, password, port, path, batchSize, batchDelay,
+                memoryQueue, diskBound, retryInitial, retryMax, flushTimeout, retention, partitionInterval,
+                partitionsAhead, maintenanceInterval, staleness, rotationSize, keptFiles);
+    }
+
+    public SinkProperties withPort(int newPort) {
+        return new SinkProperties(type, name, url, user, password, newPort, path, batchSize, batchDelay,
+                memoryQueue, diskBound, retryInitial, retryMax, flushTimeout, retention, partitionInterval,
+                partitionsAhead, maintenanceInterval, staleness, rotationSize, keptFiles);
+    }
+
+    /** The scrape port, defaulted. */
+    public int effectivePort() {
+        return port == null ? DEFAULT_PROMETHEUS_PORT : port;
+    }
+
+    /** The scrape path, defaulted. */
+    public String effectivePrometheusPath() {
+        return path == null || path.isBlank() ? DEFAULT_PROMETHEUS_PATH : path;
+    }
+
+    /**
+     * Every problem of this entry, each naming its property under {@code prefix}
+     * (e.g. {@code pgharvest.sinks[0]}). Secrets are never quoted back.
+     */
+    List<String> problems(String prefix) {
+        var problems = new ArrayList<String>();
+        if (type == null) {
+            problems.add(prefix + ".type is required (postgres, prometheus or jsonfile)");
+            return problems;
+        }
+        if (name != null && !NAME.matcher(name).matches()) {
+            problems.add(prefix + ".name must be 1-64 letters, digits, '_', '.' or '-' (was '" + name + "')");
+        }
+        switch (type) {
+            case POSTGRES -> checkPostgres(prefix, problems);
+            case PROMETHEUS -> checkPrometheus(prefix, problems);
+            case JSONFILE -> checkJsonFile(prefix, problems);
+        }
+        checkRange(problems, prefix + ".batch-size", batchSize, 1, 100_000);
+        checkRange(problems, prefix + ".memory-queue", memoryQueue, 1, 10_000_000);
+        checkPositive(problems, prefix + ".batch-delay", batchDelay);
+        checkPositive(problems, prefix + ".retry-initial", retryInitial);
+        checkPositive(problems, prefix + ".retry-max", retryMax);
+        checkPositive(problems, prefix + ".flush-timeout", flushTimeout);
+        if (retryInitial != null && retryMax != null && retryMax.compareTo(retryInitial) < 0) {
+            problems.add(prefix + ".retry-max must not be shorter than retry-initial");
+        }
+        if (diskBound == null || diskBound.compareTo(MIN_DISK_BOUND) < 0) {
+            problems.add(prefix + ".disk-bound must be at least 16KB (was " + diskBound + ")");
+        }
+        return problems;
+    }
+
+    private void checkPostgres(String prefix, List<String> problems) {
+        String lower = url == null ? "" : url.strip().toLowerCase(Locale.ROOT);
+        if (lower.isEmpty()) {
+            problems.add(prefix + ".url is required for a postgres sink");
+        } else if (!(lower.startsWith("postgresql://") || lower.startsWith("postgres://")
+                || lower.startsWith("jdbc:postgresql:"))) {
+            // The value is not quoted: it may hold a password.
+            problems.add(prefix + ".url must be a postgresql:// URI or a jdbc:postgresql: URL");
+        }
+        if (retention == null || retention.isNegative()
+                || (!retention.isZero() && retention.compareTo(Duration.ofHours(1)) < 0)) {
+            problems.add(prefix + ".retention must be 0 (keep everything) or at least 1h (was " + retention + ")");
+        }
+        if (partitionInterval == null || partitionInterval.compareTo(Duration.ofHours(1)) < 0
+                || partitionInterval.toMillis() % Duration.ofHours(1).toMillis() != 0) {
+            problems.add(prefix + ".partition-interval must be a whole number of hours, at least 1h (was "
+                    + partitionInterval + ")");
+        }
+        checkRange(problems, prefix + ".partitions-ahead", partitionsAhead, 0, 1000);
+        if (maintenanceInterval == null || maintenanceInterval.compareTo(Duration.ofSeconds(1)) < 0) {
+            problems.add(prefix + ".maintenance-interval must be at least 1s (was " + maintenanceInterval + ")");
+        }
+    }
+
+    private void checkPrometheus(String prefix, List<String> problems) {
+        if (port != null && (port < 0 || port > 65_535)) {
+            problems.add(prefix + ".port must be between 0 and 65535 (was " + port + ")");
+        }
+        if (path != null && !path.isBlank() && !path.startsWith("/")) {
+            problems.add(prefix + ".path must start with '/' (was '" + path + "')");
+        }
+        checkPositive(problems, prefix + ".staleness", staleness);
+    }
+
+    private void checkJsonFile(String prefix, List<String> problems) {
+        if (rotationSize == null || rotationSize.toBytes() < 1024) {
+            problems.add(prefix + ".rotation-size must be at least 1KB (was " + rotationSize + ")");
+        }
+        checkRange(problems, prefix + ".kept-files", keptFiles, 0, 10_000);
+    }
+
+    private static void checkRange(List<String> problems, String property, int value, int min, int max) {
+        if (value < min || value > max) {
+            problems.add(property + " must be between " + min + " and " + max + " (was " + value + ")");
+        }
+    }
+
+    private static void checkPositive(List<String> problems, String property, Duration value) {
+        if (value == null || value.isNegative() || value.isZero()) {
+            problems.add(property + " must be a positive duration (was " + value + ")");
+        }
+    }
+}

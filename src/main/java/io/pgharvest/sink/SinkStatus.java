@@ -1,0 +1,30 @@
+package io.pgharvest.sink;
+
+import java.time.Instant;
+
+/**
+ * What one sink's health and the status API show.
+ *
+ * @param up whether the last write succeeded (true before the first write)
+ * @param lastError message of the last failed write or spill, null if none since start
+ * @param lastErrorAt when it happened
+ * @param queued measurements waiting in memory
+ * @param spilled measurements waiting in the spill log
+ * @param spilledBytes size of the spill log
+ * @param written measurements delivered since start
+ * @param dropped measurements given up since start (spill bound, rejected data, spill failures)
+ * @param failures failed write attempts since start
+ */
+public record SinkStatus(
+        String name,
+        String type,
+        boolean up,
+        String lastError,
+        Instant lastErrorAt,
+        long queued,
+        long spilled,
+        long spilledBytes,
+        long written,
+        long dropped,
+        long failures) {
+}

@@ -1,0 +1,47 @@
+package io.pgharvest.sink;
+
+import java.util.LinkedHashMap;
+import java.util.function.Supplier;
+import org.springframework.boot.health.contributor.CompositeHealthContributor;
+import org.springframework.boot.health.contributor.Health;
+import org.springframework.boot.health.contributor.HealthContributor;
+import org.springframework.boot.health.contributor.HealthIndicator;
+
+/**
+ * The {@code sinks} health component: one child per sink, DOWN while its writes fail, with queue,
+ * spill and error details. Not meant for the readiness group: a sink being down is survivable
+ * (its measurements are spilled), so it must not take pgharvest out of service.
+ */
+final class SinksHealthContributor {
+
+    private SinksHealthContributor() {
+    }
+
+    static CompositeHealthContributor of(SinkDispatcher dispatcher) {
+        var children = new LinkedHashMap<String, HealthContributor>();
+        for (SinkStatus status : dispatcher.statuses()) {
+            String name = status.name();
+            children.put(name, indicator(() -> dispatcher.statuses().stream()
+                    .filter(s -> s.name().equals(name)).findFirst().orElseThrow()));
+        }
+        return CompositeHealthContributor.fromMap(children);
+    }
+
+    private static HealthIndicator indicator(Supplier<SinkStatus> status) {
+        return () -> {
+            SinkStatus s = status.get();
+            Health.Builder health = s.up() ? Health.up() : Health.down();
+            health.withDetail("type", s.type())
+                    .withDetail("queued", s.queued())
+                    .withDetail("spilled", s.spilled())
+                    .withDetail("spilledBytes", s.spilledBytes())
+                    .withDetail("written", s.written())
+                    .withDetail("dropped", s.dropped())
+                    .withDetail("failures", s.failures());
+            if (s.lastError() != null) {
+                health.withDetail("lastError", s.lastError()).withDetail("lastErrorAt", s.lastErrorAt().toString());
+            }
+            return health.build();
+        };
+    }
+}

@@ -1,0 +1,100 @@
+package io.pgharvest.sink.postgres;
+
+import io.pgharvest.sink.JsonValues;
+import io.pgharvest.sink.Measurement;
+import java.io.ByteArrayOutputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import tools.jackson.core.JsonGenerator;
+import tools.jackson.core.ObjectWriteContext;
+import tools.jackson.core.json.JsonFactory;
+
+/**
+ * Encodes measurement rows as lines of COPY's text format for the columns
+ * {@code (time, dbname, data, tag_data)}: tab-separated, backslash escapes, {@code \N} for null.
+ *
+ * <p>{@code data} is the row's values; {@code tag_data} the source's tags overlaid with the row's
+ * {@code tag_} columns (prefix removed, as pgwatch stores them), or null when there are none.
+ * JSON never contains raw control characters, so only its backslashes need escaping; a
+ * backslash byte never occurs inside a multi-byte UTF-8 sequence, so escaping works on bytes.
+ * Not thread-safe: one per writer.
+ */
+final class CopyEncoder {
+
+    static final String COLUMNS = "(time, dbname, data, tag_data)";
+
+    private final JsonFactory factory = JsonFactory.builder().build();
+    private final Scratch scratch = new Scratch();
+
+    /** Appends one line per row of {@code m} to {@code out}; returns the number of rows. */
+    int encode(Measurement m, ByteArrayOutputStream out) {
+        byte[] time = m.time().toString().getBytes(StandardCharsets.US_ASCII);
+        byte[] dbname = m.source().getBytes(StandardCharsets.UTF_8);
+        for (Measurement.Row row : m.rows()) {
+            out.write(time, 0, time.length);
+            out.write('\t');
+            writeEscaped(out, dbname, dbname.length);
+            out.write('\t');
+            writeJson(out, row.values());
+            out.write('\t');
+            Map<String, String> tags = tags(m, row);
+            if (tags.isEmpty()) {
+                out.write('\\');
+                out.write('N');
+            } else {
+                writeJson(out, tags);
+            }
+            out.write('\n');
+        }
+        return m.rows().size();
+    }
+
+    private void writeJson(ByteArrayOutputStream out, Map<String, ?> map) {
+        scratch.reset();
+        try (JsonGenerator json = factory.createGenerator(ObjectWriteContext.empty(), scratch)) {
+            JsonValues.writeObject(json, map);
+        }
+        writeEscaped(out, scratch.buffer(), scratch.size());
+    }
+
+    private static Map<String, String> tags(Measurement m, Measurement.Row row) {
+        if (row.tags().isEmpty()) {
+            return m.tags();
+        }
+        var tags = new LinkedHashMap<>(m.tags());
+        row.tags().forEach((name, value) -> tags.put(name.startsWith("tag_") ? name.substring(4) : name, value));
+        return tags;
+    }
+
+    private static void writeEscaped(ByteArrayOutputStream out, byte[] bytes, int length) {
+        int from = 0;
+        for (int i = 0; i < length; i++) {
+            byte escape = switch (bytes[i]) {
+                case '\\' -> '\\';
+                case '\n' -> 'n';
+                case '\r' -> 'r';
+                case '\t' -> 't';
+                default -> 0;
+            };
+            if (escape != 0) {
+                out.write(bytes, from, i - from);
+                out.write('\\');
+                out.write(escape);
+                from = i + 1;
+            }
+        }
+        out.write(bytes, from, length - from);
+    }
+
+    /** A reusable buffer whose bytes can be read without copying. */
+    private static final class Scratch extends ByteArrayOutputStream {
+        Scratch() {
+            super(1024);
+        }
+
+        byte[] buffer() {
+            return buf;
+        }
+    }
+}

@@ -1,0 +1,238 @@
+package io.pgharvest.sink.postgres;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.sql.Timestamp;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.NavigableMap;
+import java.util.Set;
+import java.util.TreeMap;
+
+/**
+ * Creates what a batch needs before it is copied: the metric table, the time partitions its rows
+ * (and the next {@code partitionsAhead} intervals) fall into, and the dashboards' listing rows.
+ * All of it runs inside the caller's transaction, serialized per metric across pgharvest
+ * instances by an advisory lock, and is remembered only once the caller reports the commit:
+ * a rolled-back batch leaves no false memories. Not thread-safe: one per connection user.
+ */
+final class MetricTables {
+
+    /** Advisory lock class for metric DDL ("pghv"). */
+    private static final int LOCK_CLASS = 0x70676876;
+    static final String METRIC_COMMENT = "pgwatch-generated-metric-lvl";
+    static final String PARTITION_COMMENT = "pgwatch-generated-metric-time-lvl";
+
+    private final PartitionLayout layout;
+    private final int partitionsAhead;
+    private final Set<String> tables = new HashSet<>();
+    private final Map<String, NavigableMap<Instant, Instant>> partitions = new HashMap<>();
+    private final Set<List<String>> listed = new HashSet<>();
+
+    /** What a transaction created or confirmed; applied by {@link #committed}. */
+    static final class Changes {
+        private final Set<String> tables = new HashSet<>();
+        private final Map<String, NavigableMap<Instant, Instant>> partitions = new HashMap<>();
+        private final Set<List<String>> listed = new HashSet<>();
+        private int createdPartitions;
+
+        int createdPartitions() {
+            return createdPartitions;
+        }
+    }
+
+    MetricTables(PartitionLayout layout, int partitionsAhead) {
+        this.layout = layout;
+        this.partitionsAhead = partitionsAhead;
+    }
+
+    /**
+     * Ensures table, partitions and listing rows for rows at {@code times} of each table.
+     *
+     * @param timesByTable table name to the collection times of its rows in this batch
+     * @param sources table name to the source names (dbname) writing to it in this batch
+     */
+    Changes prepare(Connection c, Map<String, Set<Instant>> timesByTable, Map<String, Set<String>> sources,
+            Instant now) throws SQLException {
+        var changes = new Changes();
+        for (var entry : timesByTable.entrySet()) {
+            String table = entry.getKey();
+            Set<Instant> starts = neededStarts(entry.getValue(), now);
+            if (tables.contains(table) && covered(partitions.get(table), starts)) {
+                continue;
+            }
+            lock(c, table);
+            createTableIfMissing(c, table);
+            NavigableMap<Instant, Instant> existing = loadPartitions(c, table);
+            for (Instant start : starts) {
+                changes.createdPartitions += createGaps(c, table, existing, start, start.plus(layout.interval()));
+            }
+            changes.tables.add(table);
+            changes.partitions.put(table, existing);
+        }
+        insertListing(c, sources, changes);
+        return changes;
+    }
+
+    /** Ensures the partitions ahead of {@code now} for every metric table; for the maintenance run. */
+    int createAhead(Connection c, Collection<String> allTables, Instant now) throws SQLException {
+        int created = 0;
+        for (String table : allTables) {
+            Changes changes = prepare(c, Map.of(table, Set.of()), Map.of(), now);
+            c.commit();
+            committed(changes);
+            created += changes.createdPartitions;
+        }
+        return created;
+    }
+
+    void committed(Changes changes) {
+        tables.addAll(changes.tables);
+        partitions.putAll(changes.partitions);
+        listed.addAll(changes.listed);
+    }
+
+    /** Forgets everything, e.g. after a failed batch: partitions may have been dropped underneath. */
+    void forget() {
+        tables.clear();
+        partitions.clear();
+        listed.clear();
+    }
+
+    private Set<Instant> neededStarts(Set<Instant> times, Instant now) {
+        var starts = new HashSet<Instant>();
+        times.forEach(time -> starts.add(layout.start(time)));
+        Instant current = layout.start(now);
+        for (int i = 0; i <= partitionsAhead; i++) {
+            starts.add(current.plus(layout.interval().multipliedBy(i)));
+        }
+        return starts;
+    }
+
+    private boolean covered(NavigableMap<Instant, Instant> existing, Set<Instant> starts) {
+        if (existing == null) {
+            return false;
+        }
+        for (Instant start : starts) {
+            if (!gaps(existing, start, start.plus(layout.interval())).isEmpty()) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Sub-ranges of [from, to) no partition covers (several only after the interval changed). */
+    private static List<Instant[]> gaps(NavigableMap<Instant, Instant> existing, Instant from, Instant to) {
+        var gaps = new ArrayList<Instant[]>();
+        Instant cursor = from;
+        var before = existing.floorEntry(cursor);
+        if (before != null && before.getValue().isAfter(cursor)) {
+            cursor = before.getValue();
+        }
+        for (var next : existing.subMap(cursor, true, to, false).entrySet()) {
+            if (next.getKey().isAfter(cursor)) {
+                gaps.add(new Instant[] {cursor, next.getKey()});
+            }
+            if (next.getValue().isAfter(cursor)) {
+                cursor = next.getValue();
+            }
+        }
+        if (cursor.isBefore(to)) {
+            gaps.add(new Instant[] {cursor, to});
+        }
+        return gaps;
+    }
+
+    private int createGaps(Connection c, String table, NavigableMap<Instant, Instant> existing, Instant from,
+            Instant to) throws SQLException {
+        int created = 0;
+        for (Instant[] gap : gaps(existing, from, to)) {
+            String partition = layout.partitionName(table, gap[0]);
+            try (Statement s = c.createStatement()) {
+                s.execute("CREATE TABLE subpartitions." + PartitionLayout.quoteIdentifier(partition)
+                        + " PARTITION OF public." + PartitionLayout.quoteIdentifier(table)
+                        + " FOR VALUES FROM ('" + PartitionLayout.boundLiteral(gap[0]) + "') TO ('"
+                        + PartitionLayout.boundLiteral(gap[1]) + "')");
+                s.execute("COMMENT ON TABLE subpartitions." + PartitionLayout.quoteIdentifier(partition)
+                        + " IS '" + PARTITION_COMMENT + "'");
+            }
+            existing.put(gap[0], gap[1]);
+            created++;
+        }
+        return created;
+    }
+
+    private static void lock(Connection c, String table) throws SQLException {
+        try (PreparedStatement s = c.prepareStatement("SELECT pg_advisory_xact_lock(?, hashtext(?))")) {
+            s.setInt(1, LOCK_CLASS);
+            s.setString(2, table);
+            s.execute();
+        }
+    }
+
+    private static void createTableIfMissing(Connection c, String table) throws SQLException {
+        try (PreparedStatement s = c.prepareStatement("SELECT to_regclass(?) IS NULL")) {
+            s.setString(1, "public." + PartitionLayout.quoteIdentifier(table));
+            try (ResultSet rs = s.executeQuery()) {
+                rs.next();
+                if (!rs.getBoolean(1)) {
+                    return;
+                }
+            }
+        }
+        String qualified = "public." + PartitionLayout.quoteIdentifier(table);
+        try (Statement s = c.createStatement()) {
+            s.execute("CREATE TABLE " + qualified
+                    + " (LIKE admin.metrics_template INCLUDING DEFAULTS INCLUDING INDEXES) PARTITION BY RANGE (time)");
+            s.execute("COMMENT ON TABLE " + qualified + " IS '" + METRIC_COMMENT + "'");
+        }
+    }
+
+    private static NavigableMap<Instant, Instant> loadPartitions(Connection c, String table) throws SQLException {
+        var existing = new TreeMap<Instant, Instant>();
+        try (PreparedStatement s = c.prepareStatement(
+                "SELECT range_start, range_end FROM admin.metric_time_partitions WHERE metric = ?")) {
+            s.setString(1, table);
+            try (ResultSet rs = s.executeQuery()) {
+                while (rs.next()) {
+                    Timestamp start = rs.getTimestamp(1);
+                    Timestamp end = rs.getTimestamp(2);
+                    if (start != null && end != null) {
+                        existing.put(start.toInstant(), end.toInstant());
+                    }
+                }
+            }
+        }
+        return existing;
+    }
+
+    private void insertListing(Connection c, Map<String, Set<String>> sources, Changes changes) throws SQLException {
+        var dbnames = new ArrayList<String>();
+        var metrics = new ArrayList<String>();
+        sources.forEach((table, names) -> names.forEach(dbname -> {
+            List<String> pair = List.of(dbname, table);
+            if (!listed.contains(pair)) {
+                dbnames.add(dbname);
+                metrics.add(table);
+                changes.listed.add(pair);
+            }
+        }));
+        if (dbnames.isEmpty()) {
+            return;
+        }
+        try (PreparedStatement s = c.prepareStatement("INSERT INTO admin.all_distinct_dbname_metrics (dbname, metric) "
+                + "SELECT * FROM unnest(?::text[], ?::text[]) ON CONFLICT DO NOTHING")) {
+            s.setArray(1, c.createArrayOf("text", dbnames.toArray()));
+            s.setArray(2, c.createArrayOf("text", metrics.toArray()));
+            s.executeUpdate();
+        }
+    }
+}

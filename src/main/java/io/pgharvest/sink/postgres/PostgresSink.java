@@ -1,0 +1,330 @@
+package io.pgharvest.sink.postgres;
+
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+import io.pgharvest.sink.Measurement;
+import io.pgharvest.sink.Sink;
+import io.pgharvest.sink.SinkProperties;
+import io.pgharvest.sink.SinkRejectedException;
+import io.pgharvest.source.ConnectionString;
+import java.io.ByteArrayOutputStream;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Savepoint;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Properties;
+import java.util.Set;
+import java.util.concurrent.locks.ReentrantLock;
+import org.flywaydb.core.Flyway;
+import org.postgresql.PGConnection;
+import org.postgresql.copy.CopyIn;
+import org.postgresql.copy.CopyManager;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Writes measurements into a PostgreSQL storage database with pgwatch's layout (see
+ * {@code db/sink-postgres/V1__storage_schema.sql}): one COPY per metric table per batch, all in
+ * one transaction, so a batch is stored entirely or not at all and can be retried safely.
+ *
+ * <p>The schema is migrated with Flyway on the first write, not at start-up: pgharvest starts
+ * while its storage is down and spills until it is back. When the database rejects data
+ * (SQLState class 22 or 54, e.g. a value too large), the batch is written again one measurement
+ * per savepoint and only the rejected ones are given up ({@link SinkRejectedException}).
+ *
+ * <p>Connections come from a HikariCP pool of at most two: the writer's and the maintenance
+ * thread's ({@link PartitionMaintenance}). {@link #write} is called by one writer thread only.
+ */
+public final class PostgresSink implements Sink {
+
+    private static final Logger log = LoggerFactory.getLogger(PostgresSink.class);
+    private static final int COPY_CHUNK = 1 << 20;
+
+    private final String name;
+    private final String maskedUrl;
+    private final HikariDataSource dataSource;
+    private final Clock clock;
+    private final MetricTables tables;
+    private final CopyEncoder encoder = new CopyEncoder();
+    private final CopyBuffer copyBuffer = new CopyBuffer();
+    private final ReentrantLock schemaLock = new ReentrantLock();
+    private final PartitionMaintenance maintenance;
+    private volatile boolean schemaReady;
+
+    private PostgresSink(String name, String maskedUrl, HikariDataSource dataSource, SinkProperties settings,
+            Clock clock) {
+        this.name = name;
+        this.maskedUrl = maskedUrl;
+        this.dataSource = dataSource;
+        this.clock = clock;
+        var layout = new PartitionLayout(settings.partitionInterval());
+        this.tables = new MetricTables(layout, settings.partitionsAhead());
+        this.maintenance = new PartitionMaintenance(name, dataSource, this::ensureSchema,
+                new MetricTables(layout, settings.partitionsAhead()), settings.retention(),
+                settings.maintenanceInterval(), clock);
+    }
+
+    /**
+     * A sink for the entry at {@code property} (e.g. {@code pgharvest.sinks[0]}); does not connect.
+     *
+     * @throws IllegalArgumentException naming {@code property + ".url"} when the URL is unusable
+     */
+    public static PostgresSink create(String property, SinkProperties settings, SinkPoolThreads threads,
+            Clock clock) {
+        var target = Target.of(property, settings);
+        var config = new HikariConfig();
+        config.setPoolName("sink-" + settings.name());
+        config.setJdbcUrl(target.jdbcUrl());
+        config.setDataSourceProperties(target.properties());
+        config.setMaximumPoolSize(2);
+        config.setMinimumIdle(0);
+        config.setConnectionTimeout(5_000);
+        config.setValidationTimeout(3_000);
+        config.setIdleTimeout(60_000);
+        config.setInitializationFailTimeout(-1);
+        config.setConnectionInitSql("SET lock_timeout = '30s'");
+        config.setScheduledExecutor(threads.housekeeping());
+        config.setThreadFactory(threads.connectionThreads());
+        var sink = new PostgresSink(settings.name(), target.masked(), new HikariDataSource(config), settings, clock);
+        sink.maintenance.start();
+        log.info("PostgreSQL sink {} writes to {}", settings.name(), target.masked());
+        return sink;
+    }
+
+    @Override
+    public String name() {
+        return name;
+    }
+
+    @Override
+    public void write(List<Measurement> batch) throws Exception {
+        Map<String, List<Measurement>> byTable = groupByTable(batch);
+        if (byTable.isEmpty()) {
+            return; // nothing but measurements without rows
+        }
+        ensureSchema();
+        try (Connection c = dataSource.getConnection()) {
+            c.setAutoCommit(false);
+            try {
+                MetricTables.Changes changes = prepare(c, byTable);
+                for (var entry : byTable.entrySet()) {
+                    copy(c, entry.getKey(), entry.getValue());
+                }
+                c.commit();
+                tables.committed(changes);
+            } catch (SQLException e) {
+                rollback(c);
+                tables.forget();
+                if (!isDataError(e)) {
+                    throw new SQLException("storage " + maskedUrl + ": " + e.getMessage(), e.getSQLState(), e);
+                }
+                log.warn("Sink {}: the database rejected data of a batch ({}); isolating the measurements at fault",
+                        name, e.getMessage());
+                writeIsolating(c, byTable);
+            }
+        }
+    }
+
+    @Override
+    public void close() {
+        maintenance.stop();
+        dataSource.close();
+    }
+
+    /** Creates or upgrades pgharvest's schema once per run; Flyway serializes concurrent instances. */
+    void ensureSchema() throws SQLException {
+        if (schemaReady) {
+            return;
+        }
+        schemaLock.lock();
+        try {
+            if (!schemaReady) {
+                try {
+                    Flyway.configure(PostgresSink.class.getClassLoader())
+                            .dataSource(dataSource)
+                            .schemas("admin")
+                            .table("pgharvest_schema_history")
+                            .locations("classpath:db/sink-postgres")
+                            .load()
+                            .migrate();
+                } catch (RuntimeException e) {
+                    throw new SQLException("storage schema of " + maskedUrl + " cannot be migrated: "
+                            + e.getMessage(), e);
+                }
+                schemaReady = true;
+            }
+        } finally {
+            schemaLock.unlock();
+        }
+    }
+
+    /**
+     * Writes each measurement under its own savepoint, its tables and partitions included; gives up
+     * only those the database rejects. Cache changes of rolled-back measurements are discarded.
+     */
+    private void writeIsolating(Connection c, Map<String, List<Measurement>> byTable) throws Exception {
+        var rejected = new ArrayList<Measurement>();
+        var accepted = new ArrayList<MetricTables.Changes>();
+        SQLException firstRejection = null;
+        try {
+            for (var entry : byTable.entrySet()) {
+                for (Measurement m : entry.getValue()) {
+                    Savepoint savepoint = c.setSavepoint();
+                    try {
+                        MetricTables.Changes changes = prepare(c, Map.of(entry.getKey(), List.of(m)));
+                        copy(c, entry.getKey(), List.of(m));
+                        c.releaseSavepoint(savepoint);
+                        accepted.add(changes);
+                    } catch (SQLException e) {
+                        if (!isDataError(e)) {
+                            throw e;
+                        }
+                        c.rollback(savepoint);
+                        rejected.add(m);
+                        firstRejection = firstRejection == null ? e : firstRejection;
+                    }
+                }
+            }
+            c.commit();
+            accepted.forEach(tables::committed);
+        } catch (SQLException e) {
+            rollback(c);
+            tables.forget();
+            throw new SQLException("storage " + maskedUrl + ": " + e.getMessage(), e.getSQLState(), e);
+        }
+        if (!rejected.isEmpty()) {
+            Measurement first = rejected.getFirst();
+            throw new SinkRejectedException("storage " + maskedUrl + " rejected " + rejected.size()
+                    + " measurements, first of source " + first.source() + ", metric " + first.metric() + ": "
+                    + firstRejection.getMessage(), rejected, firstRejection);
+        }
+    }
+
+    private MetricTables.Changes prepare(Connection c, Map<String, List<Measurement>> byTable) throws SQLException {
+        var times = new LinkedHashMap<String, Set<Instant>>();
+        var sources = new LinkedHashMap<String, Set<String>>();
+        byTable.forEach((table, measurements) -> {
+            var tableTimes = new HashSet<Instant>();
+            var tableSources = new HashSet<String>();
+            for (Measurement m : measurements) {
+                if (!m.rows().isEmpty()) {
+                    tableTimes.add(m.time());
+                    tableSources.add(m.source());
+                }
+            }
+            times.put(table, tableTimes);
+            sources.put(table, tableSources);
+        });
+        return tables.prepare(c, times, sources, clock.instant());
+    }
+
+    private void copy(Connection c, String table, List<Measurement> measurements) throws SQLException {
+        CopyManager copyManager = c.unwrap(PGConnection.class).getCopyAPI();
+        CopyIn copyIn = copyManager.copyIn("COPY public." + PartitionLayout.quoteIdentifier(table) + " "
+                + CopyEncoder.COLUMNS + " FROM STDIN");
+        try {
+            copyBuffer.reset();
+            for (Measurement m : measurements) {
+                encoder.encode(m, copyBuffer);
+                if (copyBuffer.size() >= COPY_CHUNK) {
+                    copyIn.writeToCopy(copyBuffer.bytes(), 0, copyBuffer.size());
+                    copyBuffer.reset();
+                }
+            }
+            if (copyBuffer.size() > 0) {
+                copyIn.writeToCopy(copyBuffer.bytes(), 0, copyBuffer.size());
+            }
+            copyIn.endCopy();
+        } finally {
+            if (copyIn.isActive()) {
+                copyIn.cancelCopy();
+            }
+            copyBuffer.reset();
+        }
+    }
+
+    private static Map<String, List<Measurement>> groupByTable(List<Measurement> batch) {
+        var byTable = new LinkedHashMap<String, List<Measurement>>();
+        for (Measurement m : batch) {
+            if (!m.rows().isEmpty()) {
+                byTable.computeIfAbsent(PartitionLayout.tableName(m.metric()), t -> new ArrayList<>()).add(m);
+            }
+        }
+        return byTable;
+    }
+
+    /** Data exceptions and program limits: retrying the same data cannot succeed. */
+    static boolean isDataError(SQLException e) {
+        String state = e.getSQLState();
+        return state != null && (state.startsWith("22") || state.startsWith("54"));
+    }
+
+    private void rollback(Connection c) {
+        try {
+            c.rollback();
+        } catch (SQLException e) {
+            log.debug("Sink {}: rollback failed (connection likely gone)", name, e);
+        }
+    }
+
+    /** The encoder's output, handed to COPY without copying. */
+    private static final class CopyBuffer extends ByteArrayOutputStream {
+        CopyBuffer() {
+            super(COPY_CHUNK + 64 * 1024);
+        }
+
+        byte[] bytes() {
+            return buf;
+        }
+    }
+
+    /** Where the sink connects: the JDBC form of the configured URL, with credentials kept apart. */
+    record Target(String jdbcUrl, Properties properties, String masked) {
+
+        static Target of(String property, SinkProperties settings) {
+            String url = settings.url().strip();
+            Properties properties = new Properties();
+            String jdbcUrl;
+            String masked;
+            if (url.toLowerCase(Locale.ROOT).startsWith("jdbc:postgresql:")) {
+                jdbcUrl = url;
+                int query = url.indexOf('?');
+                masked = query < 0 ? url : url.substring(0, query);
+            } else {
+                ConnectionString parsed;
+                try {
+                    parsed = ConnectionString.parse(url);
+                } catch (IllegalArgumentException e) {
+                    // The parser's message never contains the password.
+                    throw new IllegalArgumentException(property + ".url: " + e.getMessage(), e);
+                }
+                jdbcUrl = parsed.jdbcUrl();
+                properties.putAll(parsed.jdbcProperties());
+                masked = parsed.masked();
+            }
+            if (settings.user() != null && !settings.user().isBlank()) {
+                properties.setProperty("user", settings.user());
+            }
+            if (settings.password() != null) {
+                properties.setProperty("password", settings.password());
+            }
+            properties.putIfAbsent("ApplicationName", "pgharvest-sink");
+            properties.putIfAbsent("connectTimeout", "5");
+            properties.putIfAbsent("socketTimeout", "300");
+            properties.putIfAbsent("tcpKeepAlive", "true");
+            return new Target(jdbcUrl, properties, masked);
+        }
+
+        @Override
+        public String toString() {
+            return masked;
+        }
+    }
+}

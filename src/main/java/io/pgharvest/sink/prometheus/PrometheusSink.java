@@ -1,0 +1,65 @@
+package io.pgharvest.sink.prometheus;
+
+import io.pgharvest.sink.Measurement;
+import io.pgharvest.sink.MetricCatalog;
+import io.pgharvest.sink.Sink;
+import io.pgharvest.sink.SinkProperties;
+import java.time.Clock;
+import java.util.List;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Serves the latest value of every numeric column of every (source, metric) on a scrape endpoint
+ * (see {@link SeriesStore} for names, labels and staleness). Writing only updates memory, so this
+ * sink never fails and never spills.
+ */
+public final class PrometheusSink implements Sink {
+
+    private static final Logger log = LoggerFactory.getLogger(PrometheusSink.class);
+
+    private final String name;
+    private final SeriesStore series;
+    private final ScrapeEndpoint endpoint;
+
+    private PrometheusSink(String name, SeriesStore series, ScrapeEndpoint endpoint) {
+        this.name = name;
+        this.series = series;
+        this.endpoint = endpoint;
+    }
+
+    /**
+     * Starts the endpoint of the entry at {@code property} (e.g. {@code pgharvest.sinks[1]}).
+     *
+     * @throws IllegalStateException naming {@code property + ".port"} when the port is taken
+     */
+    public static PrometheusSink create(String property, SinkProperties settings, MetricCatalog catalog,
+            Clock clock) {
+        var series = new SeriesStore(catalog, settings.staleness(), clock);
+        var endpoint = new ScrapeEndpoint(property, settings.effectivePort(), settings.effectivePrometheusPath(),
+                series::snapshot);
+        log.info("Prometheus sink {} serves http://0.0.0.0:{}{}", settings.name(), endpoint.port(),
+                settings.effectivePrometheusPath());
+        return new PrometheusSink(settings.name(), series, endpoint);
+    }
+
+    @Override
+    public String name() {
+        return name;
+    }
+
+    @Override
+    public void write(List<Measurement> batch) {
+        batch.forEach(series::update);
+    }
+
+    /** The port actually bound (differs from the setting when that was 0). */
+    public int port() {
+        return endpoint.port();
+    }
+
+    @Override
+    public void close() {
+        endpoint.close();
+    }
+}

@@ -1,0 +1,18 @@
+package io.pgharvest.sink;
+
+import java.time.Duration;
+import org.springframework.util.unit.DataSize;
+
+/** Sink settings for tests: small batches, short delays, quick retries. */
+final class TestSettings {
+
+    private TestSettings() {
+    }
+
+    static SinkProperties delivery(SinkType type, int batchSize, int memoryQueue, DataSize diskBound) {
+        return new SinkProperties(type, null, null, null, null, null, null, batchSize, Duration.ofMillis(20),
+                memoryQueue, diskBound, Duration.ofMillis(20), Duration.ofMillis(100), Duration.ofSeconds(5),
+                Duration.ofDays(14), Duration.ofDays(1), 2, Duration.ofHours(1), Duration.ofMinutes(10),
+                DataSize.ofMegabytes(64), 5);
+    }
+}
