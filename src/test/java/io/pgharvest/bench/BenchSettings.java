@@ -31,15 +31,13 @@ import java.util.Set;
  * @param jar the pgharvest fat jar
  * @param jvmOptions the tuned JVM options file ({@code java @file} syntax)
  * @param outputDir where results.json and results.md are written
- * @param launch {@code jar} (the fat jar) or {@code classpath} (the test class path with a
- *     counting publisher, for working on the harness while the sinks are missing)
  * @param diagnostics adds native memory tracking to the measured JVMs and saves a class
  *     histogram and the native memory summary of each run under {@code <output>/diagnostics}
  */
 record BenchSettings(Set<String> runs, List<Integer> scalingSources, Duration warmup, Duration window,
         String preset, int intervalDivisor, List<Integer> jvmSources, List<Integer> pgwatchSources,
         int pgwatchInterval, Duration pgwatchWarmup, Duration pgwatchWindow, int pgwatchRepeats, String pgwatchSink,
-        Path java, Path jar, Path jvmOptions, Path outputDir, String launch, boolean diagnostics) {
+        Path java, Path jar, Path jvmOptions, Path outputDir, boolean diagnostics) {
 
     static final Set<String> ALL_RUNS = Set.of("idle", "scaling", "naive", "jvm", "pgwatch");
 
@@ -78,7 +76,6 @@ record BenchSettings(Set<String> runs, List<Integer> scalingSources, Duration wa
                 basedir.resolve(property("bench.jar", "target/pgharvest.jar")),
                 basedir.resolve(property("bench.jvm-options", "config/jvm.options")),
                 basedir.resolve(property("bench.output", "target/benchmark")),
-                property("bench.launch", "jar"),
                 Boolean.parseBoolean(property("bench.diagnostics", "false")));
     }
 

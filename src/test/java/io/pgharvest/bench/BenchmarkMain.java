@@ -43,7 +43,7 @@ public final class BenchmarkMain {
     }
 
     private static void run(BenchSettings settings, Cleanup cleanup) throws Exception {
-        if (settings.launch().equals("jar") && !Files.isRegularFile(settings.jar())) {
+        if (!Files.isRegularFile(settings.jar())) {
             throw new IllegalStateException("No pgharvest jar at " + settings.jar() + "; build it with ./mvnw -B package");
         }
         RunMeasurer.log("java %s (%s), runs %s", Runtime.version(), settings.java(), settings.runs());
@@ -74,7 +74,6 @@ public final class BenchmarkMain {
                 + ": " + scaled);
         environment.put("pgwatch-shaped metric set", pgwatchShape.size() + " metrics (every catalog metric with SQL for "
                 + major + "), " + returningRows + " of them return rows on an empty database");
-        environment.put("launch", settings.launch());
 
         Supplier<String> sinkUrl = new Supplier<>() {
             private String url;

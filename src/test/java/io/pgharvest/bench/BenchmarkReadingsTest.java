@@ -17,6 +17,7 @@ class BenchmarkReadingsTest {
         assertThat(stat.parentPid()).isEqualTo(17);
         assertThat(stat.cpuTicks()).isEqualTo(325);
         assertThat(stat.cpuSeconds()).isEqualTo(3.25);
+        assertThat(stat.systemTicks()).isEqualTo(75);
     }
 
     @Test

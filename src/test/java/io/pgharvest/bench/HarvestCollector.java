@@ -44,12 +44,7 @@ final class HarvestCollector implements Collector {
     static HarvestCollector start(BenchSettings settings, Workload workload, MonitoredCluster cluster,
             String sinkUrl, Path workDir, Cleanup cleanup) throws Exception {
         int port = freePort();
-        var arguments = new ArrayList<String>();
-        if (settings.launch().equals("classpath")) {
-            arguments.addAll(List.of("-cp", JavaProcess.absoluteClassPath(), CountingPublisherApplication.class.getName()));
-        } else {
-            arguments.addAll(List.of("-jar", settings.jar().toString()));
-        }
+        var arguments = new ArrayList<String>(List.of("-jar", settings.jar().toString()));
         arguments.addAll(List.of(
                 "--server.port=" + port,
                 "--server.address=127.0.0.1",

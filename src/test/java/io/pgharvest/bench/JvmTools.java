@@ -41,6 +41,16 @@ final class JvmTools {
         return found ? used : -1;
     }
 
+    /** Starts a JFR recording (profiling settings) that {@link #stopRecording} writes to {@code file}. */
+    void startRecording(long pid, Path file) throws IOException {
+        java.nio.file.Files.createDirectories(file.getParent());
+        run(pid, "JFR.start name=bench settings=profile filename=" + file);
+    }
+
+    void stopRecording(long pid) {
+        run(pid, "JFR.stop name=bench");
+    }
+
     /** Saves the class histogram (top entries) and, when tracked, the native memory summary. */
     void saveDiagnostics(long pid, Path file) throws IOException {
         String histogram = run(pid, "GC.class_histogram");

@@ -158,6 +158,30 @@ final class MonitoredCluster implements AutoCloseable {
         return all.stream().mapToLong(ProcStats.Stat::cpuTicks).sum();
     }
 
+    /** The statements of the bench databases with the most execution time, summed over databases. */
+    String statementProfile(int limit) {
+        var out = new StringBuilder("calls | total ms | mean ms | rows | query\n");
+        try (Connection c = server.connect("postgres");
+             PreparedStatement st = c.prepareStatement("""
+                     select sum(s.calls)::int8, sum(s.total_exec_time)::float8,
+                            (sum(s.total_exec_time) / nullif(sum(s.calls), 0))::float8, sum(s.rows)::int8,
+                            left(regexp_replace(s.query, '\\s+', ' ', 'g'), 90)
+                     from pg_stat_statements s join pg_database d on d.oid = s.dbid
+                     where d.datname like 'bench\\_%'
+                     group by 5 order by 2 desc limit ?""")) {
+            st.setInt(1, limit);
+            try (ResultSet rs = st.executeQuery()) {
+                while (rs.next()) {
+                    out.append("%d | %.0f | %.3f | %d | %s%n".formatted(rs.getLong(1), rs.getDouble(2), rs.getDouble(3),
+                            rs.getLong(4), rs.getString(5)));
+                }
+            }
+            return out.toString();
+        } catch (SQLException e) {
+            return "(no statement profile: " + e.getMessage() + ")";
+        }
+    }
+
     /** Resets pg_stat_statements so that its hash table holds only the next run's queries. */
     void resetStatements() {
         server.queryString("postgres", "select pg_stat_statements_reset()::text");

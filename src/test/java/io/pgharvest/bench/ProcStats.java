@@ -23,7 +23,7 @@ final class ProcStats {
     }
 
     /** CPU, parent and memory figures of one process; empty when the process no longer exists. */
-    record Stat(long pid, long parentPid, long cpuTicks) {
+    record Stat(long pid, long parentPid, long cpuTicks, long systemTicks) {
 
         double cpuSeconds() {
             return cpuTicks / TICKS_PER_SECOND;
@@ -53,7 +53,7 @@ final class ProcStats {
         long parent = Long.parseLong(fields[4 - 3]);
         long utime = Long.parseLong(fields[14 - 3]);
         long stime = Long.parseLong(fields[15 - 3]);
-        return new Stat(pid, parent, utime + stime);
+        return new Stat(pid, parent, utime + stime, stime);
     }
 
     static Optional<Status> status(long pid) {

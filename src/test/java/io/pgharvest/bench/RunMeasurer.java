@@ -39,7 +39,7 @@ final class RunMeasurer {
     }
 
     /** The state at one end of the window. */
-    private record Snapshot(long nanos, long collectorCpuTicks, Map<Long, Long> backendCpu, long clusterCpuTicks,
+    private record Snapshot(long nanos, long collectorCpuTicks, long collectorSystemTicks, Map<Long, Long> backendCpu, long clusterCpuTicks,
             MonitoredCluster.Counters server, Collector.Counters counters, ProcStats.MachineCpu machine) {
     }
 
@@ -72,6 +72,10 @@ final class RunMeasurer {
                 log("  started in %d ms%s; warming up", startup,
                         registration > 0 ? ", %d sources registered in %d ms".formatted(w.sources(), registration) : "");
                 sleepChecking(process, w.warmup());
+                Path diagnostics = settings.outputDir().resolve("diagnostics");
+                if (settings.diagnostics()) {
+                    jvm.startRecording(collector.pid(), diagnostics.resolve(w.label() + ".jfr"));
+                }
                 Snapshot start = snapshot(collector);
                 int backendsAtStart = start.backendCpu.size();
                 if (backendsAtStart != w.sources()) {
@@ -80,10 +84,13 @@ final class RunMeasurer {
                 }
                 var window = sampleWindow(collector, process, w.window());
                 Snapshot end = snapshot(collector);
+                if (settings.diagnostics()) {
+                    jvm.stopRecording(collector.pid());
+                }
                 long heapKb = jvm.heapUsedAfterGcKb(collector.pid());
                 if (settings.diagnostics()) {
-                    jvm.saveDiagnostics(collector.pid(),
-                            settings.outputDir().resolve("diagnostics").resolve(w.label() + ".txt"));
+                    jvm.saveDiagnostics(collector.pid(), diagnostics.resolve(w.label() + ".txt"));
+                    Files.writeString(diagnostics.resolve(w.label() + "-statements.txt"), cluster.statementProfile(20));
                 }
                 ProcStats.Status last = ProcStats.status(collector.pid()).orElseThrow();
                 RunResult result = result(w, collector, startup, registration, start, end, window, heapKb, last);
@@ -131,13 +138,13 @@ final class RunMeasurer {
     /** CPU readings first and back to back, so that they bound the window tightly. */
     private Snapshot snapshot(Collector collector) {
         long nanos = System.nanoTime();
-        long collectorCpu = ProcStats.stat(collector.pid()).orElseThrow().cpuTicks();
+        ProcStats.Stat collectorCpu = ProcStats.stat(collector.pid()).orElseThrow();
         ProcStats.MachineCpu machine = ProcStats.MachineCpu.read();
         Map<Long, Long> backends = MonitoredCluster.cpuTicks(cluster.backends(collector.applicationName()).keySet());
         long clusterCpu = cluster.clusterCpuTicks();
         MonitoredCluster.Counters server = cluster.counters();
         Collector.Counters counters = collector.counters();
-        return new Snapshot(nanos, collectorCpu, backends, clusterCpu, server, counters, machine);
+        return new Snapshot(nanos, collectorCpu.cpuTicks(), collectorCpu.systemTicks(), backends, clusterCpu, server, counters, machine);
     }
 
     private RunResult result(Workload w, Collector collector, long startup, long registration, Snapshot start,
@@ -163,6 +170,7 @@ final class RunMeasurer {
                 w.intervals().size(), w.tickPeriodSeconds(), w.sink(), w.warmup().toSeconds(), round(seconds, 1),
                 startup, registration,
                 round((end.collectorCpuTicks - start.collectorCpuTicks) / ProcStats.TICKS_PER_SECOND, 2),
+                round((end.collectorSystemTicks - start.collectorSystemTicks) / ProcStats.TICKS_PER_SECOND, 2),
                 last.rssKb(), window.rssMaxKb(), last.peakRssKb(), heapKb, window.threadsMax(), window.threadsMin(),
                 collector.virtualWorkers(),
                 counters.ticks(), counters.skippedTicks(), counters.fetchesOk(), counters.fetchesFailed(),
