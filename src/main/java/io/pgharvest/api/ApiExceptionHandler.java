@@ -7,11 +7,14 @@ import io.pgharvest.store.FieldProblem;
 import io.pgharvest.store.InvalidConfigException;
 import io.pgharvest.store.ItemInUseException;
 import io.pgharvest.store.NoSuchItemException;
+import io.pgharvest.store.StoreException;
 import io.pgharvest.store.StoreTable;
 import java.net.URI;
+import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.http.HttpHeaders;
@@ -149,10 +152,10 @@ class ApiExceptionHandler extends ResponseEntityExceptionHandler {
         if (type == String.class) {
             return "a string";
         }
-        if (java.util.Map.class.isAssignableFrom(type)) {
+        if (Map.class.isAssignableFrom(type)) {
             return "an object";
         }
-        if (java.util.Collection.class.isAssignableFrom(type)) {
+        if (Collection.class.isAssignableFrom(type)) {
             return "an array";
         }
         return "a " + type.getSimpleName();
@@ -173,6 +176,6 @@ class ApiExceptionHandler extends ResponseEntityExceptionHandler {
     }
 
     private static String noun(StoreTable table) {
-        return io.pgharvest.store.StoreException.noun(table);
+        return StoreException.noun(table);
     }
 }

@@ -25,6 +25,7 @@ import java.util.Set;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
 import java.util.function.Function;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.stereotype.Component;
@@ -349,7 +350,7 @@ class FileConfigStore implements ConfigStore {
     }
 
     private static void refuseDelete(StoreState current, StoreTable table, String name,
-            java.util.function.Supplier<Map<StoreTable, List<String>>> users) {
+            Supplier<Map<StoreTable, List<String>>> users) {
         ItemOrigin origin = current.origin(table, name);
         if (origin == null) {
             throw new NoSuchItemException(table, name);
