@@ -30,7 +30,8 @@ import tools.jackson.databind.json.JsonMapper;
 /**
  * Runs every built-in PostgreSQL metric on a real primary and a streaming standby of each
  * supported major version, the way the collection engine does (all of a role's metrics in ONE
- * multi-statement prepared statement, in a read-only session), and checks that each query
+ * multi-statement prepared statement, in a read-only session of a role with pg_monitor but no
+ * superuser rights), and checks that each query
  * succeeds, returns {@code epoch_ns} plus exactly its declared columns, reads only system
  * catalogs, and returns the values the fixture ({@link MatrixFixture}) makes predictable.
  *
@@ -138,13 +139,18 @@ class CatalogVersionMatrixTest {
         return results;
     }
 
-    /** A session configured like the engine's: read-only, lock and statement timeouts. */
+    /**
+     * A session configured like the engine's (read-only, lock and statement timeouts), as a
+     * monitoring role that is no superuser.
+     */
     private static Connection monitoringSession(TestPostgres server) throws SQLException {
         Properties props = new Properties();
+        props.setProperty("user", MatrixFixture.MONITOR_ROLE);
         props.setProperty("ApplicationName", "pgharvest");
         props.setProperty("options", "-c default_transaction_read_only=on -c lock_timeout=2000"
                 + " -c statement_timeout=30000");
-        Connection connection = DriverManager.getConnection(server.jdbcUrl(MatrixFixture.DB), props);
+        Connection connection = DriverManager.getConnection(
+                "jdbc:postgresql://" + server.host() + ":" + server.port() + "/" + MatrixFixture.DB, props);
         connection.setAutoCommit(false);
         return connection;
     }

@@ -22,6 +22,8 @@ final class MatrixFixture {
     static final String DB = "catalog_matrix";
     static final String SUBSCRIBER_DB = "catalog_subscriber";
     static final String STANDBY_NAME = "matrix_standby";
+    /** The role the metrics run as: pg_monitor plus read access to the fixture's tables, as docs/catalog.md advises. */
+    static final String MONITOR_ROLE = "pgharvest_monitor";
     static final Map<String, String> SERVER_SETTINGS = Map.of(
             "shared_preload_libraries", "pg_stat_statements",
             "wal_level", "logical",
@@ -54,6 +56,10 @@ final class MatrixFixture {
                 select add_one(1);
                 select count(*) from orders where customer = 7;
                 select pg_create_physical_replication_slot('matrix_physical', true);
+                create role pgharvest_monitor login;
+                grant pg_monitor to pgharvest_monitor;
+                grant select on all tables in schema public to pgharvest_monitor;
+                grant select on all sequences in schema public to pgharvest_monitor;
                 """);
         try {
             primary.execute(DB, "create unique index concurrently dupes_v on dupes (v)");
