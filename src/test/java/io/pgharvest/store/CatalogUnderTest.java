@@ -1,7 +1,6 @@
 package io.pgharvest.store;
 
 import io.pgharvest.metric.MetricDefinition;
-import io.pgharvest.metric.NodeStatus;
 import io.pgharvest.metric.Preset;
 import java.io.IOException;
 import java.io.InputStream;
@@ -64,10 +63,6 @@ record CatalogUnderTest(BuiltInCatalog catalog, Map<String, List<String>> column
             }
         }
         return result;
-    }
-
-    static boolean isStandbyOnly(MetricDefinition metric) {
-        return metric.nodeStatus() == NodeStatus.STANDBY;
     }
 
     private static CatalogUnderTest load() {
