@@ -6,13 +6,16 @@ import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.stream.Stream;
 
 /**
  * A PostgreSQL server run from the zonky binaries with our own initdb/pg_ctl calls.
@@ -55,14 +58,13 @@ final class EmbeddedPostgres implements PostgresServer {
 
     /** Creates a new cluster and starts it on a free port with the given extra server settings. */
     static EmbeddedPostgres launch(Map<String, String> serverSettings) {
-        PostgresPrograms programs = new PostgresPrograms(PostgresBinaries.install(), ServerAccount.detect());
-        Path instanceDir;
-        try {
-            instanceDir = Files.createTempDirectory("pgharvest-pg-");
-        } catch (IOException e) {
-            throw new UncheckedIOException("Cannot create a directory for a test PostgreSQL", e);
-        }
-        EmbeddedPostgres server = new EmbeddedPostgres(programs, instanceDir, Map.copyOf(serverSettings));
+        return launch(PostgresBinaries.install(), serverSettings);
+    }
+
+    /** Like {@link #launch(Map)} with the PostgreSQL installed in {@code installation}. */
+    static EmbeddedPostgres launch(Path installation, Map<String, String> serverSettings) {
+        PostgresPrograms programs = new PostgresPrograms(installation, ServerAccount.detect());
+        EmbeddedPostgres server = new EmbeddedPostgres(programs, newInstanceDir(), Map.copyOf(serverSettings));
         Runtime.getRuntime().addShutdownHook(server.shutdownHook);
         try {
             server.initdb();
@@ -71,6 +73,65 @@ final class EmbeddedPostgres implements PostgresServer {
         } catch (RuntimeException e) {
             server.close();
             throw e;
+        }
+    }
+
+    /**
+     * A hot standby streaming from {@code primary}, made from a cold copy of the primary's data
+     * directory (the binaries ship no pg_basebackup). The primary is stopped for the copy and
+     * started again on its port before the standby starts; its sessions are terminated. The
+     * standby has the primary's settings plus {@code primary_conninfo} with
+     * {@code application_name=<applicationName>}.
+     */
+    static EmbeddedPostgres launchStandby(EmbeddedPostgres primary, String applicationName) {
+        Map<String, String> settings = new LinkedHashMap<>(primary.settings);
+        settings.put("primary_conninfo", "host=" + HOST + " port=" + primary.port() + " user=postgres"
+                + " application_name=" + applicationName);
+        settings.put("hot_standby", "on");
+        EmbeddedPostgres standby = new EmbeddedPostgres(primary.programs, newInstanceDir(), Map.copyOf(settings));
+        Runtime.getRuntime().addShutdownHook(standby.shutdownHook);
+        try {
+            standby.programs.account().handOver(standby.instanceDir);
+            primary.copyDataDirectory(standby.dataDir);
+            standby.writeServerFile(standby.dataDir.resolve("standby.signal").toString(), "");
+            standby.startOnFreePort();
+            return standby;
+        } catch (RuntimeException e) {
+            standby.close();
+            throw e;
+        }
+    }
+
+    private static Path newInstanceDir() {
+        try {
+            return Files.createTempDirectory("pgharvest-pg-");
+        } catch (IOException e) {
+            throw new UncheckedIOException("Cannot create a directory for a test PostgreSQL", e);
+        }
+    }
+
+    /** Copies the data directory of this server, stopped meanwhile, to {@code target} owned by the server account. */
+    private void copyDataDirectory(Path target) {
+        lifecycle.lock();
+        try {
+            requireOpen();
+            stopIfRunning();
+            try (Stream<Path> tree = Files.walk(dataDir)) {
+                for (Path source : (Iterable<Path>) tree::iterator) {
+                    if (source.getFileName().toString().equals("postmaster.pid")) {
+                        continue;
+                    }
+                    Path copy = target.resolve(dataDir.relativize(source).toString());
+                    Files.copy(source, copy, StandardCopyOption.COPY_ATTRIBUTES, LinkOption.NOFOLLOW_LINKS);
+                    programs.account().handOver(copy);
+                }
+            } catch (IOException e) {
+                throw new UncheckedIOException("Cannot copy " + dataDir + " to " + target, e);
+            } finally {
+                pgCtlStart();
+            }
+        } finally {
+            lifecycle.unlock();
         }
     }
 
