@@ -1,5 +1,8 @@
 package io.pgharvest.testsupport;
 
+import io.pgharvest.embedded.PostgresBinaries;
+import io.pgharvest.embedded.ServerAccount;
+
 import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;

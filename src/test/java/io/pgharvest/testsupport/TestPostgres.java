@@ -1,5 +1,9 @@
 package io.pgharvest.testsupport;
 
+import io.pgharvest.embedded.EmbeddedPostgres;
+import io.pgharvest.embedded.PostgresBinaries;
+import io.pgharvest.embedded.PostgresServer;
+
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;

