@@ -50,12 +50,20 @@ final class DemoDatabase implements SmartLifecycle {
                 return;
             }
             log.info("Demo profile: starting an embedded PostgreSQL (first start unpacks it, a few seconds)");
-            server = EmbeddedPostgres.launch(Map.of("shared_preload_libraries", "pg_stat_statements"));
-            String admin = "postgresql://postgres@" + server.host() + ":" + server.port() + "/postgres";
-            String demo = "postgresql://postgres@" + server.host() + ":" + server.port() + "/" + DATABASE;
-            workload = DemoWorkload.start(admin, demo);
-            store.putSource(demoSource(demo));
-            log.info("Demo profile: source '{}' collects the '{}' preset every {} s from PostgreSQL on port {}",
+            EmbeddedPostgres started = EmbeddedPostgres.launch(Map.of("shared_preload_libraries", "pg_stat_statements"));
+            try {
+                String admin = "postgresql://postgres@" + started.host() + ":" + started.port() + "/postgres";
+                String demo = "postgresql://postgres@" + started.host() + ":" + started.port() + "/" + DATABASE;
+                DemoWorkload traffic = DemoWorkload.start(admin, demo);
+                store.putSource(demoSource(demo));
+                server = started;
+                workload = traffic;
+            } catch (RuntimeException e) {
+                started.close();
+                throw e;
+            }
+            log.info("Demo profile: source '{}' collects the '{}' preset every {} s from PostgreSQL on port {}"
+                    + " (local connections need no password: do not run the demo on a shared host)",
                     SOURCE, PRESET, DEMO_INTERVAL_SECONDS, server.port());
         } finally {
             lifecycle.unlock();

@@ -134,16 +134,12 @@ final class SourceReaper {
             ensureSession(timer.now());
             publishStatus(null);
             while (!stopRequested) {
-                applyPendingConfig();
-                Instant now = timer.now();
-                Instant next = schedule.nextWake();
-                if (next == null || now.isBefore(next)) {
-                    timer.sleepUntil(next == null ? now.plus(IDLE_SLEEP) : next, wake);
-                    continue;
-                }
-                TickSchedule.DueTick due = schedule.takeDue(now);
-                if (!due.isEmpty()) {
-                    tick(due, now);
+                try {
+                    runOnce();
+                } catch (RuntimeException e) {
+                    // Loops never die from one failure: record it, pause a little, carry on.
+                    log.error("Source {}: unexpected error in the reaper loop", name, e);
+                    timer.sleepUntil(timer.now().plus(Duration.ofSeconds(1)), wake);
                 }
             }
         } catch (InterruptedException e) {
@@ -152,8 +148,23 @@ final class SourceReaper {
             log.error("Reaper of source {} stopped by an unexpected error", name, e);
         } finally {
             closeSession();
-            sourceMeters.close();
+            context.meters().release(sourceMeters);
             publishStatus("stopped");
+        }
+    }
+
+    /** One turn of the loop: re-plan if told to, then sleep until something is due or run it. */
+    private void runOnce() throws InterruptedException {
+        applyPendingConfig();
+        Instant now = timer.now();
+        Instant next = schedule.nextWake();
+        if (next == null || now.isBefore(next)) {
+            timer.sleepUntil(next == null ? now.plus(IDLE_SLEEP) : next, wake);
+            return;
+        }
+        TickSchedule.DueTick due = schedule.takeDue(now);
+        if (!due.isEmpty()) {
+            tick(due, now);
         }
     }
 
@@ -222,13 +233,17 @@ final class SourceReaper {
         ticks++;
         var out = new ArrayList<Measurement>();
         boolean up = false;
+        TickRunner runner = null;
         try {
             if (ensureSession(startedAt)) {
                 refreshFactsIfDue(startedAt);
+                // Connecting or re-reading the role may have re-planned: run only what is still
+                // scheduled (a metric of the other role's selection must not run now).
+                Map<String, Duration> intervals = schedule.intervals();
                 var metrics = due.metrics().stream()
-                        .filter(m -> !m.equals(INSTANCE_UP) && !inactiveMetrics.containsKey(m)).toList();
-                TickRunner runner = newTickRunner();
-                out.addAll(runner.run(metrics, schedule.intervals(), startedAt));
+                        .filter(m -> !m.equals(INSTANCE_UP) && intervals.containsKey(m)).toList();
+                runner = newTickRunner();
+                runner.run(metrics, intervals, startedAt, due.scheduledAt());
                 // A failing metric may mean a promotion or demotion: re-read the role next tick.
                 factsStale = runner.pipelineFailed();
                 up = true;
@@ -243,6 +258,9 @@ final class SourceReaper {
             factsStale = true;
             up = session != null;
         } finally {
+            if (runner != null) {
+                out.addAll(runner.measurements()); // also what was fetched before a session loss
+            }
             if (due.metrics().contains(INSTANCE_UP)) {
                 out.add(instanceUp(up, startedAt));
             }
@@ -254,9 +272,7 @@ final class SourceReaper {
     }
 
     private TickRunner newTickRunner() {
-        ServerFacts facts = session.facts();
-        String instance = (facts.systemIdentifier() == null ? "" : facts.systemIdentifier()) + "@"
-                + config.connection().hosts().getFirst();
+        String instance = session.facts().instanceKey(config.connection().hosts().getFirst().toString());
         return new TickRunner(config, session, solo, ledger, context.instanceCache(), context.meters(),
                 sourceMeters, context.sessionSettings().defaultStatementTimeout(), instance);
     }
