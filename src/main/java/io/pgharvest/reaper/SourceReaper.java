@@ -66,6 +66,8 @@ final class SourceReaper {
     private long skippedTicks;
     private Instant lastTickStart;
     private Duration lastTickDuration;
+    /** The runner of the tick in progress, so that its measurements survive any exception. */
+    private TickRunner lastRunner;
 
     SourceReaper(ReaperConfig config, ReaperContext context, TickTimer timer) {
         this.name = config.name();
@@ -232,42 +234,69 @@ final class SourceReaper {
         skippedTicks += due.skippedPoints();
         ticks++;
         var out = new ArrayList<Measurement>();
-        boolean up = false;
         TickRunner runner = null;
+        boolean up = false;
         try {
-            if (ensureSession(startedAt)) {
-                refreshFactsIfDue(startedAt);
-                // Connecting or re-reading the role may have re-planned: run only what is still
-                // scheduled (a metric of the other role's selection must not run now).
-                Map<String, Duration> intervals = schedule.intervals();
-                var metrics = due.metrics().stream()
-                        .filter(m -> !m.equals(INSTANCE_UP) && intervals.containsKey(m)).toList();
-                runner = newTickRunner();
-                runner.run(metrics, intervals, startedAt, due.scheduledAt());
-                // A failing metric may mean a promotion or demotion: re-read the role next tick.
-                factsStale = runner.pipelineFailed();
-                up = true;
-            }
-        } catch (SourceDownException e) {
-            sessionLost(e, startedAt);
-        } catch (SQLException e) {
-            sessionLost(new SourceDownException(name, e), startedAt);
+            runner = collect(due, startedAt);
+            up = session != null;
         } catch (RuntimeException e) {
             // Loops never die from one failure: record it and carry on with the next tick.
             log.error("Source {}: tick failed unexpectedly", name, e);
             factsStale = true;
             up = session != null;
         } finally {
-            if (runner != null) {
-                out.addAll(runner.measurements()); // also what was fetched before a session loss
+            if (lastRunner != null) {
+                out.addAll(lastRunner.measurements()); // also what was fetched before a session loss
+                lastRunner = null;
             }
             if (due.metrics().contains(INSTANCE_UP)) {
-                out.add(instanceUp(up, startedAt));
+                out.add(instanceUp(up && runner != null, startedAt));
             }
             lastTickStart = startedAt;
             lastTickDuration = Duration.ofNanos(System.nanoTime() - startNanos);
             publish(out);
             publishStatus(null);
+        }
+    }
+
+    /**
+     * Runs the tick's metrics; returns the runner, or null when the source could not be reached.
+     * A session that was idle since the last tick and turns out to be closed (idle_session_timeout,
+     * a restarted pooler) is reopened and the tick tried once more, so that it is not lost.
+     */
+    private TickRunner collect(TickSchedule.DueTick due, Instant startedAt) {
+        for (int attempt = 1; ; attempt++) {
+            boolean hadSession = session != null;
+            lastRunner = null;
+            try {
+                if (!ensureSession(startedAt)) {
+                    return null;
+                }
+                refreshFactsIfDue(startedAt);
+                // Connecting or re-reading the role may have re-planned: run only what is still
+                // scheduled (a metric of the other role's selection must not run now).
+                Map<String, Duration> intervals = schedule.intervals();
+                var metrics = due.metrics().stream()
+                        .filter(m -> !m.equals(INSTANCE_UP) && intervals.containsKey(m)).toList();
+                lastRunner = newTickRunner();
+                lastRunner.run(metrics, intervals, startedAt, due.scheduledAt());
+                // A failing metric may mean a promotion or demotion: re-read the role next tick.
+                factsStale = lastRunner.pipelineFailed();
+                return lastRunner;
+            } catch (SourceDownException | SQLException e) {
+                SourceDownException down = e instanceof SourceDownException d ? d
+                        : new SourceDownException(name, (SQLException) e);
+                boolean nothingFetched = lastRunner == null || lastRunner.measurements().isEmpty();
+                if (attempt == 1 && hadSession && nothingFetched) {
+                    log.info("Source {}: session found closed, reconnecting within this tick ({})", name,
+                            down.getMessage());
+                    closeSession();
+                    nextConnectAttempt = Instant.MIN;
+                    continue;
+                }
+                sessionLost(down, startedAt);
+                return null;
+            }
         }
     }
 
