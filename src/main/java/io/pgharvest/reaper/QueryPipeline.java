@@ -33,15 +33,25 @@ final class QueryPipeline implements AutoCloseable {
 
     private static final int CACHED_STATEMENTS = 32;
     private static final String SEPARATOR = "\n;\n";
+    /** Room for network and server overhead on top of the statements' own time limits. */
+    private static final Duration NETWORK_MARGIN = Duration.ofSeconds(30);
 
     private final Connection connection;
     private final Duration sessionStatementTimeout;
+    private final Duration minNetworkTimeout;
     private final boolean pipelined;
     private final Map<String, PreparedStatement> statements = new LinkedHashMap<>(16, 0.75f, true);
+    private long networkTimeoutMillis = -1;
 
-    QueryPipeline(Connection connection, Duration sessionStatementTimeout, boolean pipelined) {
+    /**
+     * @param minNetworkTimeout the client-side read timeout when the statements' own limits
+     *     add up to less (pgharvest.reaper.socket-timeout)
+     */
+    QueryPipeline(Connection connection, Duration sessionStatementTimeout, Duration minNetworkTimeout,
+            boolean pipelined) {
         this.connection = connection;
         this.sessionStatementTimeout = sessionStatementTimeout;
+        this.minNetworkTimeout = minNetworkTimeout;
         this.pipelined = pipelined;
     }
 
@@ -54,6 +64,7 @@ final class QueryPipeline implements AutoCloseable {
         if (queries.isEmpty()) {
             return List.of();
         }
+        allowNetworkSilenceFor(queries);
         if (!pipelined) {
             return runEachSimple(queries);
         }
@@ -88,10 +99,16 @@ final class QueryPipeline implements AutoCloseable {
         return results;
     }
 
-    /** Runs one query alone (still one round trip, with its timeout) and returns its rows. */
-    FetchedRows runAlone(MetricQuery query) throws SQLException {
+    /**
+     * Runs one query alone (still one round trip, with its timeout).
+     *
+     * @return its rows (the last result when its SQL held several statements), and whether it
+     *     did: such a metric can never share a pipeline
+     */
+    AloneRun runAlone(MetricQuery query) throws SQLException {
+        allowNetworkSilenceFor(List.of(query));
         if (!pipelined) {
-            return runEachSimple(List.of(query)).getFirst();
+            return new AloneRun(runEachSimple(List.of(query)).getFirst(), false);
         }
         boolean ownTimeout = !query.statementTimeout().equals(sessionStatementTimeout);
         String text = ownTimeout
@@ -99,8 +116,30 @@ final class QueryPipeline implements AutoCloseable {
                         setTimeout(sessionStatementTimeout))
                 : query.sql();
         List<FetchedRows> all = execute(text);
-        int metricIndex = ownTimeout ? all.size() - 2 : all.size() - 1;
-        return metricIndex >= 0 ? all.get(metricIndex) : FetchedRows.EMPTY;
+        int wrappers = ownTimeout ? 2 : 0;
+        int metricIndex = all.size() - 1 - (ownTimeout ? 1 : 0);
+        return new AloneRun(metricIndex >= 0 ? all.get(metricIndex) : FetchedRows.EMPTY, all.size() > 1 + wrappers);
+    }
+
+    /** The outcome of {@link #runAlone}. */
+    record AloneRun(FetchedRows rows, boolean severalStatements) {
+    }
+
+    /**
+     * The server answers a pipeline only at its end, so the socket may rightly stay silent for
+     * the sum of the statements' time limits; the client-side read timeout must not cut that
+     * short (it would look like a lost session and the tick would be lost every time).
+     */
+    private void allowNetworkSilenceFor(List<MetricQuery> queries) throws SQLException {
+        Duration sum = NETWORK_MARGIN;
+        for (MetricQuery query : queries) {
+            sum = sum.plus(query.statementTimeout());
+        }
+        long wanted = Math.max(minNetworkTimeout.toMillis(), sum.toMillis());
+        if (wanted != networkTimeoutMillis) {
+            connection.setNetworkTimeout(Runnable::run, (int) Math.min(wanted, Integer.MAX_VALUE));
+            networkTimeoutMillis = wanted;
+        }
     }
 
     private List<FetchedRows> execute(String text) throws SQLException {

@@ -28,6 +28,8 @@ final class ReaperMeters {
     private final Timer tickLag;
     private final Timer batchDuration;
     private final DistributionSummary batchSize;
+    private final java.util.concurrent.locks.ReentrantLock lock = new java.util.concurrent.locks.ReentrantLock();
+    private final Map<String, SourceMeters> bySource = new java.util.HashMap<>();
 
     ReaperMeters(MeterRegistry registry) {
         this.registry = registry;
@@ -55,13 +57,40 @@ final class ReaperMeters {
         tickLag.record(lag.isNegative() ? Duration.ZERO : lag);
     }
 
+    /**
+     * The counters of {@code source}, shared by every reaper of that name alive at once: a
+     * source disabled and re-enabled quickly has a new reaper while the old one still stops,
+     * and the old one must not remove the meters the new one uses. Give them back with
+     * {@link #release}.
+     */
     SourceMeters forSource(String source) {
-        return new SourceMeters(source);
+        lock.lock();
+        try {
+            SourceMeters meters = bySource.computeIfAbsent(source, SourceMeters::new);
+            meters.users++;
+            return meters;
+        } finally {
+            lock.unlock();
+        }
     }
 
-    /** Counters of one source; {@link #close()} removes them from the registry. */
-    final class SourceMeters implements AutoCloseable {
+    /** Removes the source's meters from the registry when its last reaper gives them back. */
+    void release(SourceMeters meters) {
+        lock.lock();
+        try {
+            if (--meters.users == 0) {
+                bySource.remove(meters.source, meters);
+                meters.removeAll();
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Counters of one source. */
+    final class SourceMeters {
         private final String source;
+        private int users;
         private final List<Meter> meters = new CopyOnWriteArrayList<>();
         private final Counter ticks;
         private final Counter skipped;
@@ -102,8 +131,7 @@ final class ReaperMeters {
             return meter;
         }
 
-        @Override
-        public void close() {
+        private void removeAll() {
             meters.forEach(registry::remove);
         }
     }

@@ -82,8 +82,11 @@ public class ReaperService implements SmartLifecycle {
                 return;
             }
             running = true;
-            reconcile(store.snapshot());
-            watcher = Thread.ofVirtual().name("reaper-config-watcher").start(this::watchStore);
+            ConfigSnapshot snapshot = store.snapshot();
+            reconcile(snapshot);
+            // Watch from the index just applied, so a change made in between is not missed.
+            long applied = snapshot.index();
+            watcher = Thread.ofVirtual().name("reaper-config-watcher").start(() -> watchStore(applied));
         } finally {
             reconcileLock.unlock();
         }
@@ -137,8 +140,8 @@ public class ReaperService implements SmartLifecycle {
         return reapers.size();
     }
 
-    private void watchStore() {
-        long seen = store.snapshot().index();
+    private void watchStore(long applied) {
+        long seen = applied;
         while (running) {
             try {
                 long index = store.changes().awaitAbove(seen, WATCH_TIMEOUT);

@@ -8,13 +8,26 @@ import java.time.Instant;
  *
  * @param versionNum {@code server_version_num}, e.g. 170004; 0 when the peer is not PostgreSQL
  * @param systemIdentifier {@code pg_control_system().system_identifier}, or null when not
- *     readable (no privilege); instance-level sharing then falls back to host and port
+ *     readable (no privilege)
+ * @param serverAddress {@code inet_server_addr():inet_server_port()} of the server actually
+ *     connected to (with several hosts in the connection string it need not be the first)
  */
-record ServerFacts(int versionNum, boolean inRecovery, String systemIdentifier, Instant readAt) {
+record ServerFacts(int versionNum, boolean inRecovery, String systemIdentifier, String serverAddress,
+        Instant readAt) {
 
     /** For peers that are not PostgreSQL servers (pgbouncer, pgpool): every metric's newest SQL. */
     static ServerFacts notPostgres(Instant now) {
-        return new ServerFacts(0, false, null, now);
+        return new ServerFacts(0, false, null, null, now);
+    }
+
+    /**
+     * Identifies the PostgreSQL instance for sharing instance-level results. The address tells
+     * a standby from its primary (same system identifier); the identifier tells two servers
+     * behind the same address apart over time (a rebuilt server).
+     */
+    String instanceKey(String fallbackHost) {
+        String address = serverAddress == null || serverAddress.isBlank() ? fallbackHost : serverAddress;
+        return (systemIdentifier == null ? "" : systemIdentifier) + "@" + address;
     }
 
     /** The major version used to choose a metric's SQL; unknown peers get the newest SQL. */

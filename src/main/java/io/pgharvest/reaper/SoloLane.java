@@ -9,7 +9,8 @@ import java.util.Set;
 /**
  * Metrics that failed inside a pipeline and now run on their own, so that they can no longer
  * abort the pipeline of the healthy ones. A solo metric is retried alone with capped back-off
- * and returns to the pipeline after its first success.
+ * and returns to the pipeline after its first success. A metric whose SQL holds several
+ * statements is pinned here: its results cannot be told apart inside a pipeline.
  *
  * <p>Not thread-safe: owned by one reaper.
  */
@@ -32,18 +33,33 @@ final class SoloLane {
         return entry == null || !now.isBefore(entry.retryAt());
     }
 
-    /** Records a failure; the first one moves the metric here, later ones lengthen the back-off. */
-    void fail(String metric, Duration interval, Instant now) {
+    /**
+     * Records a failure; the first one moves the metric here, later ones lengthen the back-off.
+     *
+     * @param gridPoint the grid point of the failing tick (not its actual start time, which
+     *     jitters: back-off must land on a later grid point exactly)
+     */
+    void fail(String metric, Duration interval, Instant gridPoint) {
         Entry previous = entries.get(metric);
         int failures = previous == null ? 1 : previous.failures() + 1;
         // The first retry is the metric's next regular run; then the gap doubles up to the cap.
         Duration delay = new Backoff(interval, maxBackoff.compareTo(interval) < 0 ? interval : maxBackoff)
                 .after(failures - 1);
-        entries.put(metric, new Entry(failures, now.plus(delay)));
+        entries.put(metric, new Entry(failures, gridPoint.plus(delay), previous != null && previous.pinned()));
+    }
+
+    /** Keeps {@code metric} here for good: it runs alone on its schedule, without back-off. */
+    void pin(String metric) {
+        entries.put(metric, new Entry(0, Instant.MIN, true));
     }
 
     void recovered(String metric) {
-        entries.remove(metric);
+        Entry entry = entries.get(metric);
+        if (entry != null && entry.pinned()) {
+            entries.put(metric, new Entry(0, Instant.MIN, true));
+        } else {
+            entries.remove(metric);
+        }
     }
 
     void retainOnly(Set<String> metrics) {
@@ -54,6 +70,6 @@ final class SoloLane {
         return Set.copyOf(entries.keySet());
     }
 
-    private record Entry(int failures, Instant retryAt) {
+    private record Entry(int failures, Instant retryAt, boolean pinned) {
     }
 }

@@ -66,6 +66,8 @@ final class SourceReaper {
     private long skippedTicks;
     private Instant lastTickStart;
     private Duration lastTickDuration;
+    /** The runner of the tick in progress, so that its measurements survive any exception. */
+    private TickRunner lastRunner;
 
     SourceReaper(ReaperConfig config, ReaperContext context, TickTimer timer) {
         this.name = config.name();
@@ -134,16 +136,12 @@ final class SourceReaper {
             ensureSession(timer.now());
             publishStatus(null);
             while (!stopRequested) {
-                applyPendingConfig();
-                Instant now = timer.now();
-                Instant next = schedule.nextWake();
-                if (next == null || now.isBefore(next)) {
-                    timer.sleepUntil(next == null ? now.plus(IDLE_SLEEP) : next, wake);
-                    continue;
-                }
-                TickSchedule.DueTick due = schedule.takeDue(now);
-                if (!due.isEmpty()) {
-                    tick(due, now);
+                try {
+                    runOnce();
+                } catch (RuntimeException e) {
+                    // Loops never die from one failure: record it, pause a little, carry on.
+                    log.error("Source {}: unexpected error in the reaper loop", name, e);
+                    timer.sleepUntil(timer.now().plus(Duration.ofSeconds(1)), wake);
                 }
             }
         } catch (InterruptedException e) {
@@ -152,8 +150,23 @@ final class SourceReaper {
             log.error("Reaper of source {} stopped by an unexpected error", name, e);
         } finally {
             closeSession();
-            sourceMeters.close();
+            context.meters().release(sourceMeters);
             publishStatus("stopped");
+        }
+    }
+
+    /** One turn of the loop: re-plan if told to, then sleep until something is due or run it. */
+    private void runOnce() throws InterruptedException {
+        applyPendingConfig();
+        Instant now = timer.now();
+        Instant next = schedule.nextWake();
+        if (next == null || now.isBefore(next)) {
+            timer.sleepUntil(next == null ? now.plus(IDLE_SLEEP) : next, wake);
+            return;
+        }
+        TickSchedule.DueTick due = schedule.takeDue(now);
+        if (!due.isEmpty()) {
+            tick(due, now);
         }
     }
 
@@ -221,30 +234,23 @@ final class SourceReaper {
         skippedTicks += due.skippedPoints();
         ticks++;
         var out = new ArrayList<Measurement>();
+        TickRunner runner = null;
         boolean up = false;
         try {
-            if (ensureSession(startedAt)) {
-                refreshFactsIfDue(startedAt);
-                var metrics = due.metrics().stream()
-                        .filter(m -> !m.equals(INSTANCE_UP) && !inactiveMetrics.containsKey(m)).toList();
-                TickRunner runner = newTickRunner();
-                out.addAll(runner.run(metrics, schedule.intervals(), startedAt));
-                // A failing metric may mean a promotion or demotion: re-read the role next tick.
-                factsStale = runner.pipelineFailed();
-                up = true;
-            }
-        } catch (SourceDownException e) {
-            sessionLost(e, startedAt);
-        } catch (SQLException e) {
-            sessionLost(new SourceDownException(name, e), startedAt);
+            runner = collect(due, startedAt);
+            up = session != null;
         } catch (RuntimeException e) {
             // Loops never die from one failure: record it and carry on with the next tick.
             log.error("Source {}: tick failed unexpectedly", name, e);
             factsStale = true;
             up = session != null;
         } finally {
+            if (lastRunner != null) {
+                out.addAll(lastRunner.measurements()); // also what was fetched before a session loss
+                lastRunner = null;
+            }
             if (due.metrics().contains(INSTANCE_UP)) {
-                out.add(instanceUp(up, startedAt));
+                out.add(instanceUp(up && runner != null, startedAt));
             }
             lastTickStart = startedAt;
             lastTickDuration = Duration.ofNanos(System.nanoTime() - startNanos);
@@ -253,10 +259,49 @@ final class SourceReaper {
         }
     }
 
+    /**
+     * Runs the tick's metrics; returns the runner, or null when the source could not be reached.
+     * A session that was idle since the last tick and turns out to be closed (idle_session_timeout,
+     * a restarted pooler) is reopened and the tick tried once more, so that it is not lost.
+     */
+    private TickRunner collect(TickSchedule.DueTick due, Instant startedAt) {
+        for (int attempt = 1; ; attempt++) {
+            boolean hadSession = session != null;
+            lastRunner = null;
+            try {
+                if (!ensureSession(startedAt)) {
+                    return null;
+                }
+                refreshFactsIfDue(startedAt);
+                // Connecting or re-reading the role may have re-planned: run only what is still
+                // scheduled (a metric of the other role's selection must not run now).
+                Map<String, Duration> intervals = schedule.intervals();
+                var metrics = due.metrics().stream()
+                        .filter(m -> !m.equals(INSTANCE_UP) && intervals.containsKey(m)).toList();
+                lastRunner = newTickRunner();
+                lastRunner.run(metrics, intervals, startedAt, due.scheduledAt());
+                // A failing metric may mean a promotion or demotion: re-read the role next tick.
+                factsStale = lastRunner.pipelineFailed();
+                return lastRunner;
+            } catch (SourceDownException | SQLException e) {
+                SourceDownException down = e instanceof SourceDownException d ? d
+                        : new SourceDownException(name, (SQLException) e);
+                boolean nothingFetched = lastRunner == null || lastRunner.measurements().isEmpty();
+                if (attempt == 1 && hadSession && nothingFetched) {
+                    log.info("Source {}: session found closed, reconnecting within this tick ({})", name,
+                            down.getMessage());
+                    closeSession();
+                    nextConnectAttempt = Instant.MIN;
+                    continue;
+                }
+                sessionLost(down, startedAt);
+                return null;
+            }
+        }
+    }
+
     private TickRunner newTickRunner() {
-        ServerFacts facts = session.facts();
-        String instance = (facts.systemIdentifier() == null ? "" : facts.systemIdentifier()) + "@"
-                + config.connection().hosts().getFirst();
+        String instance = session.facts().instanceKey(config.connection().hosts().getFirst().toString());
         return new TickRunner(config, session, solo, ledger, context.instanceCache(), context.meters(),
                 sourceMeters, context.sessionSettings().defaultStatementTimeout(), instance);
     }

@@ -22,7 +22,8 @@ import java.util.Properties;
 final class SourceSession implements AutoCloseable {
 
     private static final String FACTS_SQL = """
-            select current_setting('server_version_num')::int, pg_is_in_recovery()""";
+            select current_setting('server_version_num')::int, pg_is_in_recovery(),
+                   coalesce(host(inet_server_addr()), '') || ':' || coalesce(inet_server_port(), 0)""";
     private static final String SYSTEM_ID_SQL = "select system_identifier::text from pg_control_system()";
 
     private final Connection connection;
@@ -43,8 +44,10 @@ final class SourceSession implements AutoCloseable {
         Connection connection = DriverManager.getConnection(conn.jdbcUrl(), props);
         try {
             connection.setAutoCommit(true);
-            var session = new SourceSession(connection, kind,
-                    new QueryPipeline(connection, settings.defaultStatementTimeout(), isPostgres(kind)));
+            // Login was bounded by the short connect timeout; queries get the long safety net.
+            connection.setNetworkTimeout(Runnable::run, (int) settings.socketTimeout().toMillis());
+            var session = new SourceSession(connection, kind, new QueryPipeline(connection,
+                    settings.defaultStatementTimeout(), settings.socketTimeout(), isPostgres(kind)));
             session.refreshFacts(now);
             return session;
         } catch (SQLException | RuntimeException e) {
@@ -59,9 +62,16 @@ final class SourceSession implements AutoCloseable {
         props.setProperty("ApplicationName", SessionSettings.APPLICATION_NAME);
         int connectSeconds = (int) Math.max(1, Math.ceil(settings.connectTimeout().toMillis() / 1000.0));
         props.setProperty("connectTimeout", Integer.toString(connectSeconds));
-        props.setProperty("loginTimeout", Integer.toString(connectSeconds));
-        props.setProperty("socketTimeout", Long.toString(Math.max(1, settings.socketTimeout().toSeconds())));
+        // Not loginTimeout: pgjdbc enforces it by running each attempt on a new platform thread
+        // (abandoned, still blocked, when it expires). A server that accepts TCP but never
+        // answers the login is bounded by the socket timeout instead, set to the connect
+        // timeout until the session is open.
+        props.remove("loginTimeout");
+        props.setProperty("socketTimeout", Integer.toString(connectSeconds));
         props.setProperty("tcpKeepAlive", "true");
+        // QueryPipeline keeps its own statements; pgjdbc's per-connection cache of closed ones
+        // would only hold on to memory for statements we evicted on purpose.
+        props.setProperty("preparedStatementCacheQueries", "0");
         if (isPostgres(kind)) {
             // Travels in the startup packet: no extra round trip for SETs.
             String options = "-c default_transaction_read_only=on"
@@ -88,13 +98,15 @@ final class SourceSession implements AutoCloseable {
         }
         int versionNum;
         boolean inRecovery;
+        String serverAddress;
         try (Statement st = connection.createStatement(); ResultSet rs = st.executeQuery(FACTS_SQL)) {
             rs.next();
             versionNum = rs.getInt(1);
             inRecovery = rs.getBoolean(2);
+            serverAddress = rs.getString(3);
         }
         String systemId = facts == null ? readSystemIdentifier() : facts.systemIdentifier();
-        facts = new ServerFacts(versionNum, inRecovery, systemId, now);
+        facts = new ServerFacts(versionNum, inRecovery, systemId, serverAddress, now);
         return facts;
     }
 

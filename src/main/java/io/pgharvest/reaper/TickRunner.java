@@ -31,6 +31,7 @@ final class TickRunner {
     private final Duration defaultTimeout;
     private final String instanceKey;
     private final List<Measurement> out = new ArrayList<>();
+    private Instant gridPoint;
     private boolean pipelineFailed;
 
     TickRunner(ReaperConfig config, SourceSession session, SoloLane solo, MetricLedger ledger,
@@ -48,11 +49,16 @@ final class TickRunner {
     }
 
     /**
+     * Runs the tick. Whatever happens, {@link #measurements()} holds what was fetched, also when
+     * the session is lost halfway through.
+     *
      * @param intervals the interval of every due metric (for cache freshness and back-off)
-     * @return the measurements of this tick, in no particular order
+     * @param now the tick's start, the collection time of its measurements
+     * @param gridPoint the grid point the tick serves, for back-off decisions
      */
-    List<Measurement> run(List<String> due, java.util.Map<String, Duration> intervals, Instant now)
+    void run(List<String> due, java.util.Map<String, Duration> intervals, Instant now, Instant gridPoint)
             throws SourceDownException {
+        this.gridPoint = gridPoint;
         int major = session.facts().majorVersion();
         var pipeline = new ArrayList<MetricQuery>();
         var soloRuns = new ArrayList<MetricQuery>();
@@ -69,7 +75,7 @@ final class TickRunner {
             var query = new MetricQuery(metric, sql, timeoutOf(definition));
             if (!solo.contains(metric)) {
                 pipeline.add(query);
-            } else if (solo.readyToRetry(metric, now)) {
+            } else if (solo.readyToRetry(metric, gridPoint)) {
                 soloRuns.add(query);
             } else {
                 backoff++;
@@ -80,6 +86,10 @@ final class TickRunner {
         for (MetricQuery query : soloRuns) {
             runSolo(query, intervals.get(query.metric()), now);
         }
+    }
+
+    /** The measurements fetched so far, in no particular order. */
+    List<Measurement> measurements() {
         return out;
     }
 
@@ -111,17 +121,21 @@ final class TickRunner {
 
     private void runSolo(MetricQuery query, Duration interval, Instant now) throws SourceDownException {
         try {
-            FetchedRows rows = session.pipeline().runAlone(query);
+            QueryPipeline.AloneRun run = session.pipeline().runAlone(query);
             sourceMeters.roundTrip();
-            solo.recovered(query.metric());
-            deliver(query.metric(), rows, now);
+            if (run.severalStatements()) {
+                solo.pin(query.metric());
+            } else {
+                solo.recovered(query.metric());
+            }
+            deliver(query.metric(), run.rows(), now);
             sourceMeters.fetch(ReaperMeters.OK, 1);
         } catch (SQLException e) {
             sourceMeters.roundTrip();
             failIfBroken(e);
             boolean timedOut = QUERY_CANCELED.equals(e.getSQLState());
             sourceMeters.fetch(timedOut ? ReaperMeters.TIMEOUT : ReaperMeters.ERROR, 1);
-            solo.fail(query.metric(), interval, now);
+            solo.fail(query.metric(), interval, gridPoint);
             ledger.failed(query.metric(), describe(query, e, timedOut), now);
         }
     }

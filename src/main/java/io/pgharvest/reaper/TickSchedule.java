@@ -53,15 +53,27 @@ final class TickSchedule {
      */
     static TickSchedule plan(Map<String, Duration> metricIntervals, Duration minPeriod, long phaseSeed,
             Instant now, TickSchedule previous) {
+        var requested = new TreeMap<String, Long>();
+        metricIntervals.forEach((name, interval) -> requested.put(name, Math.max(interval.toMillis(), 1)));
+        long period = Math.max(gcd(requested.values()), Math.max(minPeriod.toMillis(), 1));
+        // Below the floor the GCD is not a divisor of every interval: round intervals up to a
+        // multiple of the period so that every run stays on the grid.
         var millis = new TreeMap<String, Long>();
-        metricIntervals.forEach((name, interval) -> millis.put(name, Math.max(interval.toMillis(), 1)));
-        long period = Math.max(gcd(millis.values()), Math.max(minPeriod.toMillis(), 1));
+        requested.forEach((name, interval) -> millis.put(name, (interval + period - 1) / period * period));
         long phase = Math.floorMod(phaseSeed, period);
         var schedule = new TickSchedule(period, phase, millis, new HashMap<>());
         long firstPoint = schedule.gridPointAtOrAfter(now.toEpochMilli());
-        for (String name : millis.keySet()) {
-            Long kept = previous == null ? null : previous.nextDue.get(name);
-            schedule.nextDue.put(name, kept == null ? firstPoint : schedule.gridPointAtOrAfter(kept));
+        for (var entry : millis.entrySet()) {
+            Long kept = previous == null ? null : previous.nextDue.get(entry.getKey());
+            long due = kept == null ? firstPoint : schedule.gridPointAtOrAfter(kept);
+            if (kept != null) {
+                // A shorter interval brings the next run closer: one new interval after the last
+                // run (which was one old interval before the kept due time), never in the past.
+                long lastRun = kept - previous.intervals.get(entry.getKey());
+                long sooner = schedule.gridPointAtOrAfter(Math.max(now.toEpochMilli(), lastRun + entry.getValue()));
+                due = Math.min(due, sooner);
+            }
+            schedule.nextDue.put(entry.getKey(), due);
         }
         return schedule;
     }
@@ -101,6 +113,7 @@ final class TickSchedule {
         long nowMillis = now.toEpochMilli();
         var due = new ArrayList<String>();
         var passedPoints = new java.util.TreeSet<Long>();
+        var servedPoints = new java.util.TreeSet<Long>();
         long latestPoint = Long.MIN_VALUE;
         for (var entry : intervals.entrySet()) {
             String name = entry.getKey();
@@ -114,6 +127,7 @@ final class TickSchedule {
                 passedPoints.add(next + k * interval);
             }
             long servedPoint = next + missed * interval;
+            servedPoints.add(servedPoint);
             latestPoint = Math.max(latestPoint, servedPoint);
             nextDue.put(name, servedPoint + interval);
             due.add(name);
@@ -121,7 +135,9 @@ final class TickSchedule {
         if (due.isEmpty()) {
             return new DueTick(List.of(), null, 0);
         }
-        int skipped = Math.max(passedPoints.size() - 1, 0);
+        // Points that passed and that no metric is run for now (one tick may serve several).
+        passedPoints.removeAll(servedPoints);
+        int skipped = passedPoints.size();
         return new DueTick(List.copyOf(due), Instant.ofEpochMilli(latestPoint), skipped);
     }
 

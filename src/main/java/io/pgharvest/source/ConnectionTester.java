@@ -80,7 +80,8 @@ public class ConnectionTester {
             properties.setProperty("connectTimeout", seconds);
         }
         properties.setProperty("socketTimeout", seconds);
-        properties.setProperty("loginTimeout", seconds);
+        // Not loginTimeout: pgjdbc would run each attempt on a new platform thread; the attempt
+        // already runs on a virtual thread bounded by the caller's timeout.
         properties.putIfAbsent("ApplicationName", APPLICATION_NAME);
         return properties;
     }

@@ -51,6 +51,19 @@ public record Source(
                 standbyMetrics, tags, onlyIfPrimary, includePattern, excludePattern);
     }
 
+    /** Never prints the password: records print every component, and connStr holds secrets. */
+    @Override
+    public String toString() {
+        String shown;
+        try {
+            shown = ConnectionString.parse(connStr).masked();
+        } catch (IllegalArgumentException e) {
+            shown = "<connection string that does not parse>";
+        }
+        return "Source[name=" + name + ", connStr=" + shown + ", kind=" + kind.label() + ", group=" + group
+                + ", enabled=" + enabled + ", preset=" + preset + ", metrics=" + metrics + "]";
+    }
+
     /** Immutable copy that keeps a stable order, so files and API answers do not reshuffle. */
     private static <V> Map<String, V> sortedCopy(Map<String, V> map) {
         return map == null ? Map.of() : java.util.Collections.unmodifiableMap(new TreeMap<>(map));

@@ -84,4 +84,14 @@ public interface ConfigStore {
 
     /** Removes a preset; see {@link #deleteMetric}. */
     long deletePreset(String name);
+
+    /**
+     * Creates or replaces every item of {@code changes} in one write (one index step), validated
+     * against the configuration as it will be afterwards, so that a source may name a preset
+     * that comes with it. Items equal to what is there already are left alone. With
+     * {@code dryRun} nothing is written and the result says what would happen.
+     *
+     * @throws RejectedChangesException naming every problem of every item; nothing was changed
+     */
+    AppliedChanges putAll(ConfigChanges changes, boolean dryRun);
 }

@@ -13,10 +13,15 @@ import io.pgharvest.source.Source;
 import io.pgharvest.store.StoreIndexFile.ItemStamp;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.EnumMap;
+import java.util.EnumSet;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
 import java.util.function.Function;
@@ -155,6 +160,100 @@ class FileConfigStore implements ConfigStore {
                 () -> ItemUsers.ofPreset(current.snapshot(), name)));
     }
 
+    @Override
+    public AppliedChanges putAll(ConfigChanges changes, boolean dryRun) {
+        writeLock.lock();
+        try {
+            StoreState current = state;
+            var problems = new ArrayList<FieldProblem>();
+            refuseRepeatedNames(changes, problems);
+            long index = current.index() + 1;
+            var staged = new StagedChanges(current, index);
+            changes.metrics().forEach(metric -> staged.put(METRICS, metric.name(), metric));
+            changes.presets().forEach(preset -> staged.put(PRESETS, preset.name(), preset));
+            var sources = new ArrayList<Source>();
+            for (Source source : changes.sources()) {
+                Source resolved = keepStoredPassword(source, current.sources().get(source.name()));
+                sources.add(resolved);
+                staged.put(SOURCES, resolved.name(), resolved);
+            }
+            ConfigSnapshot after = staged.state().snapshot();
+            changes.metrics().forEach(m -> addAll(problems, "metrics[" + m.name() + "].", validator.checkMetric(m)));
+            changes.presets().forEach(p -> addAll(problems, "presets[" + p.name() + "].", validator.checkPreset(p, after)));
+            sources.forEach(s -> addAll(problems, "sources[" + s.name() + "].", validator.checkSource(s, after)));
+            if (!problems.isEmpty()) {
+                throw new RejectedChangesException(problems);
+            }
+            if (dryRun || staged.tables().isEmpty()) {
+                return new AppliedChanges(dryRun, current.index(), staged.items());
+            }
+            commit(current, staged.state(), staged.tables());
+            var result = new AppliedChanges(false, index, staged.items());
+            log.info("{} items written together (index {}): {} created, {} replaced, {} overridden, {} unchanged",
+                    changes.size(), index, result.count(AppliedChanges.Action.CREATED),
+                    result.count(AppliedChanges.Action.REPLACED), result.count(AppliedChanges.Action.OVERRIDDEN),
+                    result.count(AppliedChanges.Action.UNCHANGED));
+            return result;
+        } finally {
+            writeLock.unlock();
+        }
+    }
+
+    /** The state after a batch of puts, built item by item; all changed items get the same index. */
+    private final class StagedChanges {
+
+        private final long index;
+        private final List<AppliedChanges.ItemChange> items = new ArrayList<>();
+        private final Set<StoreTable> tables = EnumSet.noneOf(StoreTable.class);
+        private StoreState state;
+
+        StagedChanges(StoreState start, long index) {
+            this.state = start;
+            this.index = index;
+        }
+
+        void put(StoreTable table, String name, Object item) {
+            ItemOrigin origin = state.origin(table, name);
+            if (item.equals(effectiveItem(state, table, name))) {
+                items.add(new AppliedChanges.ItemChange(table, name, AppliedChanges.Action.UNCHANGED));
+                return;
+            }
+            var action = origin == null ? AppliedChanges.Action.CREATED
+                    : origin == ItemOrigin.BUILT_IN ? AppliedChanges.Action.OVERRIDDEN : AppliedChanges.Action.REPLACED;
+            items.add(new AppliedChanges.ItemChange(table, name, action));
+            tables.add(table);
+            state = state.with(table, name, item, new ItemStamp(index, fingerprints.of(table, name, item)), index);
+        }
+
+        StoreState state() {
+            return state;
+        }
+
+        List<AppliedChanges.ItemChange> items() {
+            return items;
+        }
+
+        Set<StoreTable> tables() {
+            return tables;
+        }
+    }
+
+    private static void refuseRepeatedNames(ConfigChanges changes, List<FieldProblem> problems) {
+        refuseRepeated("sources", changes.sources().stream().map(Source::name).toList(), problems);
+        refuseRepeated("metrics", changes.metrics().stream().map(MetricDefinition::name).toList(), problems);
+        refuseRepeated("presets", changes.presets().stream().map(Preset::name).toList(), problems);
+    }
+
+    private static void refuseRepeated(String kind, List<String> names, List<FieldProblem> problems) {
+        var seen = new HashSet<String>();
+        names.stream().filter(name -> !seen.add(name)).distinct()
+                .forEach(name -> problems.add(new FieldProblem(kind + "[" + name + "]", "is listed more than once")));
+    }
+
+    private static void addAll(List<FieldProblem> problems, String prefix, List<FieldProblem> found) {
+        found.forEach(p -> problems.add(new FieldProblem(prefix + p.field(), p.message())));
+    }
+
     /**
      * Sets the operator's item {@code name} to what {@code decide} returns; {@code decide} runs
      * under the write lock and throws to refuse. Writing an item equal to the stored one is a
@@ -199,18 +298,47 @@ class FileConfigStore implements ConfigStore {
     }
 
     private void commit(StoreState next, StoreTable table) {
+        commit(state, next, EnumSet.of(table));
+    }
+
+    /**
+     * Writes the index file, then the data files of {@code tables}, then publishes {@code next}.
+     * When the second data file cannot be written, the first is restored to {@code current}'s
+     * content, so a failed write leaves the files as they were (the index file may be one step
+     * ahead, which start-up tolerates); only if that restore fails too do the files disagree
+     * with the published state, and the exception says so.
+     */
+    private void commit(StoreState current, StoreState next, Set<StoreTable> tables) {
+        var written = new ArrayList<Path>();
+        Path target = files.index();
         try {
-            AtomicFiles.write(files.index(), yaml.write(next.indexFile()));
-            byte[] content = table == SOURCES
-                    ? yaml.write(next.sources().values())
-                    : yaml.write(MetricsFile.of(next.userMetrics(), next.userPresets()));
-            AtomicFiles.write(files.of(table), content);
+            AtomicFiles.write(target, yaml.write(next.indexFile()));
+            if (tables.contains(METRICS) || tables.contains(PRESETS)) {
+                target = files.metrics();
+                AtomicFiles.write(target, yaml.write(MetricsFile.of(next.userMetrics(), next.userPresets())));
+                written.add(target);
+            }
+            if (tables.contains(SOURCES)) {
+                target = files.sources();
+                AtomicFiles.write(target, yaml.write(next.sources().values()));
+            }
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot write " + files.of(table) + "; nothing was changed: "
+            var failure = new UncheckedIOException("cannot write " + target + "; nothing was changed: "
                     + e.getMessage(), e);
+            for (Path file : written) {
+                try {
+                    AtomicFiles.write(file, yaml.write(MetricsFile.of(current.userMetrics(), current.userPresets())));
+                } catch (IOException restore) {
+                    failure = new UncheckedIOException("cannot write " + target + " and cannot restore " + file
+                            + ", which now holds changes that were not applied; correct the disk problem and"
+                            + " restart pgharvest: " + e.getMessage(), e);
+                    failure.addSuppressed(restore);
+                }
+            }
+            throw failure;
         }
         state = next;
-        tableChanges.get(table).advanceTo(next.index());
+        tables.forEach(table -> tableChanges.get(table).advanceTo(next.index()));
         storeChanges.advanceTo(next.index());
     }
 
@@ -270,6 +398,15 @@ class FileConfigStore implements ConfigStore {
             case SOURCES -> state.sources().get(name);
             case METRICS -> state.userMetrics().get(name);
             case PRESETS -> state.userPresets().get(name);
+        };
+    }
+
+    /** The item readers see under {@code name}: the operator's, else the built-in one. */
+    private static Object effectiveItem(StoreState state, StoreTable table, String name) {
+        return switch (table) {
+            case SOURCES -> state.sources().get(name);
+            case METRICS -> state.snapshot().metrics().get(name);
+            case PRESETS -> state.snapshot().presets().get(name);
         };
     }
 

@@ -12,16 +12,27 @@ import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.Collection;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.HashMap;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.Map;
 import org.snakeyaml.engine.v2.exceptions.MarkedYamlEngineException;
 import tools.jackson.core.JacksonException;
 import tools.jackson.core.JsonParser;
+import tools.jackson.core.JsonToken;
 import tools.jackson.core.StreamReadFeature;
+import tools.jackson.core.TokenStreamContext;
 import tools.jackson.core.TokenStreamLocation;
 import tools.jackson.core.type.TypeReference;
+import tools.jackson.databind.DeserializationContext;
 import tools.jackson.databind.DeserializationFeature;
+import tools.jackson.databind.ObjectReader;
+import tools.jackson.databind.deser.DeserializationProblemHandler;
 import tools.jackson.databind.PropertyNamingStrategies;
+import tools.jackson.databind.ValueDeserializer;
 import tools.jackson.dataformat.yaml.YAMLMapper;
 import tools.jackson.dataformat.yaml.YAMLWriteFeature;
 
@@ -74,6 +85,171 @@ final class PgwatchYaml {
         MetricsFile content = parse(in.readAllBytes(), name, new TypeReference<MetricsFile>() {
         });
         return content == null ? new MetricsFile(null, null) : content;
+    }
+
+    /**
+     * One root value of an imported YAML stream: a {@code sources.yaml} list, or a map holding any
+     * of {@code metrics}, {@code presets} (the {@code metrics.yaml} format) and {@code sources}.
+     */
+    record ImportDocument(List<SourceEntry> sources, MetricsFile metrics, int line, List<Integer> sourceLines) {
+    }
+
+    /** The map form of an imported document. */
+    record ImportMap(List<SourceEntry> sources, Map<String, MetricEntry> metrics, Map<String, PresetEntry> presets) {
+    }
+
+    /** Told about each property of an imported document that the target type does not have. */
+    interface UnknownProperties {
+
+        /**
+         * @param path where the property is, e.g. {@code [2].host_config} or {@code metrics.db_stats.foo}
+         * @param line 1-based line of the property in the document, 0 when unknown
+         * @param inSource whether the property belongs to a source (an item of a sources list)
+         */
+        void found(String path, int line, boolean inSource);
+    }
+
+    /**
+     * Reads every YAML document of {@code content} (documents separated by {@code ---}) for an
+     * import. Unknown properties are reported to {@code unknown} and skipped instead of being
+     * dropped silently; intervals must be whole numbers (a fraction is an error, not truncated).
+     *
+     * @throws ConfigFileException naming {@code origin}, line and column when a document does not parse
+     */
+    List<ImportDocument> readImport(byte[] content, Path origin, UnknownProperties unknown) {
+        var documents = new ArrayList<ImportDocument>();
+        Map<String, Integer> lines = propertyLines(content, origin);
+        try (JsonParser parser = mapper.createParser(content)) {
+            JsonToken token;
+            int document = 0;
+            while ((token = parser.nextToken()) != null) {
+                int line = Math.max(parser.currentTokenLocation().getLineNr(), 0);
+                int number = document++;
+                var handler = new UnknownPropertyHandler(number, lines, unknown);
+                if (token == JsonToken.START_ARRAY) {
+                    List<SourceEntry> sources = importReader(SOURCE_LIST, handler).readValue(parser);
+                    checkNoEmptyItem(sources, "", origin, line);
+                    documents.add(new ImportDocument(sources, new MetricsFile(null, null), line,
+                            itemLines(lines, number, "", sources.size(), line)));
+                } else if (token == JsonToken.START_OBJECT) {
+                    ImportMap map = importReader(new TypeReference<ImportMap>() {
+                    }, handler).readValue(parser);
+                    List<SourceEntry> sources = map.sources() == null ? List.of() : map.sources();
+                    checkNoEmptyItem(sources, "sources", origin, line);
+                    documents.add(new ImportDocument(sources, new MetricsFile(map.metrics(), map.presets()), line,
+                            itemLines(lines, number, "sources", sources.size(), line)));
+                } else if (token != JsonToken.VALUE_NULL) {
+                    throw new ConfigFileException(origin, line, 0, "expected a list of sources (sources.yaml) or a"
+                            + " map with metrics and presets (metrics.yaml), found " + token, null);
+                }
+            }
+        } catch (JacksonException e) {
+            throw translate(origin, e);
+        }
+        return documents;
+    }
+
+    /** The line of each source's name (its first line in the usual layout), else of the document. */
+    private static List<Integer> itemLines(Map<String, Integer> lines, int document, String prefix, int count,
+            int fallback) {
+        var result = new ArrayList<Integer>();
+        for (int i = 0; i < count; i++) {
+            result.add(lines.getOrDefault(document + "|" + prefix + "[" + i + "].name", fallback));
+        }
+        return result;
+    }
+
+    private static void checkNoEmptyItem(List<SourceEntry> sources, String prefix, Path origin, int line) {
+        for (int i = 0; i < sources.size(); i++) {
+            if (sources.get(i) == null) {
+                throw new ConfigFileException(origin, line, 0, prefix + "[" + i + "]: the list item is empty", null);
+            }
+        }
+    }
+
+    private ObjectReader importReader(TypeReference<?> type, DeserializationProblemHandler handler) {
+        // FAIL_ON_TRAILING_TOKENS off: the next YAML document follows the value just read.
+        ObjectReader reader = mapper.readerFor(type).without(DeserializationFeature.ACCEPT_FLOAT_AS_INT,
+                DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
+        return reader.with(reader.getConfig().withHandler(handler));
+    }
+
+    /**
+     * The line of every property, keyed by document number and path. Needed because records are
+     * built through their constructor: Jackson buffers the properties it cannot place and hands
+     * them to the problem handler afterwards, without their location.
+     */
+    private Map<String, Integer> propertyLines(byte[] content, Path origin) {
+        var lines = new HashMap<String, Integer>();
+        try (JsonParser parser = mapper.createParser(content)) {
+            int document = -1;
+            JsonToken token;
+            while ((token = parser.nextToken()) != null) {
+                TokenStreamContext context = parser.streamReadContext();
+                boolean startsDocument = token.isStructStart()
+                        ? context.getParent() != null && context.getParent().inRoot()
+                        : context.inRoot() && token.isScalarValue();
+                if (startsDocument) {
+                    document++;
+                }
+                if (token == JsonToken.PROPERTY_NAME) {
+                    lines.put(document + "|" + path(parser.streamReadContext()),
+                            Math.max(parser.currentTokenLocation().getLineNr(), 0));
+                }
+            }
+        } catch (JacksonException e) {
+            throw translate(origin, e);
+        }
+        return lines;
+    }
+
+    /** E.g. {@code [2].host_config}: array indexes in brackets, property names joined by dots. */
+    private static String path(TokenStreamContext context) {
+        Deque<String> parts = new ArrayDeque<>();
+        for (TokenStreamContext c = context; c != null && !c.inRoot(); c = c.getParent()) {
+            if (c.inArray()) {
+                parts.push("[" + c.getCurrentIndex() + "]");
+            } else if (c.currentName() != null) {
+                parts.push("." + c.currentName());
+            }
+        }
+        String path = String.join("", parts);
+        return path.startsWith(".") ? path.substring(1) : path;
+    }
+
+    /** Reports unknown properties with the line {@link #propertyLines} recorded, and skips them. */
+    private static final class UnknownPropertyHandler extends DeserializationProblemHandler {
+
+        private final int document;
+        private final Map<String, Integer> lines;
+        private final UnknownProperties unknown;
+
+        UnknownPropertyHandler(int document, Map<String, Integer> lines, UnknownProperties unknown) {
+            this.document = document;
+            this.lines = lines;
+            this.unknown = unknown;
+        }
+
+        @Override
+        public boolean handleUnknownProperty(DeserializationContext context, JsonParser parser,
+                ValueDeserializer<?> deserializer, Object beanOrClass, String propertyName) {
+            // The context of the object that holds the property; depending on how Jackson buffered
+            // the property, the parser may already stand inside the property's own value.
+            TokenStreamContext where = parser.streamReadContext();
+            while (where != null && !(where.inObject() && propertyName.equals(where.currentName()))) {
+                where = where.getParent();
+            }
+            // a buffered value's own context may repeat the property name of its parent
+            while (where != null && where.getParent() != null && where.getParent().inObject()
+                    && propertyName.equals(where.getParent().currentName())) {
+                where = where.getParent();
+            }
+            String path = where != null ? path(where) : path(parser.streamReadContext()) + "." + propertyName;
+            boolean inSource = beanOrClass == SourceEntry.class || beanOrClass instanceof SourceEntry;
+            unknown.found(path, lines.getOrDefault(document + "|" + path, 0), inSource);
+            parser.skipChildren();
+            return true;
+        }
     }
 
     StoreIndexFile readIndex(Path file) {

@@ -82,6 +82,12 @@ final class ApiClient {
                 : HttpRequest.BodyPublishers.ofString(rawBody)));
     }
 
+    /** A request with a body of another media type than JSON, e.g. application/yaml. */
+    Response send(String method, String path, String contentType, String rawBody) {
+        HttpRequest.Builder builder = request(path).setHeader("Content-Type", contentType);
+        return send(builder.method(method, HttpRequest.BodyPublishers.ofString(rawBody)));
+    }
+
     CompletableFuture<Response> getAsync(String path) {
         return HTTP.sendAsync(request(path).GET().build(), HttpResponse.BodyHandlers.ofString())
                 .thenApply(r -> new Response(r.statusCode(), r.headers(), r.body()));

@@ -103,4 +103,38 @@ class FailureIsolationTest {
         return reaper.status().metrics().stream().filter(m -> m.name().equals(metric)).findFirst()
                 .orElseThrow().lane();
     }
+
+    @Test
+    void aMetricWithSeveralStatementsRunsAloneForGoodAndCostsOneRoundTripPerTick() throws Exception {
+        pg.createDatabase("isolation_db");
+        var metrics = java.util.List.of(metric("plain", "select 1 as v"),
+                metric("two_statements", "select 1 as first; select 2 as second"));
+        var kit = new ReaperTestKit();
+        var timer = new ManualTickTimer(Instant.parse("2026-03-01T10:00:00.400Z"));
+        var reaper = new SourceReaper(ReaperTestKit.config(
+                source("multi", pg.connStr("isolation_db"), Map.of("plain", 5, "two_statements", 5)), metrics),
+                kit.context, timer);
+        reaper.start();
+        timer.advanceTo(timer.awaitSleepRequests(1));
+        timer.awaitSleepRequests(2);
+        double afterFirstTick = roundTrips(kit);
+        for (int sleeps = 2; sleeps <= 4; sleeps++) {
+            timer.advanceTo(timer.awaitSleepRequests(sleeps));
+        }
+        timer.awaitSleepRequests(5);
+        double laterTicks = roundTrips(kit) - afterFirstTick;
+        String lane = lane(reaper, "two_statements");
+        reaper.stop();
+        assertThat(reaper.awaitStop(Duration.ofSeconds(10))).isTrue();
+
+        assertThat(lane).isEqualTo(MetricRuntimeStatus.SOLO);
+        assertThat(laterTicks).isEqualTo(3 * 2); // per tick: the pipeline of the others + the pinned metric alone
+        assertThat(kit.publisher.of("multi", "plain")).hasSize(4);
+        assertThat(kit.publisher.of("multi", "two_statements")).hasSize(4)
+                .allSatisfy(m -> assertThat(m.rows().getFirst().values()).containsEntry("second", 2L));
+    }
+
+    private static double roundTrips(ReaperTestKit kit) {
+        return kit.registry.get("pgharvest.round.trips").counter().count();
+    }
 }

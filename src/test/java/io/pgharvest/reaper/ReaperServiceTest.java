@@ -143,4 +143,33 @@ class ReaperServiceTest {
             Thread.sleep(50);
         }
     }
+
+    @Test
+    void connectAttemptsToAServerThatNeverAnswersStartNoPlatformThreads() throws Exception {
+        try (var silent = new java.net.ServerSocket(0, 50, java.net.InetAddress.getLoopbackAddress())) {
+            for (int i = 0; i < 5; i++) {
+                store.putSource(source("silent" + i, "postgresql://postgres@127.0.0.1:" + silent.getLocalPort() + "/x",
+                        Map.of("ping", 1)));
+            }
+            // The server accepts TCP (backlog) but never answers the login: attempts time out.
+            org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(15)).until(() -> java.util.stream.IntStream
+                    .range(0, 5).allMatch(i -> service.status("silent" + i).map(st -> st.state().equals("disconnected"))
+                            .orElse(false)));
+            // pgjdbc's loginTimeout would have run each attempt on a platform thread of this name.
+            assertThat(Thread.getAllStackTraces().keySet()).map(Thread::getName)
+                    .noneMatch(n -> n.contains("PostgreSQL JDBC driver connection thread"));
+        }
+    }
+
+    @Test
+    void aSourceReEnabledWhileItsOldReaperStopsKeepsItsMeters() throws Exception {
+        var registry = new SimpleMeterRegistry();
+        var meters = new ReaperMeters(registry);
+        var first = meters.forSource("again");
+        var second = meters.forSource("again");
+        meters.release(first);
+        assertThat(registry.find("pgharvest.ticks").tag("source", "again").counter()).isNotNull();
+        meters.release(second);
+        assertThat(registry.find("pgharvest.ticks").tag("source", "again").counter()).isNull();
+    }
 }

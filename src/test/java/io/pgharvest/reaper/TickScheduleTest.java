@@ -82,4 +82,35 @@ class TickScheduleTest {
         assertThat(firstWakes).doesNotHaveDuplicates()
                 .allSatisfy(w -> assertThat(Duration.between(T0, w)).isLessThan(Duration.ofSeconds(30)));
     }
+
+    @Test
+    void aTickThatServesSeveralPassedPointsCountsOnlyThePointsNothingRanFor() {
+        TickSchedule schedule = plan(Map.of("a", 10, "b", 15), T0, null);
+        schedule.takeDue(T0);
+        schedule.takeDue(T0.plusSeconds(10));
+        // Woken late at 21 s: b serves 15, a serves 20; nothing was skipped.
+        assertThat(schedule.takeDue(T0.plusSeconds(21)).skippedPoints()).isZero();
+        // Woken at 45 s instead of 30: a skipped 30, b serves 45 and a 40; 30 is the only lost point.
+        assertThat(schedule.takeDue(T0.plusSeconds(45)).skippedPoints()).isEqualTo(1);
+    }
+
+    @Test
+    void aShortenedIntervalBringsTheNextRunCloser() {
+        TickSchedule schedule = plan(Map.of("slow", 3600), T0, null);
+        schedule.takeDue(T0);
+        // Last run at 0 s: with 10 s it is due at 10 s, not an hour later.
+        TickSchedule replanned = plan(Map.of("slow", 10), T0.plusSeconds(5), schedule);
+        assertThat(replanned.nextDue("slow")).isEqualTo(T0.plusSeconds(10));
+        // Changed at 25 s, when 10 s would already be past: due at once (the next grid point).
+        TickSchedule late = plan(Map.of("slow", 10), T0.plusSeconds(25), schedule);
+        assertThat(late.nextDue("slow")).isEqualTo(T0.plusSeconds(30));
+    }
+
+    @Test
+    void intervalsBelowTheMinimumPeriodAreRoundedOntoTheGrid() {
+        var intervals = Map.of("a", Duration.ofSeconds(1), "b", Duration.ofSeconds(7));
+        TickSchedule schedule = TickSchedule.plan(intervals, Duration.ofSeconds(5), 0, T0, null);
+        assertThat(schedule.period()).isEqualTo(Duration.ofSeconds(5));
+        assertThat(schedule.intervals()).containsEntry("a", Duration.ofSeconds(5)).containsEntry("b", Duration.ofSeconds(10));
+    }
 }

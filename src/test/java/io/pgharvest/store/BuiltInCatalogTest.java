@@ -3,63 +3,191 @@ package io.pgharvest.store;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.pgharvest.metric.MetricDefinition;
-import io.pgharvest.testsupport.TestPostgres;
-import java.sql.Connection;
-import java.sql.ResultSet;
-import java.sql.ResultSetMetaData;
-import java.sql.Statement;
+import io.pgharvest.metric.NodeStatus;
+import io.pgharvest.metric.Preset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 
-/** The catalog shipped in the jar is valid and every query runs on the test server's version. */
+/** Rules every built-in metric and preset follows; the SQL itself is run by CatalogVersionMatrixTest. */
 class BuiltInCatalogTest {
 
-    private final BuiltInCatalog catalog = BuiltInCatalog.load(new PgwatchYaml());
+    private static final List<String> LEVELS = List.of("minimal", "basic", "standard", "exhaustive");
+
+    private final CatalogUnderTest catalog = CatalogUnderTest.get();
+    private final ConfigValidator validator = new ConfigValidator();
+    private final ConfigSnapshot snapshot = new ConfigSnapshot(0, Map.of(), catalog.metrics(), catalog.presets(), Map.of());
 
     @Test
-    void theCatalogHasTheStandardPresets() {
-        assertThat(catalog.presets()).containsKeys("minimal", "basic", "standard", "exhaustive");
-        assertThat(catalog.metrics()).hasSizeGreaterThanOrEqualTo(10);
-        assertThat(catalog.presets().get("exhaustive").metrics().keySet()).isEqualTo(catalog.metrics().keySet());
+    void theCatalogHasAtLeastFiftyMetricsForEverySupportedVersion() {
+        for (int major = 14; major <= 18; major++) {
+            int version = major;
+            long available = catalog.metrics().values().stream().filter(m -> m.sqlFor(version).isPresent()).count();
+            assertThat(available).as("metrics available on PostgreSQL %d", major).isGreaterThanOrEqualTo(50);
+        }
     }
 
     @Test
-    void everyBuiltInMetricAndPresetPassesValidation() {
-        var validator = new ConfigValidator();
-        var snapshot = new ConfigSnapshot(0, Map.of(), catalog.metrics(), catalog.presets(), Map.of());
-
-        catalog.metrics().values().forEach(m -> assertThat(validator.checkMetric(m)).as(m.name()).isEmpty());
-        catalog.presets().values().forEach(p -> assertThat(validator.checkPreset(p, snapshot)).as(p.name()).isEmpty());
+    void everyMetricAndPresetPassesTheStoreValidation() {
+        var problems = new ArrayList<String>();
+        catalog.metrics().values().forEach(m -> validator.checkMetric(m).forEach(p -> problems.add(m.name() + ": " + p)));
+        catalog.presets().values().forEach(p -> validator.checkPreset(p, snapshot)
+                .forEach(problem -> problems.add("preset " + p.name() + ": " + problem)));
+        assertThat(problems).isEmpty();
     }
 
     @Test
-    void everyBuiltInQueryRunsOnTheTestServer() throws Exception {
-        TestPostgres postgres = TestPostgres.shared();
-        postgres.createDatabase("catalog_test");
-        postgres.execute("catalog_test", "create table if not exists catalog_probe (id int primary key)");
-        List<String> failures = new ArrayList<>();
-        try (Connection connection = postgres.connect("catalog_test")) {
-            for (MetricDefinition metric : catalog.metrics().values()) {
-                String sql = metric.sqlFor(postgres.majorVersion()).orElseThrow();
-                try (Statement statement = connection.createStatement(); ResultSet rows = statement.executeQuery(sql)) {
-                    assertColumnsAreNamed(metric, rows.getMetaData());
-                } catch (Exception e) {
-                    failures.add(metric.name() + " on " + postgres.majorVersion() + ": " + e.getMessage());
+    void everyMetricIsDescribedAndDeclaresItsColumnsAndGauges() {
+        var problems = new ArrayList<String>();
+        for (MetricDefinition metric : catalog.metrics().values()) {
+            List<String> columns = catalog.declaredColumns(metric.name());
+            if (metric.description().length() < 40) {
+                problems.add(metric.name() + ": the description is missing or too short to help an operator");
+            }
+            if (columns.isEmpty()) {
+                problems.add(metric.name() + ": no columns declared");
+            }
+            if (columns.size() != new TreeSet<>(columns).size()) {
+                problems.add(metric.name() + ": a column is declared twice");
+            }
+            for (String gauge : metric.gauges()) {
+                if (!gauge.equals("*") && !columns.contains(gauge)) {
+                    problems.add(metric.name() + ": gauge '" + gauge + "' is not a declared column");
                 }
             }
+            if (!CatalogUnderTest.isConsoleCommand(metric) && metric.statementTimeoutSeconds() == null) {
+                problems.add(metric.name() + ": no statement timeout of its own");
+            }
         }
-        assertThat(failures).isEmpty();
+        assertThat(problems).isEmpty();
     }
 
-    private static void assertColumnsAreNamed(MetricDefinition metric, ResultSetMetaData columns) throws Exception {
-        List<String> names = new ArrayList<>();
-        for (int i = 1; i <= columns.getColumnCount(); i++) {
-            names.add(columns.getColumnLabel(i));
+    /** The engine sends each tick's metrics as ONE multi-statement prepared statement. */
+    @Test
+    void everyQueryIsOneStatementWithoutBindPlaceholders() {
+        var problems = new ArrayList<String>();
+        catalog.metrics().values().forEach(metric -> metric.sqls().forEach((version, sql) -> {
+            String code = withoutLiteralsAndComments(sql);
+            if (code.contains("?")) {
+                problems.add(metric.name() + " " + version + ": '?' outside a string literal (pgjdbc bind placeholder)");
+            }
+            if (code.strip().contains(";")) {
+                problems.add(metric.name() + " " + version + ": more than one statement");
+            }
+            if (!CatalogUnderTest.isConsoleCommand(metric) && !code.contains("as epoch_ns")) {
+                problems.add(metric.name() + " " + version + ": no epoch_ns column");
+            }
+        }));
+        assertThat(problems).isEmpty();
+    }
+
+    @Test
+    void theStatementCheckLooksOnlyAtCodeOutsideLiteralsAndComments() {
+        String code = withoutLiteralsAndComments(
+                "select ';' as a, 'it''s?' as b, \"x?\" as c, $q$ ; ? $q$ as d -- ; ?\n /* ? */ from t where x = 1");
+
+        assertThat(code).doesNotContain(";").doesNotContain("?").contains("from t where x = 1");
+        assertThat(withoutLiteralsAndComments("select 1; select 2")).contains(";");
+        assertThat(withoutLiteralsAndComments("select data ? 'key' from t")).contains("?");
+    }
+
+    @Test
+    void eachPresetLevelContainsThePreviousOne() {
+        for (int i = 1; i < LEVELS.size(); i++) {
+            for (String suffix : List.of("", "_standby")) {
+                Set<String> smaller = preset(LEVELS.get(i - 1) + suffix).metrics().keySet();
+                Set<String> larger = preset(LEVELS.get(i) + suffix).metrics().keySet();
+                assertThat(larger).as("%s%s contains %s%s", LEVELS.get(i), suffix, LEVELS.get(i - 1), suffix)
+                        .containsAll(smaller);
+            }
         }
-        assertThat(names).as(metric.name()).contains("epoch_ns").doesNotContain("?column?");
-        metric.gauges().stream().filter(g -> !g.equals("*"))
-                .forEach(gauge -> assertThat(names).as(metric.name() + " gauges").contains(gauge));
+    }
+
+    @Test
+    void exhaustivePresetsHoldEveryPostgresMetricForTheirRole() {
+        Set<String> postgres = names(m -> !CatalogUnderTest.isConsoleCommand(m));
+        Set<String> forStandby = names(m -> !CatalogUnderTest.isConsoleCommand(m) && m.nodeStatus().matches(true));
+
+        assertThat(preset("exhaustive").metrics().keySet()).isEqualTo(postgres);
+        assertThat(preset("exhaustive_standby").metrics().keySet()).isEqualTo(forStandby);
+    }
+
+    @Test
+    void standbyPresetsLeaveOutPrimaryOnlyMetricsAndAddReplayLag() {
+        for (String level : LEVELS) {
+            Preset standby = preset(level + "_standby");
+            assertThat(nodeStatuses(standby)).as(standby.name()).doesNotContain(NodeStatus.PRIMARY);
+            assertThat(standby.metrics()).as(standby.name()).containsKeys("standby_replay", "wal_receiver");
+            if (!level.equals("exhaustive")) {
+                assertThat(nodeStatuses(preset(level))).as(level).doesNotContain(NodeStatus.STANDBY);
+            }
+        }
+    }
+
+    @Test
+    void thePgbouncerPresetHoldsOnlyConsoleCommandsAndNoOtherPresetDoes() {
+        Set<String> console = names(CatalogUnderTest::isConsoleCommand);
+
+        assertThat(preset("pgbouncer").metrics().keySet()).isEqualTo(console);
+        catalog.presets().values().stream().filter(p -> !p.name().equals("pgbouncer"))
+                .forEach(p -> assertThat(p.metrics().keySet()).as(p.name()).doesNotContainAnyElementsOf(console));
+    }
+
+    @Test
+    void intervalsAreAtLeastFifteenSecondsAndAtMostOneDay() {
+        catalog.presets().values().forEach(preset -> preset.metrics().forEach((metric, interval) ->
+                assertThat(interval).as("%s in %s", metric, preset.name()).isBetween(15, 86_400)));
+    }
+
+    private Preset preset(String name) {
+        Preset preset = catalog.presets().get(name);
+        assertThat(preset).as("preset %s", name).isNotNull();
+        return preset;
+    }
+
+    private Set<NodeStatus> nodeStatuses(Preset preset) {
+        return preset.metrics().keySet().stream().map(m -> catalog.metrics().get(m).nodeStatus()).collect(Collectors.toSet());
+    }
+
+    private Set<String> names(java.util.function.Predicate<MetricDefinition> filter) {
+        return catalog.metrics().values().stream().filter(filter).map(MetricDefinition::name)
+                .collect(Collectors.toCollection(TreeSet::new));
+    }
+
+    /** The SQL with string literals, dollar-quoted strings, quoted identifiers and comments blanked out. */
+    static String withoutLiteralsAndComments(String sql) {
+        var out = new StringBuilder();
+        int i = 0;
+        while (i < sql.length()) {
+            char c = sql.charAt(i);
+            if (c == '\'' || c == '"') {
+                int end = sql.indexOf(c, i + 1);
+                while (end > 0 && end + 1 < sql.length() && sql.charAt(end + 1) == c) {
+                    end = sql.indexOf(c, end + 2);
+                }
+                i = end < 0 ? sql.length() : end + 1;
+                out.append(' ');
+            } else if (c == '$' && sql.indexOf('$', i + 1) > i && sql.substring(i, sql.indexOf('$', i + 1) + 1)
+                    .matches("\\$[A-Za-z_]*\\$")) {
+                String tag = sql.substring(i, sql.indexOf('$', i + 1) + 1);
+                int end = sql.indexOf(tag, i + tag.length());
+                i = end < 0 ? sql.length() : end + tag.length();
+                out.append(' ');
+            } else if (sql.startsWith("--", i)) {
+                int end = sql.indexOf('\n', i);
+                i = end < 0 ? sql.length() : end;
+            } else if (sql.startsWith("/*", i)) {
+                int end = sql.indexOf("*/", i + 2);
+                i = end < 0 ? sql.length() : end + 2;
+            } else {
+                out.append(c);
+                i++;
+            }
+        }
+        return out.toString();
     }
 }

@@ -1,5 +1,7 @@
 package io.pgharvest.testsupport;
 
+import io.pgharvest.embedded.PostgresServer;
+
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

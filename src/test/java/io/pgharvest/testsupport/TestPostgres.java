@@ -1,5 +1,9 @@
 package io.pgharvest.testsupport;
 
+import io.pgharvest.embedded.EmbeddedPostgres;
+import io.pgharvest.embedded.PostgresBinaries;
+import io.pgharvest.embedded.PostgresServer;
+
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
@@ -7,6 +11,7 @@ import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -45,6 +50,7 @@ public final class TestPostgres implements AutoCloseable {
     private static final String DEFAULT_VERSION = "18.3.0";
     private static final String DUPLICATE_DATABASE = "42P04";
     private static final String UNIQUE_VIOLATION = "23505";
+    private static final Duration REPLAY_POLL = Duration.ofMillis(20);
     private static final ReentrantLock SHARED_LOCK = new ReentrantLock();
     private static TestPostgres shared;
 
@@ -83,6 +89,60 @@ public final class TestPostgres implements AutoCloseable {
         return wrap(launch(serverSettings), false);
     }
 
+    /**
+     * A new server of PostgreSQL {@code majorVersion} (14 to 18) owned by the caller, whatever
+     * {@value #VERSION_PROPERTY} says. The embedded provider takes the binaries the build copied for
+     * the catalog version matrix (pom.xml: {@code pg<major>.version}).
+     */
+    public static TestPostgres start(int majorVersion, Map<String, String> serverSettings) {
+        checkSettings(serverSettings);
+        PostgresServer server = switch (provider()) {
+            case "embedded" -> EmbeddedPostgres.launch(PostgresBinaries.installMajor(majorVersion), serverSettings);
+            default -> ContainerPostgres.launch(majorVersion, serverSettings);
+        };
+        return wrap(server, false);
+    }
+
+    /**
+     * Starts a hot standby that streams from this server, owned by the caller. It is made from a
+     * cold copy of this server's data directory: this server is stopped for a moment (its open
+     * sessions end) and started again on the same port. Returns once the standby accepts
+     * read-only connections; {@link #awaitReplayedOn} waits until it has caught up.
+     * Needs the embedded provider and a private server.
+     */
+    public TestPostgres startStandby(String applicationName) {
+        requirePrivate("startStandby");
+        if (!(server instanceof EmbeddedPostgres embedded)) {
+            throw new UnsupportedOperationException("startStandby needs the embedded test PostgreSQL"
+                    + " (-D" + PROVIDER_PROPERTY + "=embedded)");
+        }
+        return wrap(EmbeddedPostgres.launchStandby(embedded, applicationName), false);
+    }
+
+    /**
+     * Waits until {@code standby} has replayed everything this server wrote so far (its current
+     * WAL position), e.g. objects a test just created.
+     *
+     * @throws IllegalStateException if that takes longer than {@code timeout}
+     */
+    public void awaitReplayedOn(TestPostgres standby, Duration timeout) {
+        String lsn = queryString("postgres", "select pg_current_wal_lsn()");
+        String caughtUp = "select coalesce(pg_last_wal_replay_lsn() >= '" + lsn + "'::pg_lsn, false)::text";
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (!"true".equals(standby.queryString("postgres", caughtUp))) {
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException(standby + " did not replay up to " + lsn + " of " + this
+                        + " within " + timeout);
+            }
+            try {
+                Thread.sleep(REPLAY_POLL.toMillis());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("Interrupted while waiting for " + standby, e);
+            }
+        }
+    }
+
     private static TestPostgres wrap(PostgresServer server, boolean isShared) {
         try {
             return new TestPostgres(server, isShared);
@@ -93,18 +153,28 @@ public final class TestPostgres implements AutoCloseable {
     }
 
     private static PostgresServer launch(Map<String, String> serverSettings) {
+        checkSettings(serverSettings);
+        return switch (provider()) {
+            case "embedded" -> EmbeddedPostgres.launch(serverSettings);
+            default -> ContainerPostgres.launch(configuredMajorVersion(), serverSettings);
+        };
+    }
+
+    private static void checkSettings(Map<String, String> serverSettings) {
         for (String name : serverSettings.keySet()) {
             if (RESERVED_SETTINGS.contains(name)) {
                 throw new IllegalArgumentException("Server setting '" + name + "' is managed by TestPostgres");
             }
         }
+    }
+
+    private static String provider() {
         String provider = System.getProperty(PROVIDER_PROPERTY, "embedded");
-        return switch (provider) {
-            case "embedded" -> EmbeddedPostgres.launch(serverSettings);
-            case "testcontainers" -> ContainerPostgres.launch(configuredMajorVersion(), serverSettings);
-            default -> throw new IllegalArgumentException("Unknown " + PROVIDER_PROPERTY + " '" + provider
+        if (!provider.equals("embedded") && !provider.equals("testcontainers")) {
+            throw new IllegalArgumentException("Unknown " + PROVIDER_PROPERTY + " '" + provider
                     + "'; use embedded or testcontainers");
-        };
+        }
+        return provider;
     }
 
     /** Major version asked for by {@value #VERSION_PROPERTY} (Surefire passes the Maven property). */

@@ -1,4 +1,4 @@
-package io.pgharvest.testsupport;
+package io.pgharvest.embedded;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -18,7 +18,7 @@ import java.util.concurrent.TimeUnit;
  * <p>Output goes to a file, never to a pipe: pg_ctl leaves a postmaster behind, and a postmaster
  * that inherited a pipe would keep it open and make a reader wait forever.
  */
-final class PostgresPrograms {
+public final class PostgresPrograms {
 
     /** Exit status and combined stdout/stderr of one program run. */
     record Outcome(int exitCode, String output) {

@@ -1,4 +1,4 @@
-package io.pgharvest.testsupport;
+package io.pgharvest.embedded;
 
 import java.io.File;
 import java.io.IOException;
@@ -21,17 +21,17 @@ import java.util.stream.Stream;
  * server writes must belong to that account ({@link #handOver}). Otherwise programs run as the
  * current user and nothing needs changing.
  */
-record ServerAccount(List<String> commandPrefix, UserPrincipal user, GroupPrincipal group) {
+public record ServerAccount(List<String> commandPrefix, UserPrincipal user, GroupPrincipal group) {
 
     private static final String UNPRIVILEGED_USER = "nobody";
     /** Debian/Ubuntu call nobody's group "nogroup", Red Hat family distributions "nobody". */
     private static final List<String> UNPRIVILEGED_GROUPS = List.of("nogroup", "nobody");
 
-    ServerAccount {
+    public ServerAccount {
         commandPrefix = List.copyOf(commandPrefix);
     }
 
-    static ServerAccount detect() {
+    public static ServerAccount detect() {
         if (effectiveUid() != 0) {
             return new ServerAccount(List.of(), null, null);
         }
@@ -58,7 +58,7 @@ record ServerAccount(List<String> commandPrefix, UserPrincipal user, GroupPrinci
     }
 
     /** Makes {@code path} (not its contents) owned by the server account, when privileges are dropped. */
-    void handOver(Path path) {
+    public void handOver(Path path) {
         if (!dropsPrivileges()) {
             return;
         }

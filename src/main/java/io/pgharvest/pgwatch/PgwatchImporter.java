@@ -1,0 +1,100 @@
+package io.pgharvest.pgwatch;
+
+import io.pgharvest.metric.MetricDefinition;
+import io.pgharvest.metric.Preset;
+import io.pgharvest.store.ConfigChanges;
+import io.pgharvest.store.ConfigStore;
+import io.pgharvest.store.FieldProblem;
+import io.pgharvest.store.ImportNotice;
+import io.pgharvest.store.ItemOrigin;
+import io.pgharvest.store.PgwatchImport;
+import io.pgharvest.store.PgwatchImportReader;
+import io.pgharvest.store.RejectedChangesException;
+import io.pgharvest.store.StoreTable;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.springframework.core.env.Environment;
+import org.springframework.stereotype.Component;
+
+/**
+ * Imports pgwatch configuration into the store, all or nothing: reading problems and validation
+ * problems of every item are reported together, and only an import without any is written.
+ *
+ * <p>Environment references in the files are resolved through Spring's {@link Environment}: OS
+ * environment variables, and equally named system or application properties (e.g. a Kubernetes
+ * secret mounted with {@code spring.config.import=configtree:}).
+ */
+@Component
+public class PgwatchImporter {
+
+    private final ConfigStore store;
+    private final PgwatchImportReader reader;
+
+    PgwatchImporter(ConfigStore store, Environment environment) {
+        this.store = store;
+        this.reader = new PgwatchImportReader(environment::getProperty);
+    }
+
+    /**
+     * Imports YAML documents (a request body).
+     *
+     * @throws io.pgharvest.store.ConfigFileException when the YAML does not parse
+     * @throws ImportRejectedException when an item is invalid, or there is nothing to import
+     */
+    public ImportReport importYaml(byte[] content, boolean dryRun, boolean keepBuiltIns) {
+        return apply("the request body", reader.read(content, "request body"), dryRun, keepBuiltIns);
+    }
+
+    /** Imports files or folders (start-up); same contract as {@link #importYaml}. */
+    public ImportReport importFiles(List<Path> filesOrFolders, boolean keepBuiltIns) {
+        return apply(filesOrFolders.toString(), reader.read(filesOrFolders), false, keepBuiltIns);
+    }
+
+    private ImportReport apply(String what, PgwatchImport read, boolean dryRun, boolean keepBuiltIns) {
+        var notices = new ArrayList<>(read.notices());
+        ConfigChanges changes = keepBuiltIns ? withoutBuiltIns(read.changes(), notices) : read.changes();
+        var problems = new ArrayList<>(read.problems());
+        if (read.changes().isEmpty()) {
+            problems.add(new FieldProblem("body", "holds no sources, metrics or presets; expected pgwatch's"
+                    + " sources.yaml (a list) or metrics.yaml (a map with metrics and presets)"));
+        }
+        if (!problems.isEmpty()) {
+            throw new ImportRejectedException(what, problems, notices);
+        }
+        try {
+            return ImportReport.of(store.putAll(changes, dryRun), notices);
+        } catch (RejectedChangesException e) {
+            List<FieldProblem> translated = e.problems().stream()
+                    .map(p -> new FieldProblem(PgwatchImportReader.pgwatchField(p.field()), p.message()))
+                    .toList();
+            throw new ImportRejectedException(what, translated, notices);
+        }
+    }
+
+    private ConfigChanges withoutBuiltIns(ConfigChanges changes, List<ImportNotice> notices) {
+        var metrics = new ArrayList<MetricDefinition>();
+        for (MetricDefinition metric : changes.metrics()) {
+            if (isBuiltIn(StoreTable.METRICS, metric.name())) {
+                notices.add(new ImportNotice("keepBuiltIns", "metrics[" + metric.name() + "]",
+                        "built in: the built-in definition is kept and this one is not imported"));
+            } else {
+                metrics.add(metric);
+            }
+        }
+        var presets = new ArrayList<Preset>();
+        for (Preset preset : changes.presets()) {
+            if (isBuiltIn(StoreTable.PRESETS, preset.name())) {
+                notices.add(new ImportNotice("keepBuiltIns", "presets[" + preset.name() + "]",
+                        "built in: the built-in definition is kept and this one is not imported"));
+            } else {
+                presets.add(preset);
+            }
+        }
+        return new ConfigChanges(changes.sources(), metrics, presets);
+    }
+
+    private boolean isBuiltIn(StoreTable table, String name) {
+        return store.origin(table, name).map(ItemOrigin::builtIn).orElse(false);
+    }
+}

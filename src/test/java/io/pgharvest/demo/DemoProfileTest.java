@@ -1,0 +1,60 @@
+package io.pgharvest.demo;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.pgharvest.PgharvestApplication;
+import io.pgharvest.store.ConfigStore;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import org.awaitility.Awaitility;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.context.ConfigurableApplicationContext;
+
+/** What a newcomer sees with the demo profile: measurements in JSON lines and on Prometheus. */
+class DemoProfileTest {
+
+    @Test
+    void theDemoProfileCollectsAnEmbeddedServerIntoJsonLinesAndPrometheusWithinAMinute(@TempDir Path dir)
+            throws Exception {
+        int prometheusPort = freePort();
+        Path jsonLines = dir.resolve("measurements.jsonl");
+        try (ConfigurableApplicationContext app = new SpringApplicationBuilder(PgharvestApplication.class)
+                .profiles("demo")
+                .run("--server.port=0", "--pgharvest.data-dir=" + dir.resolve("data"),
+                        "--pgharvest.api.token=demo-test-token-0123456789",
+                        "--pgharvest.sinks[0].type=jsonfile", "--pgharvest.sinks[0].path=" + jsonLines,
+                        "--pgharvest.sinks[1].type=prometheus", "--pgharvest.sinks[1].port=" + prometheusPort)) {
+            assertThat(app.getBean(ConfigStore.class).snapshot().sources()).containsKey(DemoDatabase.SOURCE);
+
+            Awaitility.await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(500)).until(() ->
+                    Files.exists(jsonLines) && Files.readString(jsonLines).contains("\"metric\":\"db_stats\""));
+            String lines = Files.readString(jsonLines);
+            assertThat(lines).contains("\"source\":\"demo\"").contains("\"metric\":\"instance_up\"");
+
+            String scrape = Awaitility.await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(500))
+                    .until(() -> scrape(prometheusPort), body -> body.contains("db_stats"));
+            assertThat(scrape).contains("source=\"demo\"");
+        }
+    }
+
+    private static String scrape(int port) throws Exception {
+        try (HttpClient client = HttpClient.newHttpClient()) {
+            return client.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/metrics")).build(),
+                    HttpResponse.BodyHandlers.ofString()).body();
+        }
+    }
+
+    private static int freePort() throws Exception {
+        try (ServerSocket socket = new ServerSocket(0)) {
+            return socket.getLocalPort();
+        }
+    }
+}

@@ -1,0 +1,176 @@
+package io.pgharvest.testsupport;
+
+import io.pgharvest.embedded.PostgresBinaries;
+import io.pgharvest.embedded.ServerAccount;
+
+import java.io.File;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+
+/**
+ * A pgbouncer in front of a {@link TestPostgres}, for tests of pgbouncer's admin console. Uses the
+ * {@code pgbouncer} installed on the machine (Debian: {@code apt-get install pgbouncer}); tests
+ * skip themselves when {@link #binary()} finds none. Runs as the same unprivileged account as the
+ * embedded PostgreSQL (pgbouncer refuses to run as root), in the foreground of a child process.
+ *
+ * <p>Pool {@value #DATABASE} points at the server's {@code postgres} database; the superuser logs
+ * in without a password (auth_type trust) and is the console's admin. Statistics are refreshed
+ * every second (stats_period = 1).
+ */
+public final class TestPgbouncer implements AutoCloseable {
+
+    public static final String DATABASE = "catalog";
+    public static final String CONSOLE = "pgbouncer";
+    private static final Duration START_TIMEOUT = Duration.ofSeconds(30);
+
+    private final Process process;
+    private final Path dir;
+    private final int port;
+
+    private TestPgbouncer(Process process, Path dir, int port) {
+        this.process = process;
+        this.dir = dir;
+        this.port = port;
+    }
+
+    /** The pgbouncer program on the PATH or in /usr/sbin, if installed. */
+    public static Optional<Path> binary() {
+        String path = System.getenv().getOrDefault("PATH", "/usr/bin:/bin") + File.pathSeparator + "/usr/sbin";
+        return Stream.of(path.split(File.pathSeparator))
+                .filter(d -> !d.isEmpty())
+                .map(d -> Path.of(d, "pgbouncer"))
+                .filter(Files::isExecutable)
+                .findFirst();
+    }
+
+    public static TestPgbouncer start(TestPostgres backend) {
+        Path program = binary().orElseThrow(() -> new IllegalStateException("pgbouncer is not installed"));
+        ServerAccount account = ServerAccount.detect();
+        Path dir;
+        try {
+            dir = Files.createTempDirectory("pgharvest-pgbouncer-");
+            account.handOver(dir);
+            int port = freePort();
+            write(account, dir.resolve("userlist.txt"), "\"" + TestPostgres.SUPERUSER + "\" \"\"\n");
+            write(account, dir.resolve("pgbouncer.ini"), """
+                    [databases]
+                    %s = host=%s port=%d dbname=postgres user=%s
+
+                    [pgbouncer]
+                    listen_addr = 127.0.0.1
+                    listen_port = %d
+                    unix_socket_dir =
+                    auth_type = trust
+                    auth_file = %s
+                    admin_users = %s
+                    pool_mode = transaction
+                    ignore_startup_parameters = extra_float_digits
+                    stats_period = 1
+                    logfile = %s
+                    """.formatted(DATABASE, backend.host(), backend.port(), TestPostgres.SUPERUSER, port,
+                    dir.resolve("userlist.txt"), TestPostgres.SUPERUSER, dir.resolve("pgbouncer.log")));
+            List<String> command = new ArrayList<>(account.commandPrefix());
+            command.add(program.toString());
+            command.add(dir.resolve("pgbouncer.ini").toString());
+            Process process = new ProcessBuilder(command)
+                    .directory(dir.toFile())
+                    .redirectErrorStream(true)
+                    .redirectOutput(dir.resolve("stdout.log").toFile())
+                    .start();
+            var bouncer = new TestPgbouncer(process, dir, port);
+            bouncer.awaitListening();
+            return bouncer;
+        } catch (IOException e) {
+            throw new UncheckedIOException("Cannot start pgbouncer", e);
+        }
+    }
+
+    public int port() {
+        return port;
+    }
+
+    /**
+     * A pgjdbc URL for a pooled database through pgbouncer. Not for the admin console
+     * ({@value #CONSOLE}): pgjdbc 42.7.5+ cannot log in there (see {@link #queryConsole}).
+     */
+    public String jdbcUrl(String database) {
+        return "jdbc:postgresql://127.0.0.1:" + port + "/" + database + "?user=" + TestPostgres.SUPERUSER
+                + "&assumeMinServerVersion=9.0";
+    }
+
+    /**
+     * Runs a command (e.g. {@code show pools}) on the admin console with the simple query
+     * protocol and returns the rows as text. Not through pgjdbc: after logging in, pgjdbc 42.7.5
+     * and later send {@code SET extra_float_digits} to any server that reports a version below 12,
+     * and pgbouncer's console (which reports its own version) rejects it with "SET failed" in
+     * every release before the fix of pgbouncer issue 1509.
+     */
+    public List<Map<String, String>> queryConsole(String command) throws IOException {
+        return SimpleQueryClient.query("127.0.0.1", port, TestPostgres.SUPERUSER, CONSOLE, command);
+    }
+
+    /** pgbouncer's version as its console reports it, e.g. "PgBouncer 1.18.0". */
+    public String version() throws IOException {
+        return queryConsole("show version").getFirst().values().iterator().next();
+    }
+
+    private void awaitListening() throws IOException {
+        long deadline = System.nanoTime() + START_TIMEOUT.toNanos();
+        while (true) {
+            try (Socket socket = new Socket()) {
+                socket.connect(new InetSocketAddress("127.0.0.1", port), 200);
+                return;
+            } catch (IOException notYet) {
+                if (!process.isAlive() || System.nanoTime() > deadline) {
+                    close();
+                    throw new IllegalStateException("pgbouncer did not start listening on port " + port + ":\n"
+                            + Files.readString(dir.resolve("stdout.log"), StandardCharsets.UTF_8), notYet);
+                }
+                try {
+                    Thread.sleep(20);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new IllegalStateException(e);
+                }
+            }
+        }
+    }
+
+    @Override
+    public void close() {
+        process.destroy();
+        try {
+            if (!process.waitFor(10, TimeUnit.SECONDS)) {
+                process.destroyForcibly();
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        PostgresBinaries.deleteQuietly(dir);
+    }
+
+    private static void write(ServerAccount account, Path file, String content) throws IOException {
+        Files.writeString(file, content, StandardCharsets.UTF_8);
+        account.handOver(file);
+    }
+
+    private static int freePort() throws IOException {
+        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getByName("127.0.0.1"))) {
+            return socket.getLocalPort();
+        }
+    }
+}
