@@ -17,9 +17,12 @@ import java.util.Set;
  * @param scalingSources source counts of the scaling runs (and of the naive runs)
  * @param warmup time between the last source registered and the window's start
  * @param window measurement window of scaling, naive, idle and jvm runs
+ * @param databasesPerServer sources (databases) per monitored PostgreSQL server; more sources
+ *     start more servers
  * @param preset the catalog preset of the scaling runs
  * @param intervalDivisor the preset's intervals are divided by this (rounded up, at least 1 s)
- * @param jvmSources source counts at which default JVM flags are measured against the tuned ones
+ * @param jvmSources source counts at which other JVM flags are measured against the tuned ones
+ * @param jvmVariants the other JVM flags: "default" (the JVM's own) or options files
  * @param pgwatchSources source counts of the pgwatch-shaped runs
  * @param pgwatchInterval interval of every metric in the pgwatch-shaped runs, in seconds
  * @param pgwatchWarmup warm-up of the pgwatch-shaped runs
@@ -31,13 +34,14 @@ import java.util.Set;
  * @param jar the pgharvest fat jar
  * @param jvmOptions the tuned JVM options file ({@code java @file} syntax)
  * @param outputDir where results.json and results.md are written
+ * @param basedir the project directory; relative paths are resolved against it
  * @param diagnostics adds native memory tracking to the measured JVMs and saves a class
  *     histogram and the native memory summary of each run under {@code <output>/diagnostics}
  */
 record BenchSettings(Set<String> runs, List<Integer> scalingSources, Duration warmup, Duration window,
-        String preset, int intervalDivisor, List<Integer> jvmSources, List<Integer> pgwatchSources,
+        int databasesPerServer, String preset, int intervalDivisor, List<Integer> jvmSources, List<String> jvmVariants, List<Integer> pgwatchSources,
         int pgwatchInterval, Duration pgwatchWarmup, Duration pgwatchWindow, int pgwatchRepeats, String pgwatchSink,
-        Path java, Path jar, Path jvmOptions, Path outputDir, boolean diagnostics) {
+        Path java, Path jar, Path jvmOptions, Path outputDir, Path basedir, boolean diagnostics) {
 
     static final Set<String> ALL_RUNS = Set.of("idle", "scaling", "naive", "jvm", "pgwatch");
 
@@ -45,6 +49,7 @@ record BenchSettings(Set<String> runs, List<Integer> scalingSources, Duration wa
         runs = Set.copyOf(runs);
         scalingSources = List.copyOf(scalingSources);
         jvmSources = List.copyOf(jvmSources);
+        jvmVariants = List.copyOf(jvmVariants);
         pgwatchSources = List.copyOf(pgwatchSources);
         for (String run : runs) {
             if (!ALL_RUNS.contains(run)) {
@@ -61,9 +66,11 @@ record BenchSettings(Set<String> runs, List<Integer> scalingSources, Duration wa
                 integers("bench.sources", quick ? "10,100" : "10,100,500,1000"),
                 duration("bench.warmup", quick ? "10s" : "30s"),
                 duration("bench.window", quick ? "30s" : "60s"),
+                Integer.parseInt(property("bench.databases-per-server", "100")),
                 property("bench.preset", "exhaustive"),
                 Integer.parseInt(property("bench.interval-divisor", "10")),
                 integers("bench.jvm.sources", quick ? "10" : "10,1000"),
+                list("bench.jvm.variants", "default"),
                 integers("bench.pgwatch.sources", quick ? "6" : "6,60"),
                 Integer.parseInt(property("bench.pgwatch.interval", "30")),
                 duration("bench.pgwatch.warmup", quick ? "20s" : "60s"),
@@ -76,6 +83,7 @@ record BenchSettings(Set<String> runs, List<Integer> scalingSources, Duration wa
                 basedir.resolve(property("bench.jar", "target/pgharvest.jar")),
                 basedir.resolve(property("bench.jvm-options", "config/jvm.options")),
                 basedir.resolve(property("bench.output", "target/benchmark")),
+                basedir,
                 Boolean.parseBoolean(property("bench.diagnostics", "false")));
     }
 

@@ -14,7 +14,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 
 /**
- * The benchmark harness of docs/performance.md: starts a monitored PostgreSQL cluster, runs each
+ * The benchmark harness of docs/performance.md: starts the monitored PostgreSQL servers, runs each
  * workload against pgharvest (the fat jar, its own process) and against the naive per-metric
  * collector, and writes {@code target/benchmark/results.json} and {@code results.md}.
  *
@@ -49,31 +49,33 @@ public final class BenchmarkMain {
         RunMeasurer.log("java %s (%s), runs %s", Runtime.version(), settings.java(), settings.runs());
         Path workRoot = Files.createTempDirectory("pgharvest-bench-");
         cleanup.deleteOnExit(workRoot);
-        long clusterStart = System.nanoTime();
-        MonitoredCluster cluster = MonitoredCluster.start(settings.maxSources());
-        cleanup.register("monitored PostgreSQL", cluster::close);
-        cluster.ensureDatabases(settings.maxSources());
-        RunMeasurer.log("PostgreSQL %s with %d databases ready in %d s", cluster.version(), settings.maxSources(),
-                TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - clusterStart));
+        long fleetStart = System.nanoTime();
+        MonitoredFleet fleet = new MonitoredFleet(settings.databasesPerServer());
+        cleanup.register("monitored PostgreSQL servers", fleet::close);
+        fleet.ensureDatabases(settings.maxSources());
+        RunMeasurer.log("PostgreSQL %s: %d databases on %d servers ready in %d s", fleet.version(),
+                settings.maxSources(), fleet.servers(), TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - fleetStart));
 
         CatalogMetrics catalog = CatalogMetrics.load();
-        int major = cluster.majorVersion();
-        Map<String, Integer> scaled = catalog.scaledPreset(settings.preset(), settings.intervalDivisor());
-        Map<String, Integer> pgwatchShape = catalog.allAt(major, settings.pgwatchInterval());
+        int major = fleet.majorVersion();
+        Map<String, Integer> scaled = catalog.scaledPreset(settings.preset(), settings.intervalDivisor(), major);
+        Map<String, Integer> pgwatchShape = catalog.presetAt(settings.preset(), major, settings.pgwatchInterval());
         var sqls = pgwatchShape.keySet().stream().map(m -> catalog.metrics().get(m).sqlFor(major).orElseThrow()).toList();
-        long returningRows = cluster.returningRows(sqls);
+        long returningRows = fleet.returningRows(sqls);
 
         var environment = new LinkedHashMap<String, Object>();
         environment.put("date", Instant.now().toString());
         environment.put("machine", Runtime.getRuntime().availableProcessors() + " CPUs, " + memTotal());
         environment.put("java", Runtime.version() + " (" + settings.java() + ")");
-        environment.put("PostgreSQL (monitored)", cluster.version() + ", autovacuum off, pg_stat_statements");
+        environment.put("PostgreSQL (monitored)", fleet.version() + ", " + fleet.servers() + " servers of at most "
+                + settings.databasesPerServer() + " databases (one per source), autovacuum off, pg_stat_statements");
         environment.put("commit", gitCommit());
         environment.put("tuned JVM options (" + settings.jvmOptions().getFileName() + ")", jvmOptions(settings));
         environment.put("scaling metric set", settings.preset() + " preset, intervals / " + settings.intervalDivisor()
                 + ": " + scaled);
-        environment.put("pgwatch-shaped metric set", pgwatchShape.size() + " metrics (every catalog metric with SQL for "
-                + major + "), " + returningRows + " of them return rows on an empty database");
+        environment.put("pgwatch-shaped metric set", pgwatchShape.size() + " metrics (the " + settings.preset()
+                + " preset's metrics with SQL for PostgreSQL " + major + ", every " + settings.pgwatchInterval() + " s), "
+                + returningRows + " of them return rows on an empty database");
 
         Supplier<String> sinkUrl = new Supplier<>() {
             private String url;
@@ -89,7 +91,7 @@ public final class BenchmarkMain {
                 return url;
             }
         };
-        var measurer = new RunMeasurer(settings, cluster, catalog, cleanup, workRoot, sinkUrl);
+        var measurer = new RunMeasurer(settings, fleet, catalog, cleanup, workRoot, sinkUrl);
         var report = new ReportWriter(settings.outputDir(), environment);
         var results = new ArrayList<RunResult>();
         var failures = new ArrayList<ReportWriter.Failure>();
@@ -113,26 +115,30 @@ public final class BenchmarkMain {
 
     static List<Workload> plan(BenchSettings s, Map<String, Integer> scaled, Map<String, Integer> pgwatchShape) {
         var plan = new ArrayList<Workload>();
+        Path tuned = s.jvmOptions();
         if (s.runs("idle")) {
-            plan.add(new Workload("idle", "pgharvest", 0, scaled, "jsonfile", true, s.warmup(), s.window()));
+            plan.add(new Workload("idle", "pgharvest", 0, scaled, "jsonfile", tuned, s.warmup(), s.window()));
         }
         for (int n : s.scalingSources()) {
             if (s.runs("scaling")) {
-                plan.add(new Workload("scaling", "pgharvest", n, scaled, "jsonfile", true, s.warmup(), s.window()));
+                plan.add(new Workload("scaling", "pgharvest", n, scaled, "jsonfile", tuned, s.warmup(), s.window()));
             }
             if (s.runs("naive")) {
-                plan.add(new Workload("naive", "naive", n, scaled, "jsonfile", true, s.warmup(), s.window()));
+                plan.add(new Workload("naive", "naive", n, scaled, "jsonfile", tuned, s.warmup(), s.window()));
             }
         }
         if (s.runs("jvm")) {
             for (int n : s.jvmSources()) {
-                plan.add(new Workload("jvm", "pgharvest", n, scaled, "jsonfile", false, s.warmup(), s.window()));
+                for (String variant : s.jvmVariants()) {
+                    Path options = variant.equals("default") ? null : s.basedir().resolve(variant);
+                    plan.add(new Workload("jvm", "pgharvest", n, scaled, "jsonfile", options, s.warmup(), s.window()));
+                }
             }
         }
         if (s.runs("pgwatch")) {
             for (int repeat = 0; repeat < s.pgwatchRepeats(); repeat++) {
                 for (int n : s.pgwatchSources()) {
-                    plan.add(new Workload("pgwatch", "pgharvest", n, pgwatchShape, s.pgwatchSink(), true,
+                    plan.add(new Workload("pgwatch", "pgharvest", n, pgwatchShape, s.pgwatchSink(), tuned,
                             s.pgwatchWarmup(), s.pgwatchWindow()));
                 }
             }

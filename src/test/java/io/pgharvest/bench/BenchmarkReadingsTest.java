@@ -99,9 +99,17 @@ class BenchmarkReadingsTest {
     }
 
     @Test
-    void presetIntervalsAreDividedAndRoundedUpToWholeSeconds() {
-        var catalog = new CatalogMetrics(Map.of(), Map.of("p", Map.of("a", 30, "b", 5, "c", 120)));
+    void presetIntervalsAreDividedAndRoundedUpAndMetricsThatCannotRunOnThePrimaryLeftOut() {
+        var sql = new java.util.TreeMap<>(Map.of(14, "select 1"));
+        var catalog = new CatalogMetrics(
+                Map.of("a", new CatalogMetrics.Definition("a", sql, false, true),
+                        "b", new CatalogMetrics.Definition("b", sql, false, true),
+                        "c", new CatalogMetrics.Definition("c", sql, false, true),
+                        "standby", new CatalogMetrics.Definition("standby", sql, false, false),
+                        "new", new CatalogMetrics.Definition("new", new java.util.TreeMap<>(Map.of(16, "select 2")), false, true)),
+                Map.of("p", Map.of("a", 30, "b", 5, "c", 120, "standby", 30, "new", 60)));
 
-        assertThat(catalog.scaledPreset("p", 10)).isEqualTo(Map.of("a", 3, "b", 1, "c", 12));
+        assertThat(catalog.scaledPreset("p", 10, 15)).isEqualTo(Map.of("a", 3, "b", 1, "c", 12));
+        assertThat(catalog.presetAt("p", 16, 30)).isEqualTo(Map.of("a", 30, "b", 30, "c", 30, "new", 30));
     }
 }

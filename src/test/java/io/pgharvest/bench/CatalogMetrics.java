@@ -24,8 +24,11 @@ record CatalogMetrics(Map<String, Definition> metrics, Map<String, Map<String, I
         presets = Map.copyOf(presets);
     }
 
-    /** One metric: SQL per lowest major version, and whether it is instance-level. */
-    record Definition(String name, TreeMap<Integer, String> sqls, boolean instanceLevel) {
+    /**
+     * One metric: SQL per lowest major version, whether it is instance-level, and whether it also
+     * runs on a primary (node status any or primary; the benchmark's servers are all primaries).
+     */
+    record Definition(String name, TreeMap<Integer, String> sqls, boolean instanceLevel, boolean forPrimary) {
 
         Definition {
             sqls = new TreeMap<>(sqls);
@@ -57,7 +60,8 @@ record CatalogMetrics(Map<String, Definition> metrics, Map<String, Map<String, I
                 sqls.put(Integer.parseInt(sql.getKey()), sql.getValue().asString());
             }
             metrics.put(entry.getKey(), new Definition(entry.getKey(), sqls,
-                    entry.getValue().path("is_instance_level").asBoolean(false)));
+                    entry.getValue().path("is_instance_level").asBoolean(false),
+                    !entry.getValue().path("node_status").asString("any").equals("standby")));
         }
         var presets = new LinkedHashMap<String, Map<String, Integer>>();
         for (var entry : root.path("presets").properties()) {
@@ -70,22 +74,39 @@ record CatalogMetrics(Map<String, Definition> metrics, Map<String, Map<String, I
         return new CatalogMetrics(metrics, presets);
     }
 
-    /** A preset's intervals divided by {@code divisor} (rounded up, at least 1 s), in preset order. */
-    Map<String, Integer> scaledPreset(String preset, int divisor) {
+    private static boolean runsOnPrimary(Definition definition, int major) {
+        return definition != null && definition.forPrimary() && definition.sqlFor(major).isPresent();
+    }
+
+    /**
+     * A preset's metrics that run on a primary of {@code major} (SQL for it, node status not standby), with intervals divided by {@code divisor}
+     * (rounded up, at least 1 s), in preset order.
+     */
+    Map<String, Integer> scaledPreset(String preset, int divisor, int major) {
         Map<String, Integer> intervals = presets.get(preset);
         if (intervals == null) {
             throw new IllegalArgumentException("The catalog has no preset '" + preset + "'; it has " + presets.keySet());
         }
         var scaled = new LinkedHashMap<String, Integer>();
-        intervals.forEach((metric, seconds) -> scaled.put(metric, Math.max(1, (seconds + divisor - 1) / divisor)));
+        intervals.forEach((metric, seconds) -> {
+            Definition definition = metrics.get(metric);
+            if (runsOnPrimary(definition, major)) {
+                scaled.put(metric, Math.max(1, (seconds + divisor - 1) / divisor));
+            }
+        });
         return scaled;
     }
 
-    /** Every metric that has SQL for {@code major}, each at {@code seconds}, in name order. */
-    Map<String, Integer> allAt(int major, int seconds) {
+    /** The metrics of {@code preset} that run on a primary of {@code major}, each at {@code seconds}, in name order. */
+    Map<String, Integer> presetAt(String preset, int major, int seconds) {
+        Map<String, Integer> intervals = presets.get(preset);
+        if (intervals == null) {
+            throw new IllegalArgumentException("The catalog has no preset '" + preset + "'; it has " + presets.keySet());
+        }
         var all = new LinkedHashMap<String, Integer>();
-        new TreeMap<>(metrics).forEach((name, definition) -> {
-            if (definition.sqlFor(major).isPresent()) {
+        new TreeMap<>(intervals).keySet().forEach(name -> {
+            Definition definition = metrics.get(name);
+            if (runsOnPrimary(definition, major)) {
                 all.put(name, seconds);
             }
         });

@@ -41,7 +41,7 @@ final class HarvestCollector implements Collector {
      *
      * @param sinkUrl the storage database for a postgres sink (null for jsonfile)
      */
-    static HarvestCollector start(BenchSettings settings, Workload workload, MonitoredCluster cluster,
+    static HarvestCollector start(BenchSettings settings, Workload workload, MonitoredFleet fleet,
             String sinkUrl, Path workDir, Cleanup cleanup) throws Exception {
         int port = freePort();
         var arguments = new ArrayList<String>(List.of("-jar", settings.jar().toString()));
@@ -60,7 +60,7 @@ final class HarvestCollector implements Collector {
             collector.awaitReady();
             collector.startupMillis = (System.nanoTime() - started) / 1_000_000;
             long registering = System.nanoTime();
-            collector.register(workload, cluster);
+            collector.register(workload, fleet);
             collector.awaitReapers(workload.sources());
             collector.registrationMillis = (System.nanoTime() - registering) / 1_000_000;
             return collector;
@@ -75,12 +75,11 @@ final class HarvestCollector implements Collector {
         if (settings.diagnostics()) {
             options.add("-XX:NativeMemoryTracking=summary");
         }
-        if (workload.tunedJvm()) {
-            if (!Files.isRegularFile(settings.jvmOptions())) {
-                throw new IllegalStateException("JVM options file " + settings.jvmOptions()
-                        + " does not exist (bench.jvm-options)");
+        if (workload.jvmOptions() != null) {
+            if (!Files.isRegularFile(workload.jvmOptions())) {
+                throw new IllegalStateException("JVM options file " + workload.jvmOptions() + " does not exist");
             }
-            options.add("@" + settings.jvmOptions());
+            options.add("@" + workload.jvmOptions());
         }
         return options;
     }
@@ -110,14 +109,14 @@ final class HarvestCollector implements Collector {
                 + process.logTail());
     }
 
-    private void register(Workload workload, MonitoredCluster cluster) {
+    private void register(Workload workload, MonitoredFleet fleet) {
         var preset = new LinkedHashMap<String, Object>();
         preset.put("name", PRESET);
         preset.put("description", "benchmark: " + workload.intervals().size() + " metrics");
         preset.put("metrics", workload.intervals());
         expectCreated(client.post("/api/v1/presets", preset), "preset " + PRESET);
         for (int i = 1; i <= workload.sources(); i++) {
-            var source = Map.of("name", MonitoredCluster.databaseName(i), "connStr", cluster.connStr(i), "preset", PRESET);
+            var source = Map.of("name", MonitoredFleet.databaseName(i), "connStr", fleet.connStr(i), "preset", PRESET);
             expectCreated(client.post("/api/v1/sources", source), "source " + i);
         }
     }

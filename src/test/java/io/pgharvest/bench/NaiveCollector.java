@@ -67,7 +67,11 @@ public final class NaiveCollector {
     /** What the statistics file holds; cumulative since start. */
     record Stats(int sources, int connected, int metricThreads, long ticks, long skipped, long executionsOk,
             long executionsFailed, long measurementsQueued, long measurementsWritten, long rowsWritten,
-            List<Double> lagBoundsSeconds, List<Long> lagCounts, double lagMaxSeconds) {
+            List<Double> lagBoundsSeconds, List<Long> lagCounts, double lagMaxSeconds, Map<String, String> lastErrors) {
+
+        Stats {
+            lastErrors = lastErrors == null ? Map.of() : Map.copyOf(lastErrors);
+        }
     }
 
     /** One measurement as written to the JSON-lines file. */
@@ -86,6 +90,9 @@ public final class NaiveCollector {
     private final AtomicLong written = new AtomicLong();
     private final AtomicLong rowsWritten = new AtomicLong();
     private final AtomicInteger metricThreads = new AtomicInteger();
+    /** metric -> "count: last error", for the harness's diagnostics. */
+    private final Map<String, String> lastErrors = new java.util.concurrent.ConcurrentHashMap<>();
+    private final Map<String, LongAdder> errorCounts = new java.util.concurrent.ConcurrentHashMap<>();
     private final BlockingQueue<Measurement> sinkQueue = new LinkedBlockingQueue<>();
     private final List<SourceConnection> connections = new java.util.concurrent.CopyOnWriteArrayList<>();
     private final CountDownLatch stopped = new CountDownLatch(1);
@@ -258,6 +265,9 @@ public final class NaiveCollector {
                 ok.increment();
             } catch (SQLException e) {
                 failed.increment();
+                LongAdder count = errorCounts.computeIfAbsent(metric.name(), m -> new LongAdder());
+                count.increment();
+                lastErrors.put(metric.name(), count.sum() + " x [" + e.getSQLState() + "] " + e.getMessage());
                 String state = e.getSQLState();
                 if (state != null && (state.startsWith("08") || state.startsWith("57P"))) {
                     source.discard();
@@ -361,7 +371,7 @@ public final class NaiveCollector {
         LagHistogram.Counts counts = lag.snapshot();
         var stats = new Stats(config.sources().size(), connected, metricThreads.get(), ticks.sum(), skipped.sum(),
                 ok.sum(), failed.sum(), queued.sum(), written.get(), rowsWritten.get(), counts.boundsSeconds(),
-                counts.counts(), counts.maxSeconds());
+                counts.counts(), counts.maxSeconds(), Map.copyOf(lastErrors));
         Path target = Path.of(config.statsFile());
         Path temp = target.resolveSibling(target.getFileName() + ".tmp");
         try {

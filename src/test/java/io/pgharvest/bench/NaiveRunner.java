@@ -5,6 +5,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 /** The harness's side of {@link NaiveCollector}: writes its configuration, starts it, reads its statistics. */
 final class NaiveRunner implements Collector {
@@ -24,15 +25,15 @@ final class NaiveRunner implements Collector {
     }
 
     /** Starts the naive collector and waits until every source has its connection. */
-    static NaiveRunner start(BenchSettings settings, Workload workload, MonitoredCluster cluster,
+    static NaiveRunner start(BenchSettings settings, Workload workload, MonitoredFleet fleet,
             CatalogMetrics catalog, Path workDir, Cleanup cleanup) throws Exception {
-        int major = cluster.majorVersion();
+        int major = fleet.majorVersion();
         var metrics = new ArrayList<NaiveCollector.MetricSpec>();
         workload.intervals().forEach((name, seconds) -> catalog.metrics().get(name).sqlFor(major)
                 .ifPresent(sql -> metrics.add(new NaiveCollector.MetricSpec(name, sql, seconds))));
         var sources = new ArrayList<NaiveCollector.SourceSpec>();
         for (int i = 1; i <= workload.sources(); i++) {
-            sources.add(new NaiveCollector.SourceSpec(MonitoredCluster.databaseName(i), cluster.jdbcUrl(i)));
+            sources.add(new NaiveCollector.SourceSpec(MonitoredFleet.databaseName(i), fleet.jdbcUrl(i)));
         }
         Path statsFile = workDir.resolve("naive-stats.json");
         var config = new NaiveCollector.Config(sources, metrics, APPLICATION_NAME,
@@ -111,6 +112,12 @@ final class NaiveRunner implements Collector {
         long executions = s.executionsOk() + s.executionsFailed();
         return new Counters(s.ticks(), s.skipped(), s.executionsOk(), s.executionsFailed(), 0, executions,
                 s.measurementsWritten(), lag);
+    }
+
+    /** metric -> "count x [SQLState] message" of the last failure, since start. */
+    Map<String, String> lastErrors() {
+        NaiveCollector.Stats s = stats();
+        return s == null ? Map.of() : s.lastErrors();
     }
 
     @Override

@@ -103,21 +103,22 @@ final class ReportWriter {
         }
         md.append("\n## pgharvest against the naive per-metric collector (same window, same SQL and intervals)\n\n");
         md.append("| sources | collector | platform threads | virtual threads | CPU-s | RSS MB | heap after GC MB"
-                + " | server transactions | statements | round trips / source / tick | PG backend CPU-s"
-                + " | lag p50 / p99 / max ms | measurements |\n");
+                + " | server transactions | statements (metric queries) | round trips / source / tick"
+                + " | PG backend CPU-s | lag p50 / p99 / max ms | measurements |\n");
         md.append("|" + "---|".repeat(13) + "\n");
         for (RunResult n : naive) {
             Optional<RunResult> p = pgharvestScaling(results, n.sources());
             for (RunResult r : p.isPresent() ? List.of(p.get(), n) : List.of(n)) {
                 md.append(row(r.sources(), r.collector(), threads(r), r.virtualWorkers(), f2(r.cpuSeconds()),
-                        mb(r.rssKb()), mb(r.heapAfterGcKb()), r.serverTransactions(), r.serverStatements(),
+                        mb(r.rssKb()), mb(r.heapAfterGcKb()), r.serverTransactions(),
+                        r.serverStatements() + " (" + r.metricStatements() + ")",
                         f2(r.roundTripsPerTick()), f2(r.backendCpuSeconds()), lag(r), r.measurements()));
             }
             p.ifPresent(h -> md.append(row(n.sources(), "**naive / pgharvest**",
                     ratio(n.threadsMax(), h.threadsMax()), "", ratio(n.cpuSeconds(), h.cpuSeconds()),
                     ratio(n.rssKb(), h.rssKb()), ratio(n.heapAfterGcKb(), h.heapAfterGcKb()),
                     ratio(n.serverTransactions(), h.serverTransactions()),
-                    ratio(n.serverStatements(), h.serverStatements()), "",
+                    ratio(n.metricStatements(), h.metricStatements()), "",
                     ratio(n.backendCpuSeconds(), h.backendCpuSeconds()), "", "")));
         }
         md.append("\nThreads, platform + virtual: ");
@@ -134,7 +135,7 @@ final class ReportWriter {
         if (defaults.isEmpty()) {
             return;
         }
-        md.append("\n## JVM flags: tuned (config/jvm.options) against the JVM's defaults\n\n");
+        md.append("\n## JVM flags: the tuned config/jvm.options (scaling run) against other flags\n\n");
         md.append("| sources | flags | CPU-s | RSS MB | max RSS in window MB | peak RSS MB | heap after GC MB"
                 + " | platform threads | start-up ms | lag p99 ms |\n");
         md.append("|" + "---|".repeat(10) + "\n");
@@ -163,12 +164,14 @@ final class ReportWriter {
             double cpu = mean(same, RunResult::cpuSeconds);
             double rss = mean(same, r -> r.rssKb() / 1024.0);
             double statements = mean(same, r -> (double) r.serverStatements());
+            double metricStatements = mean(same, r -> (double) r.metricStatements());
             double transactions = mean(same, r -> (double) r.serverTransactions());
             double backend = mean(same, RunResult::backendCpuSeconds);
             RunResult first = same.getFirst();
             md.append(row("pgharvest" + (same.size() > 1 ? " (mean of " + same.size() + ")" : ""), sources,
                     first.metrics(), f2(cpu), f1(rss), first.threadsMax() + " / " + first.virtualWorkers(),
-                    Math.round(statements), Math.round(transactions), f2(backend),
+                    Math.round(statements) + " (" + Math.round(metricStatements) + " metric queries)",
+                    Math.round(transactions), f2(backend),
                     f3(statements == 0 ? Double.NaN : 1000 * backend / statements), f2(backend / sources),
                     Math.round(mean(same, r -> (double) r.measurements()))));
             for (Peer peer : PGWATCH) {

@@ -19,7 +19,7 @@ final class RunMeasurer {
     private static final Duration LAG_SAMPLE_EVERY = Duration.ofSeconds(10);
 
     private final BenchSettings settings;
-    private final MonitoredCluster cluster;
+    private final MonitoredFleet fleet;
     private final CatalogMetrics catalog;
     private final Cleanup cleanup;
     private final Path workRoot;
@@ -27,10 +27,10 @@ final class RunMeasurer {
     private final Supplier<String> sinkUrl;
     private int runNumber;
 
-    RunMeasurer(BenchSettings settings, MonitoredCluster cluster, CatalogMetrics catalog, Cleanup cleanup,
+    RunMeasurer(BenchSettings settings, MonitoredFleet fleet, CatalogMetrics catalog, Cleanup cleanup,
             Path workRoot, Supplier<String> sinkUrl) {
         this.settings = settings;
-        this.cluster = cluster;
+        this.fleet = fleet;
         this.catalog = catalog;
         this.cleanup = cleanup;
         this.workRoot = workRoot;
@@ -39,30 +39,30 @@ final class RunMeasurer {
     }
 
     /** The state at one end of the window. */
-    private record Snapshot(long nanos, long collectorCpuTicks, long collectorSystemTicks, Map<Long, Long> backendCpu, long clusterCpuTicks,
-            MonitoredCluster.Counters server, Collector.Counters counters, ProcStats.MachineCpu machine) {
+    private record Snapshot(long nanos, long collectorCpuTicks, long collectorSystemTicks, Map<Long, Long> backendCpu, long serversCpuTicks,
+            MonitoredFleet.Counters server, Collector.Counters counters, ProcStats.MachineCpu machine) {
     }
 
     RunResult measure(Workload w) throws Exception {
         runNumber++;
         Path workDir = Files.createDirectories(workRoot.resolve("%02d-%s".formatted(runNumber, w.label())));
-        log("%s: %d sources, %d metrics, tick every %d s, sink %s, %s JVM flags; warm-up %d s, window %d s",
+        log("%s: %d sources, %d metrics, tick every %d s, sink %s, JVM flags %s; warm-up %d s, window %d s",
                 w.label(), w.sources(), w.intervals().size(), w.tickPeriodSeconds(), w.sink(),
-                w.tunedJvm() ? "tuned" : "default", w.warmup().toSeconds(), w.window().toSeconds());
+                w.jvm(), w.warmup().toSeconds(), w.window().toSeconds());
         try (AutoCloseable dir = cleanup.deleteOnExit(workDir)) {
-            cluster.resetStatements();
+            fleet.resetStatements();
             long startup;
             long registration = 0;
             Collector collector;
             JavaProcess process;
             if (w.collector().equals("naive")) {
-                NaiveRunner naive = NaiveRunner.start(settings, w, cluster, catalog, workDir, cleanup);
+                NaiveRunner naive = NaiveRunner.start(settings, w, fleet, catalog, workDir, cleanup);
                 startup = naive.startupMillis();
                 collector = naive;
                 process = naive.process();
             } else {
                 String url = w.sink().equals("postgres") ? sinkUrl.get() : null;
-                HarvestCollector harvest = HarvestCollector.start(settings, w, cluster, url, workDir, cleanup);
+                HarvestCollector harvest = HarvestCollector.start(settings, w, fleet, url, workDir, cleanup);
                 startup = harvest.startupMillis();
                 registration = harvest.registrationMillis();
                 collector = harvest;
@@ -84,13 +84,16 @@ final class RunMeasurer {
                 }
                 var window = sampleWindow(collector, process, w.window());
                 Snapshot end = snapshot(collector);
+                if (collector instanceof NaiveRunner naive) {
+                    naive.lastErrors().forEach((metric, error) -> log("  naive collector: %s failed %s", metric, error));
+                }
                 if (settings.diagnostics()) {
                     jvm.stopRecording(collector.pid());
                 }
                 long heapKb = jvm.heapUsedAfterGcKb(collector.pid());
                 if (settings.diagnostics()) {
                     jvm.saveDiagnostics(collector.pid(), diagnostics.resolve(w.label() + ".txt"));
-                    Files.writeString(diagnostics.resolve(w.label() + "-statements.txt"), cluster.statementProfile(20));
+                    Files.writeString(diagnostics.resolve(w.label() + "-statements.txt"), fleet.statementProfile(20));
                 }
                 ProcStats.Status last = ProcStats.status(collector.pid()).orElseThrow();
                 RunResult result = result(w, collector, startup, registration, start, end, window, heapKb, last);
@@ -140,11 +143,11 @@ final class RunMeasurer {
         long nanos = System.nanoTime();
         ProcStats.Stat collectorCpu = ProcStats.stat(collector.pid()).orElseThrow();
         ProcStats.MachineCpu machine = ProcStats.MachineCpu.read();
-        Map<Long, Long> backends = MonitoredCluster.cpuTicks(cluster.backends(collector.applicationName()).keySet());
-        long clusterCpu = cluster.clusterCpuTicks();
-        MonitoredCluster.Counters server = cluster.counters();
+        Map<Long, Long> backends = MonitoredFleet.cpuTicks(fleet.backends(collector.applicationName()).keySet());
+        long serversCpu = fleet.serversCpuTicks();
+        MonitoredFleet.Counters server = fleet.counters();
         Collector.Counters counters = collector.counters();
-        return new Snapshot(nanos, collectorCpu.cpuTicks(), collectorCpu.systemTicks(), backends, clusterCpu, server, counters, machine);
+        return new Snapshot(nanos, collectorCpu.cpuTicks(), collectorCpu.systemTicks(), backends, serversCpu, server, counters, machine);
     }
 
     private RunResult result(Workload w, Collector collector, long startup, long registration, Snapshot start,
@@ -163,10 +166,10 @@ final class RunMeasurer {
         }
         Set<Long> gone = new HashSet<>(start.backendCpu.keySet());
         gone.removeAll(end.backendCpu.keySet());
-        MonitoredCluster.Counters server = end.server.minus(start.server);
+        MonitoredFleet.Counters server = end.server.minus(start.server);
         Collector.Counters counters = end.counters.minus(start.counters);
         LagHistogram.Counts lag = counters.lag();
-        return new RunResult(w.label(), w.group(), collector.kind(), w.tunedJvm() ? "tuned" : "default", w.sources(),
+        return new RunResult(w.label(), w.group(), collector.kind(), w.jvm(), w.sources(),
                 w.intervals().size(), w.tickPeriodSeconds(), w.sink(), w.warmup().toSeconds(), round(seconds, 1),
                 startup, registration,
                 round((end.collectorCpuTicks - start.collectorCpuTicks) / ProcStats.TICKS_PER_SECOND, 2),
@@ -175,15 +178,16 @@ final class RunMeasurer {
                 collector.virtualWorkers(),
                 counters.ticks(), counters.skippedTicks(), counters.fetchesOk(), counters.fetchesFailed(),
                 counters.fetchesCached(), counters.roundTrips(), counters.measurements(),
-                server.transactions(), server.statements(), round(server.statementMillis(), 1),
+                server.transactions(), server.statements(), server.setConfigStatements(),
+                round(server.statementMillis(), 1),
                 server.statementsDeallocated(),
                 start.backendCpu.size(), fresh, gone.size(), round(backendTicks / ProcStats.TICKS_PER_SECOND, 2),
-                round((end.clusterCpuTicks - start.clusterCpuTicks) / ProcStats.TICKS_PER_SECOND, 2),
+                round((end.serversCpuTicks - start.serversCpuTicks) / ProcStats.TICKS_PER_SECOND, 2),
                 millis(lag.quantile(0.5)), millis(lag.quantile(0.99)), millis(lag.maxBound()),
                 millis(window.lagMaxSampledSeconds()), lag.total(),
                 round(100 * end.machine.busyShareSince(start.machine), 1),
                 round(100 * end.machine.busyShareSince(start.machine) - 100 * ((end.collectorCpuTicks - start.collectorCpuTicks)
-                        + (end.clusterCpuTicks - start.clusterCpuTicks)) / ProcStats.TICKS_PER_SECOND
+                        + (end.serversCpuTicks - start.serversCpuTicks)) / ProcStats.TICKS_PER_SECOND
                         / seconds / Runtime.getRuntime().availableProcessors(), 1),
                 loadAverage());
     }

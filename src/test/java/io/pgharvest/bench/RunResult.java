@@ -14,14 +14,16 @@ package io.pgharvest.bench;
  * @param clientRoundTrips round trips as the collector counts them (pgharvest's meter; naive: executions)
  * @param serverTransactions transactions in the bench databases (pg_stat_database): one per round trip
  * @param serverStatements statements executed in the bench databases (pg_stat_statements calls)
+ * @param serverSetConfigStatements the part of them that are pgharvest's set_config calls around
+ *     metrics with their own statement timeout (not metric queries)
  * @param backends backends of the collector at the window's start; {@code backendsNew} appeared
  *     during it (reconnects), {@code backendsGone} ended during it
  * @param backendCpuSeconds CPU of the collector's backends over the window (/proc deltas)
- * @param clusterCpuSeconds CPU of every process of the monitored cluster over the window
+ * @param serversCpuSeconds CPU of every process of the monitored servers over the window
  * @param lagP50Ms tick lag quantiles from the histogram's window delta (bucket upper bounds)
  * @param lagMaxSampledMs pgharvest: largest of Micrometer's max gauge sampled during the window
  * @param machineBusyPercent share of the machine's CPUs busy during the window (all processes)
- * @param othersBusyPercent the part of it not spent by the collector or the monitored cluster:
+ * @param othersBusyPercent the part of it not spent by the collector or the monitored servers:
  *     other work on the machine competing for the CPUs (it inflates tick lag, not CPU-seconds)
  */
 record RunResult(
@@ -31,8 +33,8 @@ record RunResult(
         int threadsMin, long virtualWorkers,
         long ticks, long skippedTicks, long fetchesOk, long fetchesFailed, long fetchesCached, long clientRoundTrips,
         long measurements,
-        long serverTransactions, long serverStatements, double serverExecMillis, long statementsDeallocated,
-        int backends, int backendsNew, int backendsGone, double backendCpuSeconds, double clusterCpuSeconds,
+        long serverTransactions, long serverStatements, long serverSetConfigStatements, double serverExecMillis, long statementsDeallocated,
+        int backends, int backendsNew, int backendsGone, double backendCpuSeconds, double serversCpuSeconds,
         double lagP50Ms, double lagP99Ms, double lagMaxMs, double lagMaxSampledMs, long lagSamples,
         double machineBusyPercent, double othersBusyPercent, String loadAverage) {
 
@@ -43,6 +45,11 @@ record RunResult(
 
     double statementsPerTick() {
         return ticks == 0 ? Double.NaN : (double) serverStatements / ticks;
+    }
+
+    /** Statements that are metric queries (set_config calls left out). */
+    long metricStatements() {
+        return serverStatements - serverSetConfigStatements;
     }
 
     /** Platform threads plus virtual workers. */

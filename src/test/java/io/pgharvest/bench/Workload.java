@@ -1,5 +1,6 @@
 package io.pgharvest.bench;
 
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -12,17 +13,22 @@ import java.util.Map;
  * @param collector pgharvest or naive
  * @param intervals metric -> interval in seconds, the same for every source
  * @param sink jsonfile or postgres
- * @param tunedJvm whether the tuned JVM options file is used (false: the JVM's defaults)
+ * @param jvmOptions the JVM options file ({@code java @file}); null for the JVM's defaults
  */
 record Workload(String group, String collector, int sources, Map<String, Integer> intervals, String sink,
-        boolean tunedJvm, Duration warmup, Duration window) {
+        Path jvmOptions, Duration warmup, Duration window) {
 
     Workload {
         intervals = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(intervals));
     }
 
     String label() {
-        return group + "-" + collector + "-" + sources + (tunedJvm ? "" : "-defaultjvm");
+        return group + "-" + collector + "-" + sources + (group.equals("jvm") ? "-" + jvm() : "");
+    }
+
+    /** "default", or the options file's name. */
+    String jvm() {
+        return jvmOptions == null ? "default" : jvmOptions.getFileName().toString();
     }
 
     /** The grid period: GCD of the intervals, in seconds. */
