@@ -6,6 +6,8 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -24,8 +26,9 @@ import java.util.Map;
  * {@link #run} is therefore all-or-nothing; the caller isolates the culprit by re-running the
  * queries one by one.
  *
- * <p>A metric with its own statement timeout is wrapped in {@code set_config(..., true)} calls:
- * the setting is transaction-local, so it bounds exactly the statements between them.
+ * <p>Metrics with their own statement timeout are grouped by it, each group opened by a
+ * {@code set_config(..., true)} call: the setting is transaction-local, so it bounds exactly the
+ * statements up to the next group, and the round trip's implicit transaction ends it.
  *
  * <p>Not thread-safe: owned by one reaper's session.
  */
@@ -68,20 +71,26 @@ final class QueryPipeline implements AutoCloseable {
         if (!pipelined) {
             return runEachSimple(queries);
         }
+        // Metrics under the session's own limit first, then one group per other limit, each
+        // opened by a transaction-local set_config. The setting holds until the next group or
+        // the end of the pipeline's implicit transaction, so no reset is needed and each
+        // distinct limit costs one statement per tick, not two per metric.
+        Integer[] order = new Integer[queries.size()];
+        for (int i = 0; i < order.length; i++) {
+            order[i] = i;
+        }
+        Arrays.sort(order, Comparator.comparingLong(i -> timeoutKey(queries.get(i))));
         var parts = new ArrayList<String>();
-        var isMetric = new ArrayList<Boolean>();
-        for (MetricQuery query : queries) {
-            boolean ownTimeout = !query.statementTimeout().equals(sessionStatementTimeout);
-            if (ownTimeout) {
+        int[] partOfQuery = new int[queries.size()];
+        Duration currentTimeout = sessionStatementTimeout;
+        for (int index : order) {
+            MetricQuery query = queries.get(index);
+            if (!query.statementTimeout().equals(currentTimeout)) {
                 parts.add(setTimeout(query.statementTimeout()));
-                isMetric.add(false);
+                currentTimeout = query.statementTimeout();
             }
+            partOfQuery[index] = parts.size();
             parts.add(query.sql());
-            isMetric.add(true);
-            if (ownTimeout) {
-                parts.add(setTimeout(sessionStatementTimeout));
-                isMetric.add(false);
-            }
         }
         String text = String.join(SEPARATOR, parts);
         List<FetchedRows> all = execute(text);
@@ -91,12 +100,15 @@ final class QueryPipeline implements AutoCloseable {
             throw new PipelineShapeException(parts.size(), all.size());
         }
         var results = new ArrayList<FetchedRows>(queries.size());
-        for (int i = 0; i < all.size(); i++) {
-            if (isMetric.get(i)) {
-                results.add(all.get(i));
-            }
+        for (int part : partOfQuery) {
+            results.add(all.get(part));
         }
         return results;
+    }
+
+    /** The session's own limit sorts first; the others by length. */
+    private long timeoutKey(MetricQuery query) {
+        return query.statementTimeout().equals(sessionStatementTimeout) ? -1 : query.statementTimeout().toMillis();
     }
 
     /**
@@ -111,14 +123,11 @@ final class QueryPipeline implements AutoCloseable {
             return new AloneRun(runEachSimple(List.of(query)).getFirst(), false);
         }
         boolean ownTimeout = !query.statementTimeout().equals(sessionStatementTimeout);
-        String text = ownTimeout
-                ? String.join(SEPARATOR, setTimeout(query.statementTimeout()), query.sql(),
-                        setTimeout(sessionStatementTimeout))
-                : query.sql();
+        // The transaction-local setting ends with the round trip's implicit transaction.
+        String text = ownTimeout ? String.join(SEPARATOR, setTimeout(query.statementTimeout()), query.sql()) : query.sql();
         List<FetchedRows> all = execute(text);
-        int wrappers = ownTimeout ? 2 : 0;
-        int metricIndex = all.size() - 1 - (ownTimeout ? 1 : 0);
-        return new AloneRun(metricIndex >= 0 ? all.get(metricIndex) : FetchedRows.EMPTY, all.size() > 1 + wrappers);
+        int wrappers = ownTimeout ? 1 : 0;
+        return new AloneRun(all.size() > wrappers ? all.getLast() : FetchedRows.EMPTY, all.size() > 1 + wrappers);
     }
 
     /** The outcome of {@link #runAlone}. */

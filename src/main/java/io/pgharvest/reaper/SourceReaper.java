@@ -56,6 +56,8 @@ final class SourceReaper {
     private TickSchedule schedule = TickSchedule.empty();
     private final SoloLane solo;
     private final MetricLedger ledger = new MetricLedger();
+    private Map<String, Integer> sortedSelectionOf;
+    private List<Map.Entry<String, Integer>> sortedSelection = List.of();
     private final Map<String, String> inactiveMetrics = new LinkedHashMap<>();
     private int connectFailures;
     private Instant nextConnectAttempt = Instant.MIN;
@@ -404,7 +406,7 @@ final class SourceReaper {
         var metrics = new ArrayList<MetricRuntimeStatus>();
         if (config != null) {
             Map<String, Duration> intervals = schedule.intervals();
-            for (var entry : new java.util.TreeMap<>(config.selection(facts != null && facts.inRecovery())).entrySet()) {
+            for (var entry : sortedSelection(config.selection(facts != null && facts.inRecovery()))) {
                 String metric = entry.getKey();
                 String lane = inactiveMetrics.getOrDefault(metric,
                         solo.contains(metric) ? MetricRuntimeStatus.SOLO : MetricRuntimeStatus.PIPELINE);
@@ -420,5 +422,14 @@ final class SourceReaper {
                 facts == null ? null : facts.systemIdentifier(),
                 schedule.isEmpty() ? null : schedule.period(), lastTickStart, lastTickDuration, ticks, skippedTicks,
                 metrics);
+    }
+
+    /** The selection in name order; sorted again only when the selection itself changes, not every tick. */
+    private List<Map.Entry<String, Integer>> sortedSelection(Map<String, Integer> selection) {
+        if (selection != sortedSelectionOf) {
+            sortedSelection = List.copyOf(new java.util.TreeMap<>(selection).entrySet());
+            sortedSelectionOf = selection;
+        }
+        return sortedSelection;
     }
 }

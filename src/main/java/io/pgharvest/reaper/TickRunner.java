@@ -150,11 +150,12 @@ final class TickRunner {
     }
 
     private boolean deliverCached(String metric, MetricDefinition definition, Duration interval, Instant now) {
-        var cached = cache.fresh(instanceKey, metric, interval, now);
+        var cached = cache.reusable(instanceKey, metric, interval, now, ledger.sharedDelivered(metric));
         if (cached.isEmpty()) {
             return false;
         }
         out.add(measurement(definition, cached.get().rows(), cached.get().fetchedAt()));
+        ledger.deliveredShared(metric, cached.get());
         ledger.succeeded(metric, now);
         sourceMeters.fetch(ReaperMeters.CACHED, 1);
         return true;
@@ -163,7 +164,7 @@ final class TickRunner {
     private void deliver(String metric, FetchedRows rows, Instant now) {
         MetricDefinition definition = config.definitions().get(metric);
         if (definition.instanceLevel()) {
-            cache.put(instanceKey, metric, now, rows);
+            ledger.deliveredShared(metric, cache.put(instanceKey, metric, now, rows));
         }
         out.add(measurement(definition, rows, now));
         ledger.succeeded(metric, now);

@@ -78,14 +78,16 @@ final class ReportWriter {
             return;
         }
         md.append("\n## Scaling (pgharvest, tuned JVM flags)\n\n");
-        md.append("| sources | metrics | tick | CPU-s | CPU % of a core | RSS MB | peak RSS MB | heap after GC MB"
+        md.append("| sources | metrics | tick | CPU-s | CPU % of a core | RSS MB mean / max in window | peak RSS MB"
+                + " | heap after GC MB"
                 + " | platform threads | reapers | executions | measurements | server transactions"
                 + " | round trips / source / tick | statements / source / tick | PG backend CPU-s"
                 + " | lag p50 / p99 / max ms | machine busy % (others) |\n");
         md.append("|" + "---|".repeat(18) + "\n");
         for (RunResult r : runs) {
             md.append(row(r.sources(), r.metrics(), r.tickPeriodSeconds() + " s", f2(r.cpuSeconds()),
-                    f1(100 * r.cpuSeconds() / r.windowSeconds()), mb(r.rssKb()), mb(r.peakRssKb()),
+                    f1(100 * r.cpuSeconds() / r.windowSeconds()), mb(r.rssMeanKb()) + " / " + mb(r.rssMaxKb()),
+                    mb(r.peakRssKb()),
                     mb(r.heapAfterGcKb()), threads(r), r.virtualWorkers(), r.fetchesOk(), r.measurements(),
                     r.serverTransactions(), f2(r.roundTripsPerTick()), f1(r.statementsPerTick()),
                     f2(r.backendCpuSeconds()), lag(r),
@@ -102,7 +104,7 @@ final class ReportWriter {
             return;
         }
         md.append("\n## pgharvest against the naive per-metric collector (same window, same SQL and intervals)\n\n");
-        md.append("| sources | collector | platform threads | virtual threads | CPU-s | RSS MB | heap after GC MB"
+        md.append("| sources | collector | platform threads | virtual threads | CPU-s | RSS MB (mean) | heap after GC MB"
                 + " | server transactions | statements (metric queries) | round trips / source / tick"
                 + " | PG backend CPU-s | lag p50 / p99 / max ms | measurements |\n");
         md.append("|" + "---|".repeat(13) + "\n");
@@ -110,13 +112,13 @@ final class ReportWriter {
             Optional<RunResult> p = pgharvestScaling(results, n.sources());
             for (RunResult r : p.isPresent() ? List.of(p.get(), n) : List.of(n)) {
                 md.append(row(r.sources(), r.collector(), threads(r), r.virtualWorkers(), f2(r.cpuSeconds()),
-                        mb(r.rssKb()), mb(r.heapAfterGcKb()), r.serverTransactions(),
+                        mb(r.rssMeanKb()), mb(r.heapAfterGcKb()), r.serverTransactions(),
                         r.serverStatements() + " (" + r.metricStatements() + ")",
                         f2(r.roundTripsPerTick()), f2(r.backendCpuSeconds()), lag(r), r.measurements()));
             }
             p.ifPresent(h -> md.append(row(n.sources(), "**naive / pgharvest**",
                     ratio(n.threadsMax(), h.threadsMax()), "", ratio(n.cpuSeconds(), h.cpuSeconds()),
-                    ratio(n.rssKb(), h.rssKb()), ratio(n.heapAfterGcKb(), h.heapAfterGcKb()),
+                    ratio(n.rssMeanKb(), h.rssMeanKb()), ratio(n.heapAfterGcKb(), h.heapAfterGcKb()),
                     ratio(n.serverTransactions(), h.serverTransactions()),
                     ratio(n.metricStatements(), h.metricStatements()), "",
                     ratio(n.backendCpuSeconds(), h.backendCpuSeconds()), "", "")));
@@ -136,13 +138,13 @@ final class ReportWriter {
             return;
         }
         md.append("\n## JVM flags: the tuned config/jvm.options (scaling run) against other flags\n\n");
-        md.append("| sources | flags | CPU-s | RSS MB | max RSS in window MB | peak RSS MB | heap after GC MB"
+        md.append("| sources | flags | CPU-s | RSS MB mean / max in window | peak RSS MB | heap after GC MB"
                 + " | platform threads | start-up ms | lag p99 ms |\n");
         md.append("|" + "---|".repeat(10) + "\n");
         for (RunResult d : defaults) {
             Optional<RunResult> tuned = pgharvestScaling(results, d.sources());
             for (RunResult r : tuned.isPresent() ? List.of(tuned.get(), d) : List.of(d)) {
-                md.append(row(r.sources(), r.jvm(), f2(r.cpuSeconds()), mb(r.rssKb()), mb(r.rssMaxKb()),
+                md.append(row(r.sources(), r.jvm(), f2(r.cpuSeconds()), mb(r.rssMeanKb()) + " / " + mb(r.rssMaxKb()),
                         mb(r.peakRssKb()), mb(r.heapAfterGcKb()), threads(r), r.startupMillis(), f1(r.lagP99Ms())));
             }
         }
@@ -155,14 +157,14 @@ final class ReportWriter {
         md.append("\n## pgwatch-shaped run (PostgreSQL sink, every metric every ")
                 .append(runs.getFirst().tickPeriodSeconds()).append(" s, ").append(f1(runs.getFirst().windowSeconds()))
                 .append(" s window after ").append(runs.getFirst().warmupSeconds()).append(" s warm-up)\n\n");
-        md.append("| collector | sources | metrics | collector CPU-s | RSS MB | threads (platform / virtual)"
+        md.append("| collector | sources | metrics | collector CPU-s | RSS MB (mean in window) | threads (platform / virtual)"
                 + " | statements on sources | transactions on sources | PostgreSQL CPU-s serving it"
                 + " | CPU ms per statement | PostgreSQL CPU-s per source | measurements |\n");
         md.append("|" + "---|".repeat(12) + "\n");
         for (int sources : runs.stream().map(RunResult::sources).distinct().toList()) {
             List<RunResult> same = runs.stream().filter(r -> r.sources() == sources).toList();
             double cpu = mean(same, RunResult::cpuSeconds);
-            double rss = mean(same, r -> r.rssKb() / 1024.0);
+            double rss = mean(same, r -> r.rssMeanKb() / 1024.0);
             double statements = mean(same, r -> (double) r.serverStatements());
             double metricStatements = mean(same, r -> (double) r.metricStatements());
             double transactions = mean(same, r -> (double) r.serverTransactions());
@@ -195,11 +197,14 @@ final class ReportWriter {
             md.append(row("Platform threads flat from " + low.sources() + " to " + high.sources()
                             + " sources (within a handful)",
                     lowThreads + " .. " + highThreads + " across all scaling runs", verdict(highThreads - lowThreads <= 5)));
-            double perSource = (high.rssMaxKb() - low.rssMaxKb()) / (double) (high.sources() - low.sources());
-            md.append(row("Marginal memory per source below 150 KB", f1(perSource) + " KB per source (max RSS "
-                    + mb(low.rssMaxKb()) + " MB at " + low.sources() + ", " + mb(high.rssMaxKb()) + " MB at "
-                    + high.sources() + "; heap after GC " + mb(low.heapAfterGcKb()) + " -> " + mb(high.heapAfterGcKb())
-                    + " MB)", verdict(perSource < 150)));
+            double perSource = (high.rssMeanKb() - low.rssMeanKb()) / (double) (high.sources() - low.sources());
+            double perSourceMax = (high.rssMaxKb() - low.rssMaxKb()) / (double) (high.sources() - low.sources());
+            double heapPerSource = (high.heapAfterGcKb() - low.heapAfterGcKb()) / (double) (high.sources() - low.sources());
+            md.append(row("Marginal memory per source below 150 KB", f1(perSource) + " KB per source (mean RSS "
+                    + mb(low.rssMeanKb()) + " MB at " + low.sources() + ", " + mb(high.rssMeanKb()) + " MB at "
+                    + high.sources() + "); from the largest RSS in each window " + f1(perSourceMax)
+                    + " KB; live heap " + f1(heapPerSource) + " KB per source (heap after GC "
+                    + mb(low.heapAfterGcKb()) + " -> " + mb(high.heapAfterGcKb()) + " MB)", verdict(perSource < 150)));
             String trips = scaling.stream().map(r -> r.sources() + ": " + f3(r.roundTripsPerTick()))
                     .reduce((a, b) -> a + ", " + b).orElse("");
             boolean oneTrip = scaling.stream().allMatch(r -> r.roundTripsPerTick() <= 1.05 && r.fetchesFailed() == 0);
@@ -210,7 +215,7 @@ final class ReportWriter {
                             + f1(high.lagMaxMs()) + ")", verdict(high.lagP99Ms() < 100)));
         }
         select(results, r -> r.group().equals("idle")).stream().findFirst().ifPresent(idle -> md.append(row(
-                "JVM floor (RSS with no sources; stated, no target)", mb(idle.rssKb()) + " MB RSS, heap after GC "
+                "JVM floor (RSS with no sources; stated, no target)", mb(idle.rssMeanKb()) + " MB RSS (mean in window), heap after GC "
                         + mb(idle.heapAfterGcKb()) + " MB, " + idle.threadsMax() + " platform threads", "stated")));
         List<RunResult> pgwatch = select(results, r -> r.group().equals("pgwatch"));
         for (Peer peer : PGWATCH) {
@@ -223,7 +228,7 @@ final class ReportWriter {
             }
             double cpu = mean(same, RunResult::cpuSeconds);
             double backend = mean(same, RunResult::backendCpuSeconds);
-            double rss = mean(same, r -> r.rssKb() / 1024.0);
+            double rss = mean(same, r -> r.rssMeanKb() / 1024.0);
             md.append(row("Collector CPU at most half of pgwatch v6 (" + peer.sources() + " sources: <= "
                     + f2(peer.cpuSeconds() / 2) + " s)", f2(cpu) + " s (" + same.getFirst().metrics() + " metrics)",
                     verdict(cpu <= peer.cpuSeconds() / 2)));

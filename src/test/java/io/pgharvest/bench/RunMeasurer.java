@@ -97,9 +97,9 @@ final class RunMeasurer {
                 }
                 ProcStats.Status last = ProcStats.status(collector.pid()).orElseThrow();
                 RunResult result = result(w, collector, startup, registration, start, end, window, heapKb, last);
-                log("  CPU %.2f s, RSS %d MB (peak %d MB), heap after GC %d MB, %d platform threads, "
+                log("  CPU %.2f s, RSS %d MB (mean in window; peak %d MB), heap after GC %d MB, %d platform threads, "
                                 + "%d round trips/tick, lag p99 %.1f ms, backends CPU %.2f s",
-                        result.cpuSeconds(), result.rssKb() / 1024, result.peakRssKb() / 1024,
+                        result.cpuSeconds(), result.rssMeanKb() / 1024, result.peakRssKb() / 1024,
                         result.heapAfterGcKb() / 1024, result.threadsMax(), Math.round(result.roundTripsPerTick()),
                         result.lagP99Ms(), result.backendCpuSeconds());
                 return result;
@@ -108,7 +108,8 @@ final class RunMeasurer {
     }
 
     /** Figures sampled during the window. */
-    private record WindowSamples(long rssMaxKb, int threadsMax, int threadsMin, double lagMaxSampledSeconds) {
+    private record WindowSamples(long rssMaxKb, long rssMeanKb, int threadsMax, int threadsMin,
+            double lagMaxSampledSeconds) {
     }
 
     private WindowSamples sampleWindow(Collector collector, JavaProcess process, Duration window)
@@ -116,6 +117,8 @@ final class RunMeasurer {
         long end = System.nanoTime() + window.toNanos();
         long nextLagSample = 0;
         long rssMax = 0;
+        long rssSum = 0;
+        int rssSamples = 0;
         int threadsMax = 0;
         int threadsMin = Integer.MAX_VALUE;
         double lagMax = 0;
@@ -123,6 +126,8 @@ final class RunMeasurer {
             process.requireAlive();
             ProcStats.Status status = ProcStats.status(collector.pid()).orElseThrow();
             rssMax = Math.max(rssMax, status.rssKb());
+            rssSum += status.rssKb();
+            rssSamples++;
             threadsMax = Math.max(threadsMax, status.threads());
             threadsMin = Math.min(threadsMin, status.threads());
             long now = System.nanoTime();
@@ -132,7 +137,7 @@ final class RunMeasurer {
             }
             long left = end - System.nanoTime();
             if (left <= 0) {
-                return new WindowSamples(rssMax, threadsMax, threadsMin, lagMax);
+                return new WindowSamples(rssMax, rssSum / rssSamples, threadsMax, threadsMin, lagMax);
             }
             Thread.sleep(Duration.ofNanos(Math.min(left, SAMPLE_EVERY.toNanos())));
         }
@@ -174,7 +179,7 @@ final class RunMeasurer {
                 startup, registration,
                 round((end.collectorCpuTicks - start.collectorCpuTicks) / ProcStats.TICKS_PER_SECOND, 2),
                 round((end.collectorSystemTicks - start.collectorSystemTicks) / ProcStats.TICKS_PER_SECOND, 2),
-                last.rssKb(), window.rssMaxKb(), last.peakRssKb(), heapKb, window.threadsMax(), window.threadsMin(),
+                last.rssKb(), window.rssMaxKb(), window.rssMeanKb(), last.peakRssKb(), heapKb, window.threadsMax(), window.threadsMin(),
                 collector.virtualWorkers(),
                 counters.ticks(), counters.skippedTicks(), counters.fetchesOk(), counters.fetchesFailed(),
                 counters.fetchesCached(), counters.roundTrips(), counters.measurements(),

@@ -6,7 +6,9 @@ package io.pgharvest.bench;
  *
  * @param cpuSeconds utime + stime of the collector process over the window
  * @param cpuSystemSeconds the stime part: time in the kernel (socket reads and writes, futexes)
- * @param rssKb VmRSS at the window's end; {@code rssMaxKb} the largest sampled in the window
+ * @param rssKb VmRSS at the window's end; {@code rssMaxKb} the largest sampled in the window,
+ *     {@code rssMeanKb} the mean of the samples (every 2 s): with G1 giving memory back after
+ *     each marking cycle, RSS saw-tooths, and the mean is what the process occupies over time
  * @param peakRssKb VmHWM at the end: the process's peak since start, start-up included
  * @param heapAfterGcKb heap in use after a full GC (jcmd GC.run, then GC.heap_info) at the end
  * @param threadsMax most platform threads (/proc Threads) sampled during the window
@@ -29,7 +31,7 @@ package io.pgharvest.bench;
 record RunResult(
         String label, String group, String collector, String jvm, int sources, int metrics, int tickPeriodSeconds,
         String sink, double warmupSeconds, double windowSeconds, long startupMillis, long registrationMillis,
-        double cpuSeconds, double cpuSystemSeconds, long rssKb, long rssMaxKb, long peakRssKb, long heapAfterGcKb, int threadsMax,
+        double cpuSeconds, double cpuSystemSeconds, long rssKb, long rssMaxKb, long rssMeanKb, long peakRssKb, long heapAfterGcKb, int threadsMax,
         int threadsMin, long virtualWorkers,
         long ticks, long skippedTicks, long fetchesOk, long fetchesFailed, long fetchesCached, long clientRoundTrips,
         long measurements,
