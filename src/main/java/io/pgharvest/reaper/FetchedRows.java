@@ -5,13 +5,13 @@ import java.time.Instant;
 import java.util.List;
 
 /**
- * The rows one metric query returned.
+ * The rows one metric query returned (public for the benchmark's naive collector).
  *
  * @param reportedTime the time the query reported in an {@code epoch_ns} column, or null
  */
-record FetchedRows(List<Measurement.Row> rows, Instant reportedTime) {
+public record FetchedRows(List<Measurement.Row> rows, Instant reportedTime) {
 
-    FetchedRows {
+    public FetchedRows {
         rows = List.copyOf(rows);
     }
 

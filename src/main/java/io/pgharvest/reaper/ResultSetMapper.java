@@ -17,36 +17,57 @@ import java.util.Map;
  * (no sink can store them as numbers), {@code tag_*} columns become row tags and an
  * {@code epoch_ns} column becomes the measurement time, as in pgwatch's metric conventions.
  */
-final class ResultSetMapper {
+public final class ResultSetMapper {
 
     static final String EPOCH_NS = "epoch_ns";
     static final String TAG_PREFIX = "tag_";
+    /** Pseudo SQL types for the columns read specially (java.sql.Types uses neither value). */
+    private static final int EPOCH_COLUMN = Integer.MIN_VALUE;
+    private static final int TAG_COLUMN = Integer.MIN_VALUE + 1;
 
     private ResultSetMapper() {
     }
 
-    static FetchedRows read(ResultSet rs) throws SQLException {
+    /** Reads every row of {@code rs} (public for the benchmark's naive collector, which maps rows the same way). */
+    public static FetchedRows read(ResultSet rs) throws SQLException {
+        // Column names and types once per result, not per cell: pgjdbc resolves a type through
+        // a synchronized cache lookup on every call.
         ResultSetMetaData meta = rs.getMetaData();
         int columns = meta.getColumnCount();
+        String[] names = new String[columns + 1];
+        int[] types = new int[columns + 1];
+        for (int i = 1; i <= columns; i++) {
+            String label = meta.getColumnLabel(i);
+            if (label.equals(EPOCH_NS)) {
+                types[i] = EPOCH_COLUMN;
+            } else if (label.startsWith(TAG_PREFIX) && label.length() > TAG_PREFIX.length()) {
+                types[i] = TAG_COLUMN;
+                label = label.substring(TAG_PREFIX.length());
+            } else {
+                types[i] = meta.getColumnType(i);
+            }
+            names[i] = label;
+        }
         var rows = new ArrayList<Measurement.Row>();
         Instant reported = null;
         while (rs.next()) {
             var values = new LinkedHashMap<String, Object>();
             var tags = new LinkedHashMap<String, String>();
             for (int i = 1; i <= columns; i++) {
-                String name = meta.getColumnLabel(i);
-                if (name.equals(EPOCH_NS)) {
-                    long nanos = rs.getLong(i);
-                    if (!rs.wasNull() && reported == null) {
-                        reported = Instant.ofEpochSecond(0, nanos);
+                switch (types[i]) {
+                    case EPOCH_COLUMN -> {
+                        long nanos = rs.getLong(i);
+                        if (!rs.wasNull() && reported == null) {
+                            reported = Instant.ofEpochSecond(0, nanos);
+                        }
                     }
-                } else if (name.startsWith(TAG_PREFIX) && name.length() > TAG_PREFIX.length()) {
-                    String tag = rs.getString(i);
-                    if (tag != null) {
-                        tags.put(name.substring(TAG_PREFIX.length()), tag);
+                    case TAG_COLUMN -> {
+                        String tag = rs.getString(i);
+                        if (tag != null) {
+                            tags.put(names[i], tag);
+                        }
                     }
-                } else {
-                    values.put(name, value(rs, i, meta.getColumnType(i)));
+                    default -> values.put(names[i], value(rs, i, types[i]));
                 }
             }
             rows.add(new Measurement.Row(values, Map.copyOf(tags)));

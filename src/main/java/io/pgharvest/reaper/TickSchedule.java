@@ -31,12 +31,18 @@ final class TickSchedule {
     /** metric name -> next due time in epoch millis, always a grid point. */
     private final Map<String, Long> nextDue;
 
+    /** {@link #intervals} as Durations in name order; the schedule never changes its intervals. */
+    private final Map<String, Duration> intervalDurations;
+
     private TickSchedule(long periodMillis, long phaseMillis, Map<String, Long> intervals,
             Map<String, Long> nextDue) {
         this.periodMillis = periodMillis;
         this.phaseMillis = phaseMillis;
         this.intervals = intervals;
         this.nextDue = nextDue;
+        var durations = new TreeMap<String, Duration>();
+        intervals.forEach((name, ms) -> durations.put(name, Duration.ofMillis(ms)));
+        this.intervalDurations = Collections.unmodifiableMap(durations);
     }
 
     /** An empty schedule: nothing due, ever. */
@@ -87,14 +93,17 @@ final class TickSchedule {
     }
 
     Map<String, Duration> intervals() {
-        var result = new TreeMap<String, Duration>();
-        intervals.forEach((name, ms) -> result.put(name, Duration.ofMillis(ms)));
-        return Collections.unmodifiableMap(result);
+        return intervalDurations;
     }
 
     /** The earliest time any metric is due, or null when the schedule is empty. */
     Instant nextWake() {
-        return nextDue.values().stream().min(Long::compare).map(Instant::ofEpochMilli).orElse(null);
+        // A plain loop: this runs on every wake of every reaper.
+        long earliest = Long.MAX_VALUE;
+        for (long due : nextDue.values()) {
+            earliest = Math.min(earliest, due);
+        }
+        return nextDue.isEmpty() ? null : Instant.ofEpochMilli(earliest);
     }
 
     /** When {@code metric} is next due, or null if it is not scheduled. */

@@ -1,8 +1,12 @@
 package io.pgharvest.bench;
 
-import java.io.BufferedWriter;
+import io.pgharvest.reaper.FetchedRows;
+import io.pgharvest.reaper.ResultSetMapper;
+import io.pgharvest.sink.Measurement;
+import io.pgharvest.sink.SinkProperties;
+import io.pgharvest.sink.SinkType;
+import io.pgharvest.sink.jsonfile.JsonLinesSink;
 import java.io.IOException;
-import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -11,14 +15,11 @@ import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
-import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.sql.Types;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
@@ -41,7 +42,8 @@ import java.util.concurrent.locks.ReentrantLock;
  * {@link PreparedStatement} per metric kept across executions (so the server reuses its plan after
  * pgjdbc's prepare threshold, as for pgharvest's pipelines), one connection per source shared
  * by its metric threads under a lock (a connection per source x metric would need 11,000
- * connections at 1,000 sources), and the same row mapping as pgharvest's.
+ * connections at 1,000 sources), and pgharvest's own row mapping ({@code ResultSetMapper}) and
+ * JSON-lines sink, so that output costs the same on both sides.
  *
  * <p>Runs as its own JVM: {@code java -cp <test classpath> io.pgharvest.bench.NaiveCollector
  * <config.json>}; the harness reads the statistics file it rewrites every second.
@@ -74,11 +76,9 @@ public final class NaiveCollector {
         }
     }
 
-    /** One measurement as written to the JSON-lines file. */
-    record Line(String source, String metric, Instant time, List<Map<String, Object>> rows) {
-    }
-
-    private static final Measurement POISON = new Measurement(null, null, null, null);
+    private static final int BATCH = 500;
+    /** Stops the writer; compared by identity. */
+    private static final Measurement POISON = new Measurement("stop", "stop", Instant.EPOCH, List.of(), Map.of());
 
     private final Config config;
     private final LagHistogram lag = new LagHistogram();
@@ -244,7 +244,7 @@ public final class NaiveCollector {
         }
 
         private void execute(long due) {
-            List<Map<String, Object>> rows;
+            List<Measurement.Row> rows;
             Instant reported;
             source.lock.lock();
             try {
@@ -258,9 +258,9 @@ public final class NaiveCollector {
                 }
                 try (ResultSet rs = statement instanceof PreparedStatement ps
                         ? ps.executeQuery() : statement.executeQuery(metric.sql())) {
-                    var mapped = new ArrayList<Map<String, Object>>();
-                    reported = mapRows(rs, mapped);
-                    rows = mapped;
+                    FetchedRows fetched = ResultSetMapper.read(rs);
+                    rows = fetched.rows();
+                    reported = fetched.reportedTime();
                 }
                 ok.increment();
             } catch (SQLException e) {
@@ -279,7 +279,7 @@ public final class NaiveCollector {
             }
             queued.increment();
             sinkQueue.add(new Measurement(source.spec.name(), metric.name(),
-                    reported != null ? reported : Instant.now(), rows));
+                    reported != null ? reported : Instant.now(), rows, Map.of()));
         }
 
         private void countTick(long due) {
@@ -290,61 +290,23 @@ public final class NaiveCollector {
         }
     }
 
-    /** The same conversions as pgharvest's ResultSetMapper. */
-    static Instant mapRows(ResultSet rs, List<Map<String, Object>> rows) throws SQLException {
-        ResultSetMetaData meta = rs.getMetaData();
-        int columns = meta.getColumnCount();
-        Instant reported = null;
-        while (rs.next()) {
-            var values = new LinkedHashMap<String, Object>();
-            for (int i = 1; i <= columns; i++) {
-                String name = meta.getColumnLabel(i);
-                if (name.equals("epoch_ns")) {
-                    long nanos = rs.getLong(i);
-                    if (!rs.wasNull() && reported == null) {
-                        reported = Instant.ofEpochSecond(0, nanos);
-                    }
-                    continue;
-                }
-                Object value = switch (meta.getColumnType(i)) {
-                    case Types.SMALLINT, Types.INTEGER, Types.BIGINT, Types.TINYINT -> rs.getLong(i);
-                    case Types.REAL, Types.FLOAT, Types.DOUBLE -> {
-                        double d = rs.getDouble(i);
-                        yield Double.isFinite(d) ? d : null;
-                    }
-                    case Types.NUMERIC, Types.DECIMAL -> {
-                        String text = rs.getString(i);
-                        yield text == null || text.equals("NaN") || text.endsWith("Infinity") ? null : new BigDecimal(text);
-                    }
-                    case Types.BOOLEAN, Types.BIT -> rs.getBoolean(i);
-                    default -> rs.getString(i);
-                };
-                values.put(name, rs.wasNull() ? null : value);
-            }
-            rows.add(values);
-        }
-        return reported;
-    }
-
-    private record Measurement(String source, String metric, Instant time, List<Map<String, Object>> rows) {
-    }
-
-    /** The sink: one writer draining the queue into a JSON-lines file, flushing when the queue is empty. */
+    /**
+     * The sink: pgharvest's own JSON-lines sink, fed by one writer in batches of up to
+     * {@value #BATCH} (pgharvest's default batch size), so both collectors pay the same for output.
+     */
     private void writeMeasurements() {
-        try (BufferedWriter out = Files.newBufferedWriter(Path.of(config.measurementsFile()), StandardCharsets.UTF_8)) {
-            while (true) {
-                Measurement m = sinkQueue.take();
-                if (m == POISON) {
-                    out.flush();
-                    return;
-                }
-                out.write(HarvestClient.JSON.writeValueAsString(new Line(m.source(), m.metric(), m.time(), m.rows())));
-                out.write('\n');
-                written.incrementAndGet();
-                rowsWritten.addAndGet(m.rows().size());
-                if (sinkQueue.isEmpty()) {
-                    out.flush();
-                }
+        var settings = SinkProperties.defaults(SinkType.JSONFILE, config.measurementsFile()).withName("naive");
+        try (JsonLinesSink sink = JsonLinesSink.create(settings)) {
+            var batch = new ArrayList<Measurement>(BATCH);
+            boolean stopping = false;
+            while (!stopping) {
+                batch.add(sinkQueue.take());
+                sinkQueue.drainTo(batch, BATCH - 1);
+                stopping = batch.remove(POISON);
+                sink.write(batch);
+                written.addAndGet(batch.size());
+                rowsWritten.addAndGet(batch.stream().mapToLong(m -> m.rows().size()).sum());
+                batch.clear();
             }
         } catch (IOException e) {
             System.err.println("naive sink failed: " + e);
