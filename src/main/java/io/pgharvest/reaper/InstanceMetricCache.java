@@ -54,22 +54,7 @@ final class InstanceMetricCache {
     private record Key(String instance, String metric) {
     }
 
-    /** Compared by identity: two fetches at the same instant are still two results. */
-    static final class Entry {
-        private final Instant fetchedAt;
-        private final FetchedRows rows;
-
-        Entry(Instant fetchedAt, FetchedRows rows) {
-            this.fetchedAt = fetchedAt;
-            this.rows = rows;
-        }
-
-        Instant fetchedAt() {
-            return fetchedAt;
-        }
-
-        FetchedRows rows() {
-            return rows;
-        }
+    /** Compared by identity ({@code ==}): two fetches at the same instant are still two results. */
+    record Entry(Instant fetchedAt, FetchedRows rows) {
     }
 }
