@@ -6,7 +6,20 @@ interface Collector extends AutoCloseable {
     /** "pgharvest" or "naive". */
     String kind();
 
-    long pid();
+    /** The collector's JVM. */
+    JavaProcess process();
+
+    /** Milliseconds from launch until it was ready to collect (sources connected or registered). */
+    long startupMillis();
+
+    /** Milliseconds spent registering sources through an API after start-up; 0 if none. */
+    default long registrationMillis() {
+        return 0;
+    }
+
+    default long pid() {
+        return process().pid();
+    }
 
     /** The application_name its sessions carry, to find its backends in pg_stat_activity. */
     String applicationName();
@@ -22,7 +35,9 @@ interface Collector extends AutoCloseable {
 
     /** Stops the process (SIGTERM, then SIGKILL). */
     @Override
-    void close() throws Exception;
+    default void close() throws Exception {
+        process().close();
+    }
 
     /**
      * Cumulative counters of a collector.

@@ -141,11 +141,13 @@ final class HarvestCollector implements Collector {
         throw new IllegalStateException("pgharvest runs " + active + " reapers, expected " + expected);
     }
 
-    long startupMillis() {
+    @Override
+    public long startupMillis() {
         return startupMillis;
     }
 
-    long registrationMillis() {
+    @Override
+    public long registrationMillis() {
         return registrationMillis;
     }
 
@@ -155,16 +157,12 @@ final class HarvestCollector implements Collector {
     }
 
     @Override
-    public long pid() {
-        return process.pid();
-    }
-
-    @Override
     public String applicationName() {
         return APPLICATION_NAME;
     }
 
-    JavaProcess process() {
+    @Override
+    public JavaProcess process() {
         return process;
     }
 
@@ -224,10 +222,5 @@ final class HarvestCollector implements Collector {
         } catch (IOException e) {
             throw new UncheckedIOException("Cannot find a free local port", e);
         }
-    }
-
-    @Override
-    public void close() throws Exception {
-        process.close();
     }
 }

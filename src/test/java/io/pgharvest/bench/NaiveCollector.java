@@ -148,14 +148,7 @@ public final class NaiveCollector {
     private static long gcdMillis(List<MetricSpec> metrics) {
         long gcd = 0;
         for (MetricSpec m : metrics) {
-            long a = m.intervalSeconds() * 1000L;
-            long b = gcd;
-            while (b != 0) {
-                long t = a % b;
-                a = b;
-                b = t;
-            }
-            gcd = a;
+            gcd = Workload.gcd(gcd, m.intervalSeconds() * 1000L);
         }
         return Math.max(gcd, 1000);
     }

@@ -72,7 +72,8 @@ final class NaiveRunner implements Collector {
                 + process.logTail());
     }
 
-    long startupMillis() {
+    @Override
+    public long startupMillis() {
         return startupMillis;
     }
 
@@ -89,16 +90,12 @@ final class NaiveRunner implements Collector {
     }
 
     @Override
-    public long pid() {
-        return process.pid();
-    }
-
-    @Override
     public String applicationName() {
         return APPLICATION_NAME;
     }
 
-    JavaProcess process() {
+    @Override
+    public JavaProcess process() {
         return process;
     }
 
@@ -129,10 +126,5 @@ final class NaiveRunner implements Collector {
     @Override
     public long virtualWorkers() {
         return metricThreads;
-    }
-
-    @Override
-    public void close() throws Exception {
-        process.close();
     }
 }

@@ -51,23 +51,13 @@ final class RunMeasurer {
                 w.jvm(), w.warmup().toSeconds(), w.window().toSeconds());
         try (AutoCloseable dir = cleanup.deleteOnExit(workDir)) {
             fleet.resetStatements();
-            long startup;
-            long registration = 0;
-            Collector collector;
-            JavaProcess process;
-            if (w.collector().equals("naive")) {
-                NaiveRunner naive = NaiveRunner.start(settings, w, fleet, catalog, workDir, cleanup);
-                startup = naive.startupMillis();
-                collector = naive;
-                process = naive.process();
-            } else {
-                String url = w.sink().equals("postgres") ? sinkUrl.get() : null;
-                HarvestCollector harvest = HarvestCollector.start(settings, w, fleet, url, workDir, cleanup);
-                startup = harvest.startupMillis();
-                registration = harvest.registrationMillis();
-                collector = harvest;
-                process = harvest.process();
-            }
+            Collector collector = w.collector().equals("naive")
+                    ? NaiveRunner.start(settings, w, fleet, catalog, workDir, cleanup)
+                    : HarvestCollector.start(settings, w, fleet, w.sink().equals("postgres") ? sinkUrl.get() : null,
+                            workDir, cleanup);
+            long startup = collector.startupMillis();
+            long registration = collector.registrationMillis();
+            JavaProcess process = collector.process();
             try (collector) {
                 log("  started in %d ms%s; warming up", startup,
                         registration > 0 ? ", %d sources registered in %d ms".formatted(w.sources(), registration) : "");

@@ -33,17 +33,20 @@ record Workload(String group, String collector, int sources, Map<String, Integer
 
     /** The grid period: GCD of the intervals, in seconds. */
     int tickPeriodSeconds() {
-        int gcd = 0;
+        long gcd = 0;
         for (int interval : intervals.values()) {
-            int a = interval;
-            int b = gcd;
-            while (b != 0) {
-                int t = a % b;
-                a = b;
-                b = t;
-            }
-            gcd = a;
+            gcd = gcd(gcd, interval);
         }
-        return Math.max(gcd, 1);
+        return (int) Math.max(gcd, 1);
+    }
+
+    /** Greatest common divisor; {@code gcd(0, b)} is {@code b}, so it folds over a list from 0. */
+    static long gcd(long a, long b) {
+        while (b != 0) {
+            long t = a % b;
+            a = b;
+            b = t;
+        }
+        return a;
     }
 }
