@@ -1,6 +1,6 @@
 package io.pgharvest.api;
 
-import io.pgharvest.store.FieldProblem;
+import io.pgharvest.model.FieldProblem;
 import io.swagger.v3.oas.annotations.media.Schema;
 import java.net.URI;
 import java.util.List;

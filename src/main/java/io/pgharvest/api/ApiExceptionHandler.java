@@ -1,14 +1,14 @@
 package io.pgharvest.api;
 
-import io.pgharvest.config.JacksonPaths;
+import io.pgharvest.model.FieldProblem;
+import io.pgharvest.model.StoreTable;
 import io.pgharvest.store.BuiltInItemException;
 import io.pgharvest.store.DuplicateItemException;
-import io.pgharvest.store.FieldProblem;
 import io.pgharvest.store.InvalidConfigException;
 import io.pgharvest.store.ItemInUseException;
 import io.pgharvest.store.NoSuchItemException;
 import io.pgharvest.store.StoreException;
-import io.pgharvest.store.StoreTable;
+import io.pgharvest.support.JacksonPaths;
 import java.net.URI;
 import java.util.Collection;
 import java.util.LinkedHashMap;

@@ -2,7 +2,7 @@ package io.pgharvest.api;
 
 import io.pgharvest.config.DataDirectory;
 import io.pgharvest.config.HarvestProperties;
-import io.pgharvest.store.AtomicFiles;
+import io.pgharvest.support.AtomicFiles;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;

@@ -1,7 +1,7 @@
 package io.pgharvest.api;
 
-import io.pgharvest.store.ChangeNotifier;
-import io.pgharvest.store.FieldProblem;
+import io.pgharvest.model.FieldProblem;
+import io.pgharvest.support.ChangeNotifier;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.concurrent.ThreadLocalRandom;

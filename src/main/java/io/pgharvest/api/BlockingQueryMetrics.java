@@ -3,8 +3,8 @@ package io.pgharvest.api;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.MeterBinder;
+import io.pgharvest.model.StoreTable;
 import io.pgharvest.store.ConfigStore;
-import io.pgharvest.store.StoreTable;
 import java.util.Locale;
 import org.springframework.stereotype.Component;
 

@@ -1,6 +1,6 @@
 package io.pgharvest.api;
 
-import io.pgharvest.store.FieldProblem;
+import io.pgharvest.model.FieldProblem;
 import java.util.List;
 
 /** A query parameter of a request does not parse; answered with 400 problem details. */

@@ -1,6 +1,6 @@
 package io.pgharvest.api;
 
-import io.pgharvest.store.FieldProblem;
+import io.pgharvest.model.FieldProblem;
 import java.util.List;
 
 /** The name rule of create and replace requests: the path's name wins, the body may repeat it. */

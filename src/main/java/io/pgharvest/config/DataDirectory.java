@@ -1,6 +1,6 @@
 package io.pgharvest.config;
 
-import io.pgharvest.store.AtomicFiles;
+import io.pgharvest.support.AtomicFiles;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;

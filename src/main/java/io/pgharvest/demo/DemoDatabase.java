@@ -1,9 +1,9 @@
 package io.pgharvest.demo;
 
 import io.pgharvest.embedded.EmbeddedPostgres;
-import io.pgharvest.metric.Preset;
+import io.pgharvest.model.Preset;
+import io.pgharvest.model.Source;
 import io.pgharvest.sink.SinkDispatcher;
-import io.pgharvest.source.Source;
 import io.pgharvest.store.ConfigStore;
 import java.time.Duration;
 import java.util.LinkedHashMap;

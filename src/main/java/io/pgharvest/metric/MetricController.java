@@ -4,10 +4,11 @@ import static io.pgharvest.api.BlockingQuery.INDEX_HEADER;
 
 import io.pgharvest.api.ApiDocs;
 import io.pgharvest.api.BlockingQuery;
-import io.pgharvest.store.ConfigSnapshot;
+import io.pgharvest.model.ConfigSnapshot;
+import io.pgharvest.model.MetricDefinition;
+import io.pgharvest.model.StoreTable;
 import io.pgharvest.store.ConfigStore;
 import io.pgharvest.store.NoSuchItemException;
-import io.pgharvest.store.StoreTable;
 import io.pgharvest.store.Stored;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.Parameter;

@@ -1,10 +1,12 @@
 package io.pgharvest.metric;
 
 import io.pgharvest.api.RequestNames;
-import io.pgharvest.store.ConfigValidator;
-import io.pgharvest.store.FieldProblem;
+import io.pgharvest.model.FieldProblem;
+import io.pgharvest.model.MetricDefinition;
+import io.pgharvest.model.MetricRules;
+import io.pgharvest.model.NodeStatus;
+import io.pgharvest.model.StoreTable;
 import io.pgharvest.store.InvalidConfigException;
-import io.pgharvest.store.StoreTable;
 import io.swagger.v3.oas.annotations.media.Schema;
 import java.util.ArrayList;
 import java.util.List;
@@ -41,9 +43,9 @@ record MetricRequest(
         var versions = new TreeMap<Integer, String>();
         if (sqls != null) {
             sqls.forEach((key, sql) -> {
-                OptionalInt version = ConfigValidator.parseMajorVersion(key);
+                OptionalInt version = MetricRules.parseMajorVersion(key);
                 if (version.isEmpty()) {
-                    problems.add(new FieldProblem("sqls." + key, ConfigValidator.notAMajorVersion()));
+                    problems.add(new FieldProblem("sqls." + key, MetricRules.notAMajorVersion()));
                 } else {
                     versions.put(version.getAsInt(), sql);
                 }

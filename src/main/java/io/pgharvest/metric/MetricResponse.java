@@ -1,5 +1,7 @@
 package io.pgharvest.metric;
 
+import io.pgharvest.model.MetricDefinition;
+import io.pgharvest.model.NodeStatus;
 import io.swagger.v3.oas.annotations.media.Schema;
 import java.util.List;
 import java.util.Map;

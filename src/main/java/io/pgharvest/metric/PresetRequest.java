@@ -1,9 +1,10 @@
 package io.pgharvest.metric;
 
 import io.pgharvest.api.RequestNames;
-import io.pgharvest.store.FieldProblem;
+import io.pgharvest.model.FieldProblem;
+import io.pgharvest.model.Preset;
+import io.pgharvest.model.StoreTable;
 import io.pgharvest.store.InvalidConfigException;
-import io.pgharvest.store.StoreTable;
 import io.swagger.v3.oas.annotations.media.Schema;
 import java.util.ArrayList;
 import java.util.Map;

@@ -1,5 +1,6 @@
 package io.pgharvest.metric;
 
+import io.pgharvest.model.Preset;
 import io.swagger.v3.oas.annotations.media.Schema;
 import java.util.Map;
 

@@ -1,16 +1,16 @@
 package io.pgharvest.pgwatch;
 
-import io.pgharvest.metric.MetricDefinition;
-import io.pgharvest.metric.Preset;
+import io.pgharvest.model.FieldProblem;
+import io.pgharvest.model.MetricDefinition;
+import io.pgharvest.model.Preset;
+import io.pgharvest.model.StoreTable;
 import io.pgharvest.store.ConfigChanges;
 import io.pgharvest.store.ConfigStore;
-import io.pgharvest.store.FieldProblem;
 import io.pgharvest.store.ImportNotice;
 import io.pgharvest.store.ItemOrigin;
 import io.pgharvest.store.PgwatchImport;
 import io.pgharvest.store.PgwatchImportReader;
 import io.pgharvest.store.RejectedChangesException;
-import io.pgharvest.store.StoreTable;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;

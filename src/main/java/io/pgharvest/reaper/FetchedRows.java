@@ -1,6 +1,6 @@
 package io.pgharvest.reaper;
 
-import io.pgharvest.sink.Measurement;
+import io.pgharvest.model.Measurement;
 import java.time.Instant;
 import java.util.List;
 

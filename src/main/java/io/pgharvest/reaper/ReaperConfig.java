@@ -1,9 +1,9 @@
 package io.pgharvest.reaper;
 
-import io.pgharvest.metric.MetricDefinition;
-import io.pgharvest.source.ConnectionString;
-import io.pgharvest.source.Source;
-import io.pgharvest.store.ConfigSnapshot;
+import io.pgharvest.model.ConfigSnapshot;
+import io.pgharvest.model.ConnectionString;
+import io.pgharvest.model.MetricDefinition;
+import io.pgharvest.model.Source;
 import java.util.HashMap;
 import java.util.Map;
 

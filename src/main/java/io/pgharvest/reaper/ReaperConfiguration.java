@@ -2,33 +2,34 @@ package io.pgharvest.reaper;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.pgharvest.config.HarvestProperties;
-import io.pgharvest.sink.MeasurementPublisher;
-import io.pgharvest.source.SourceStatusProvider;
+import io.pgharvest.endpoint.SessionOpener;
+import io.pgharvest.endpoint.SessionSettings;
+import io.pgharvest.model.MeasurementPublisher;
 import io.pgharvest.store.ConfigStore;
 import java.time.Clock;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
-import org.springframework.context.annotation.Primary;
 
 /** Wires the collection engine. */
 @Configuration(proxyBeanMethods = false)
 class ReaperConfiguration {
 
+    /** The one session opener: the engine and the admin API's connection test share its rules. */
+    @Bean
+    SessionOpener sessionOpener(ReaperProperties properties, HarvestProperties harvest) {
+        return new SessionOpener(new SessionSettings(harvest.connectTimeout(), properties.defaultStatementTimeout(),
+                properties.lockTimeout(), properties.socketTimeout()));
+    }
+
     @Bean
     ReaperService reaperService(ConfigStore store, MeasurementPublisher publisher, MeterRegistry registry,
-            ReaperProperties properties, HarvestProperties harvest) {
-        return new ReaperService(store, publisher, registry, properties, harvest.connectTimeout(), Clock.systemUTC());
+            ReaperProperties properties, SessionOpener sessions) {
+        return new ReaperService(store, publisher, registry, properties, sessions, Clock.systemUTC());
     }
 
     /** Named {@code sources}: the health component operators look for. */
     @Bean("sources")
     SourcesHealthContributor sourcesHealthContributor(ConfigStore store, ReaperService reaperService) {
         return new SourcesHealthContributor(store, reaperService);
-    }
-
-    @Bean
-    @Primary
-    SourceStatusProvider engineSourceStatusProvider(ConfigStore store, ReaperService reaperService) {
-        return new EngineSourceStatusProvider(store, reaperService);
     }
 }

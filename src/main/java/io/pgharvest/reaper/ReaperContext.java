@@ -1,9 +1,9 @@
 package io.pgharvest.reaper;
 
-import io.pgharvest.source.MetricRuntimeStatus;
-import io.pgharvest.source.SourceRuntimeStatus;
-
-import io.pgharvest.sink.MeasurementPublisher;
+import io.pgharvest.endpoint.SessionOpener;
+import io.pgharvest.model.MeasurementPublisher;
+import io.pgharvest.model.SourceRuntimeStatus;
+import io.pgharvest.support.Backoff;
 import java.time.Duration;
 import java.util.concurrent.ThreadFactory;
 import java.util.function.Consumer;
@@ -17,7 +17,7 @@ record ReaperContext(
         MeasurementPublisher publisher,
         ReaperMeters meters,
         InstanceMetricCache instanceCache,
-        SessionSettings sessionSettings,
+        SessionOpener sessions,
         Duration minTickPeriod,
         Backoff reconnectBackoff,
         Duration soloMaxBackoff,

@@ -2,13 +2,15 @@ package io.pgharvest.reaper;
 
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
-import io.pgharvest.sink.MeasurementPublisher;
-import io.pgharvest.source.MetricRuntimeStatus;
-import io.pgharvest.source.Source;
-import io.pgharvest.source.SourceRuntimeStatus;
-import io.pgharvest.store.ChangeNotifier;
-import io.pgharvest.store.ConfigSnapshot;
+import io.pgharvest.endpoint.SessionOpener;
+import io.pgharvest.model.ConfigSnapshot;
+import io.pgharvest.model.MeasurementPublisher;
+import io.pgharvest.model.MetricRuntimeStatus;
+import io.pgharvest.model.Source;
+import io.pgharvest.model.SourceRuntimeStatus;
 import io.pgharvest.store.ConfigStore;
+import io.pgharvest.support.Backoff;
+import io.pgharvest.support.ChangeNotifier;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -55,18 +57,16 @@ public class ReaperService implements SmartLifecycle {
     private volatile Thread watcher;
 
     public ReaperService(ConfigStore store, MeasurementPublisher publisher, MeterRegistry registry,
-            ReaperProperties properties, Duration connectTimeout, Clock clock) {
-        this(store, publisher, registry, properties, connectTimeout, TickTimer.system(clock));
+            ReaperProperties properties, SessionOpener sessions, Clock clock) {
+        this(store, publisher, registry, properties, sessions, TickTimer.system(clock));
     }
 
     ReaperService(ConfigStore store, MeasurementPublisher publisher, MeterRegistry registry,
-            ReaperProperties properties, Duration connectTimeout, TickTimer timer) {
+            ReaperProperties properties, SessionOpener sessions, TickTimer timer) {
         this.store = store;
         this.properties = properties;
         this.timer = timer;
-        var settings = new SessionSettings(connectTimeout, properties.defaultStatementTimeout(),
-                properties.lockTimeout(), properties.socketTimeout());
-        this.context = new ReaperContext(publisher, new ReaperMeters(registry), new InstanceMetricCache(), settings,
+        this.context = new ReaperContext(publisher, new ReaperMeters(registry), new InstanceMetricCache(), sessions,
                 properties.minTickPeriod(),
                 new Backoff(properties.reconnectBackoffMin(), properties.reconnectBackoffMax()),
                 properties.soloBackoffMax(), properties.factsRefreshInterval(),
@@ -242,7 +242,7 @@ public class ReaperService implements SmartLifecycle {
         for (int i = 0; i < a.metrics().size(); i++) {
             MetricRuntimeStatus x = a.metrics().get(i);
             MetricRuntimeStatus y = b.metrics().get(i);
-            if (!x.name().equals(y.name()) || !x.lane().equals(y.lane())
+            if (!x.name().equals(y.name()) || x.lane() != y.lane()
                     || (x.lastError() == null) != (y.lastError() == null)) {
                 return true;
             }

@@ -1,6 +1,6 @@
 package io.pgharvest.reaper;
 
-import io.pgharvest.sink.Measurement;
+import io.pgharvest.model.Measurement;
 import java.math.BigDecimal;
 import java.sql.ResultSet;
 import java.sql.ResultSetMetaData;

@@ -1,5 +1,6 @@
 package io.pgharvest.reaper;
 
+import io.pgharvest.support.Backoff;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.HashMap;

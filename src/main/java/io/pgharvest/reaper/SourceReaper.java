@@ -1,10 +1,11 @@
 package io.pgharvest.reaper;
 
-import io.pgharvest.source.MetricRuntimeStatus;
-import io.pgharvest.source.SourceRuntimeStatus;
-
-import io.pgharvest.metric.MetricDefinition;
-import io.pgharvest.sink.Measurement;
+import io.pgharvest.model.Measurement;
+import io.pgharvest.model.MetricDefinition;
+import io.pgharvest.model.MetricLane;
+import io.pgharvest.model.MetricRuntimeStatus;
+import io.pgharvest.model.SessionState;
+import io.pgharvest.model.SourceRuntimeStatus;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
@@ -58,7 +59,7 @@ final class SourceReaper {
     private final MetricLedger ledger = new MetricLedger();
     private Map<String, Integer> sortedSelectionOf;
     private List<Map.Entry<String, Integer>> sortedSelection = List.of();
-    private final Map<String, String> inactiveMetrics = new LinkedHashMap<>();
+    private final Map<String, MetricLane> inactiveMetrics = new LinkedHashMap<>();
     private int connectFailures;
     private Instant nextConnectAttempt = Instant.MIN;
     private String lastConnectionError;
@@ -78,7 +79,7 @@ final class SourceReaper {
         this.pendingConfig = config;
         this.solo = new SoloLane(context.soloMaxBackoff());
         this.sourceMeters = context.meters().forSource(name);
-        this.status = new SourceRuntimeStatus(name, "starting", false, null, null, null, null, null, null,
+        this.status = new SourceRuntimeStatus(name, SessionState.STARTING, false, null, null, null, null, null, null,
                 null, null, null, 0, 0, List.of());
     }
 
@@ -153,7 +154,7 @@ final class SourceReaper {
         } finally {
             closeSession();
             context.meters().release(sourceMeters);
-            publishStatus("stopped");
+            publishStatus(SessionState.STOPPED);
         }
     }
 
@@ -198,7 +199,7 @@ final class SourceReaper {
         int shortest = Integer.MAX_VALUE;
         for (var entry : selection.entrySet()) {
             shortest = Math.min(shortest, entry.getValue());
-            String lane = inactiveLane(config.definitions().get(entry.getKey()), facts);
+            MetricLane lane = inactiveLane(config.definitions().get(entry.getKey()), facts);
             if (lane != null) {
                 inactiveMetrics.put(entry.getKey(), lane);
             } else {
@@ -211,22 +212,22 @@ final class SourceReaper {
         solo.retainOnly(active.keySet());
         ledger.retainOnly(selection.keySet());
         inactiveMetrics.forEach((metric, lane) -> {
-            if (lane.equals(MetricRuntimeStatus.NO_SQL)) {
+            if (lane == MetricLane.NO_SQL) {
                 log.info("Source {}: metric {} has no SQL for server version {}; not collected",
                         name, metric, facts.displayVersion());
             }
         });
     }
 
-    private String inactiveLane(MetricDefinition definition, ServerFacts facts) {
+    private MetricLane inactiveLane(MetricDefinition definition, ServerFacts facts) {
         if (facts == null) {
             return null; // not connected yet: schedule everything, only heartbeats run
         }
         if (config.source().onlyIfPrimary() && facts.inRecovery()
                 || !definition.nodeStatus().matches(facts.inRecovery())) {
-            return MetricRuntimeStatus.NOT_FOR_ROLE;
+            return MetricLane.NOT_FOR_ROLE;
         }
-        return definition.sqlFor(facts.majorVersion()).isEmpty() ? MetricRuntimeStatus.NO_SQL : null;
+        return definition.sqlFor(facts.majorVersion()).isEmpty() ? MetricLane.NO_SQL : null;
     }
 
     private void tick(TickSchedule.DueTick due, Instant startedAt) {
@@ -305,7 +306,7 @@ final class SourceReaper {
     private TickRunner newTickRunner() {
         String instance = session.facts().instanceKey(config.connection().hosts().getFirst().toString());
         return new TickRunner(config, session, solo, ledger, context.instanceCache(), context.meters(),
-                sourceMeters, context.sessionSettings().defaultStatementTimeout(), instance);
+                sourceMeters, context.sessions().settings().defaultStatementTimeout(), instance);
     }
 
     /** Opens a session unless one is open or the reconnect back-off has not passed. */
@@ -317,8 +318,7 @@ final class SourceReaper {
             return false;
         }
         try {
-            session = SourceSession.open(config.connection(), config.source().kind(),
-                    context.sessionSettings(), now);
+            session = SourceSession.open(context.sessions(), config.connection(), config.source().kind(), now);
             if (connectFailures > 0) {
                 log.info("Source {}: connected again after {} failed attempts", name, connectFailures);
             }
@@ -389,7 +389,7 @@ final class SourceReaper {
         }
     }
 
-    private void publishStatus(String forcedState) {
+    private void publishStatus(SessionState forcedState) {
         try {
             SourceRuntimeStatus next = buildStatus(forcedState);
             status = next;
@@ -399,17 +399,18 @@ final class SourceReaper {
         }
     }
 
-    private SourceRuntimeStatus buildStatus(String forcedState) {
+    private SourceRuntimeStatus buildStatus(SessionState forcedState) {
         ServerFacts facts = session == null ? null : session.facts();
-        String state = forcedState != null ? forcedState
-                : session != null ? "connected" : connectFailures > 0 ? "disconnected" : "starting";
+        SessionState state = forcedState != null ? forcedState
+                : session != null ? SessionState.CONNECTED
+                : connectFailures > 0 ? SessionState.DISCONNECTED : SessionState.STARTING;
         var metrics = new ArrayList<MetricRuntimeStatus>();
         if (config != null) {
             Map<String, Duration> intervals = schedule.intervals();
             for (var entry : sortedSelection(config.selection(facts != null && facts.inRecovery()))) {
                 String metric = entry.getKey();
-                String lane = inactiveMetrics.getOrDefault(metric,
-                        solo.contains(metric) ? MetricRuntimeStatus.SOLO : MetricRuntimeStatus.PIPELINE);
+                MetricLane lane = inactiveMetrics.getOrDefault(metric,
+                        solo.contains(metric) ? MetricLane.SOLO : MetricLane.PIPELINE);
                 metrics.add(new MetricRuntimeStatus(metric, entry.getValue(), lane, ledger.lastSuccess(metric),
                         ledger.lastError(metric), ledger.lastErrorAt(metric),
                         intervals.containsKey(metric) ? schedule.nextDue(metric) : null));

@@ -1,23 +1,19 @@
 package io.pgharvest.reaper;
 
-import io.pgharvest.source.ConnectionString;
-import io.pgharvest.source.SourceKind;
+import io.pgharvest.endpoint.EndpointProtocol;
+import io.pgharvest.endpoint.SessionOpener;
+import io.pgharvest.endpoint.SessionSettings;
+import io.pgharvest.model.ConnectionString;
+import io.pgharvest.model.SourceKind;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Instant;
-import java.util.Properties;
 
 /**
- * One reaper's connection to its source. A reaper runs its ticks one after another, so it needs
- * exactly one connection and no pool: no pool housekeeping thread exists per source.
- *
- * <p>For PostgreSQL the session settings travel in the startup packet ({@code options}), so
- * opening a session costs no extra round trip. pgbouncer and pgpool admin consoles reject
- * unknown startup options and the extended protocol, so they get the simple protocol and no
- * options.
+ * One reaper's connection to its source, opened by the {@link SessionOpener} (whose rules it
+ * shares with the connection test), plus the server facts the engine schedules by.
  */
 final class SourceSession implements AutoCloseable {
 
@@ -27,27 +23,28 @@ final class SourceSession implements AutoCloseable {
     private static final String SYSTEM_ID_SQL = "select system_identifier::text from pg_control_system()";
 
     private final Connection connection;
-    private final SourceKind kind;
+    private final boolean postgres;
     private final QueryPipeline pipeline;
     private ServerFacts facts;
     private boolean systemIdReadable = true;
 
-    private SourceSession(Connection connection, SourceKind kind, QueryPipeline pipeline) {
+    private SourceSession(Connection connection, boolean postgres, QueryPipeline pipeline) {
         this.connection = connection;
-        this.kind = kind;
+        this.postgres = postgres;
         this.pipeline = pipeline;
     }
 
-    static SourceSession open(ConnectionString conn, SourceKind kind, SessionSettings settings,
-            Instant now) throws SQLException {
-        Properties props = sessionProperties(conn, kind, settings);
-        Connection connection = DriverManager.getConnection(conn.jdbcUrl(), props);
+    static SourceSession open(SessionOpener opener, ConnectionString conn, SourceKind kind, Instant now)
+            throws SQLException {
+        SessionSettings settings = opener.settings();
+        Connection connection = opener.open(conn, kind);
         try {
             connection.setAutoCommit(true);
             // Login was bounded by the short connect timeout; queries get the long safety net.
             connection.setNetworkTimeout(Runnable::run, (int) settings.socketTimeout().toMillis());
-            var session = new SourceSession(connection, kind, new QueryPipeline(connection,
-                    settings.defaultStatementTimeout(), settings.socketTimeout(), isPostgres(kind)));
+            boolean postgres = EndpointProtocol.of(kind).isPostgres();
+            var session = new SourceSession(connection, postgres, new QueryPipeline(connection,
+                    settings.defaultStatementTimeout(), settings.socketTimeout(), postgres));
             session.refreshFacts(now);
             return session;
         } catch (SQLException | RuntimeException e) {
@@ -56,43 +53,9 @@ final class SourceSession implements AutoCloseable {
         }
     }
 
-    static Properties sessionProperties(ConnectionString conn, SourceKind kind, SessionSettings settings) {
-        Properties props = new Properties();
-        props.putAll(conn.jdbcProperties());
-        props.setProperty("ApplicationName", SessionSettings.APPLICATION_NAME);
-        int connectSeconds = (int) Math.max(1, Math.ceil(settings.connectTimeout().toMillis() / 1000.0));
-        props.setProperty("connectTimeout", Integer.toString(connectSeconds));
-        // Not loginTimeout: pgjdbc enforces it by running each attempt on a new platform thread
-        // (abandoned, still blocked, when it expires). A server that accepts TCP but never
-        // answers the login is bounded by the socket timeout instead, set to the connect
-        // timeout until the session is open.
-        props.remove("loginTimeout");
-        props.setProperty("socketTimeout", Integer.toString(connectSeconds));
-        props.setProperty("tcpKeepAlive", "true");
-        // QueryPipeline keeps its own statements; pgjdbc's per-connection cache of closed ones
-        // would only hold on to memory for statements we evicted on purpose.
-        props.setProperty("preparedStatementCacheQueries", "0");
-        if (isPostgres(kind)) {
-            // Travels in the startup packet: no extra round trip for SETs.
-            String options = "-c default_transaction_read_only=on"
-                    + " -c lock_timeout=" + settings.lockTimeout().toMillis()
-                    + " -c statement_timeout=" + settings.defaultStatementTimeout().toMillis();
-            String existing = props.getProperty("options");
-            props.setProperty("options", existing == null || existing.isBlank() ? options : existing + " " + options);
-            props.setProperty("assumeMinServerVersion", "10");
-        } else {
-            props.setProperty("preferQueryMode", "simple");
-        }
-        return props;
-    }
-
-    static boolean isPostgres(SourceKind kind) {
-        return kind == SourceKind.POSTGRES || kind == SourceKind.POSTGRES_CONTINUOUS_DISCOVERY;
-    }
-
     /** Re-reads version and recovery state (one round trip; two on the first call). */
     ServerFacts refreshFacts(Instant now) throws SQLException {
-        if (!isPostgres(kind)) {
+        if (!postgres) {
             facts = ServerFacts.notPostgres(now);
             return facts;
         }

@@ -1,9 +1,8 @@
 package io.pgharvest.reaper;
 
-import io.pgharvest.source.MetricRuntimeStatus;
-import io.pgharvest.source.SourceRuntimeStatus;
-
-import io.pgharvest.source.Source;
+import io.pgharvest.model.MetricLane;
+import io.pgharvest.model.Source;
+import io.pgharvest.model.SourceRuntimeStatus;
 import io.pgharvest.store.ConfigStore;
 import java.util.stream.Stream;
 import org.springframework.boot.health.contributor.CompositeHealthContributor;
@@ -56,15 +55,15 @@ final class SourcesHealthContributor implements CompositeHealthContributor {
 
     private static Health health(SourceRuntimeStatus status) {
         Health.Builder builder = switch (status.state()) {
-            case "connected" -> Health.up();
-            case "disconnected" -> Health.down().withDetail("reason", String.valueOf(status.lastConnectionError()));
+            case CONNECTED -> Health.up();
+            case DISCONNECTED -> Health.down().withDetail("reason", String.valueOf(status.lastConnectionError()));
             default -> Health.unknown();
         };
         if (status.serverVersion() != null) {
             builder.withDetail("serverVersion", status.serverVersion());
             builder.withDetail("inRecovery", status.inRecovery());
         }
-        long solo = status.metrics().stream().filter(m -> m.lane().equals(MetricRuntimeStatus.SOLO)).count();
+        long solo = status.metrics().stream().filter(m -> m.lane() == MetricLane.SOLO).count();
         if (solo > 0) {
             builder.withDetail("isolatedMetrics", solo);
         }

@@ -1,7 +1,7 @@
 package io.pgharvest.reaper;
 
-import io.pgharvest.metric.MetricDefinition;
-import io.pgharvest.sink.Measurement;
+import io.pgharvest.model.Measurement;
+import io.pgharvest.model.MetricDefinition;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;

@@ -1,6 +1,6 @@
 package io.pgharvest.sink;
 
-import io.pgharvest.metric.MetricDefinition;
+import io.pgharvest.model.MetricDefinition;
 import io.pgharvest.store.ConfigStore;
 import java.util.Optional;
 

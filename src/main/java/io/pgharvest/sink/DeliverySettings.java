@@ -1,5 +1,6 @@
 package io.pgharvest.sink;
 
+import io.pgharvest.support.Backoff;
 import java.time.Duration;
 
 /** How one sink's queue batches, spills and retries; see {@link SinkProperties} for meanings. */
@@ -17,11 +18,9 @@ record DeliverySettings(
                 p.retryInitial(), p.retryMax(), p.flushTimeout());
     }
 
-    /** Delay before retry number {@code attempt} (0-based): doubles from retryInitial up to retryMax. */
-    Duration retryDelay(int attempt) {
-        long initial = retryInitial.toMillis();
-        long delay = attempt >= 30 ? Long.MAX_VALUE : initial << attempt;
-        return Duration.ofMillis(delay < initial ? retryMax.toMillis() : Math.min(delay, retryMax.toMillis()));
+    /** How long to wait after failed writes: doubles from retryInitial up to retryMax. */
+    Backoff retryBackoff() {
+        return new Backoff(retryInitial, retryMax);
     }
 
     /** Memory held above this many measurements means the spiller is not keeping up: publishers help. */

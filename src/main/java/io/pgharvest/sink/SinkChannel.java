@@ -5,6 +5,7 @@ import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.Timer;
+import io.pgharvest.model.Measurement;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -320,7 +321,7 @@ final class SinkChannel {
                 failures.incrementAndGet();
                 markDown(e);
                 if (!stopping() && !abandon) {
-                    Duration delay = settings.retryDelay(attempt++);
+                    Duration delay = settings.retryBackoff().after(++attempt);
                     log.debug("Sink {}: write failed (attempt {}), retrying in {}", sink.name(), attempt, delay, e);
                     stopSignal.await(delay.toMillis(), TimeUnit.MILLISECONDS);
                 }

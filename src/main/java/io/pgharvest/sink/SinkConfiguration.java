@@ -2,14 +2,12 @@ package io.pgharvest.sink;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import io.pgharvest.sink.jsonfile.JsonLinesSink;
-import io.pgharvest.sink.postgres.PostgresSink;
-import io.pgharvest.sink.postgres.SinkPoolThreads;
-import io.pgharvest.sink.prometheus.PrometheusSink;
 import io.pgharvest.store.ConfigStore;
 import java.time.Clock;
 import java.util.ArrayList;
+import java.util.EnumMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -18,22 +16,16 @@ import org.springframework.boot.context.properties.EnableConfigurationProperties
 import org.springframework.boot.health.contributor.CompositeHealthContributor;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
-import org.springframework.core.env.Environment;
 
 /**
  * Builds the sinks of {@code pgharvest.sinks} (or the embedded default: JSON lines under the data
- * directory plus a Prometheus endpoint) and the {@link MeasurementPublisher} reapers use.
+ * directory plus a Prometheus endpoint) and the {@link io.pgharvest.model.MeasurementPublisher} reapers use.
  */
 @Configuration(proxyBeanMethods = false)
 @EnableConfigurationProperties(SinksProperties.class)
 public class SinkConfiguration {
 
     private static final Logger log = LoggerFactory.getLogger(SinkConfiguration.class);
-
-    @Bean(destroyMethod = "close")
-    SinkPoolThreads sinkPoolThreads() {
-        return new SinkPoolThreads();
-    }
 
     /** Metric definitions from the config store when there is one; every column a gauge otherwise. */
     @Bean
@@ -42,11 +34,13 @@ public class SinkConfiguration {
                 .flatMap(s -> new ConfigStoreMetricCatalog(s).byStorageName(storageName));
     }
 
-    /** The {@link MeasurementPublisher}: started early, stopped after the reapers. */
+    /** The {@link io.pgharvest.model.MeasurementPublisher}: started early, stopped after the reapers. */
     @Bean
-    SinkDispatcher sinkDispatcher(SinksProperties properties, MetricCatalog catalog, SinkPoolThreads threads,
-            ObjectProvider<MeterRegistry> meters, ObjectProvider<Clock> clock, Environment environment) {
+    SinkDispatcher sinkDispatcher(SinksProperties properties, MetricCatalog catalog, List<SinkFactory> factories,
+            ObjectProvider<MeterRegistry> meters, ObjectProvider<Clock> clock) {
         Clock time = clock.getIfAvailable(Clock::systemUTC);
+        var byType = new EnumMap<SinkType, SinkFactory>(SinkType.class);
+        factories.forEach(factory -> byType.put(factory.type(), factory));
         List<SinkProperties> settings = properties.effectiveSinks();
         if (properties.sinks().isEmpty()) {
             log.info("No pgharvest.sinks configured: writing JSON lines to {} and serving Prometheus metrics on "
@@ -61,14 +55,14 @@ public class SinkConfiguration {
                     // The implicit default must not stop pgharvest when, say, a postgres_exporter
                     // already holds port 9187: it runs without that endpoint instead.
                     try {
-                        sinks.add(create("pgharvest.sinks (default " + sink.name() + " sink)", sink, catalog, threads,
-                                time, environment));
+                        sinks.add(create(byType, "pgharvest.sinks (default " + sink.name() + " sink)", sink, catalog,
+                                time));
                         used.add(sink);
                     } catch (IllegalStateException e) {
                         log.warn("Default {} sink not started: {}", sink.name(), e.getMessage());
                     }
                 } else {
-                    sinks.add(create("pgharvest.sinks[" + i + "]", sink, catalog, threads, time, environment));
+                    sinks.add(create(byType, "pgharvest.sinks[" + i + "]", sink, catalog, time));
                     used.add(sink);
                 }
             }
@@ -86,20 +80,13 @@ public class SinkConfiguration {
         return SinksHealthContributor.of(dispatcher);
     }
 
-    private static Sink create(String property, SinkProperties settings, MetricCatalog catalog,
-            SinkPoolThreads threads, Clock clock, Environment environment) {
-        return switch (settings.type()) {
-            case POSTGRES -> PostgresSink.create(property, settings, threads, clock);
-            case JSONFILE -> JsonLinesSink.create(settings);
-            case PROMETHEUS -> {
-                int serverPort = environment.getProperty("server.port", Integer.class, 8080);
-                if (settings.effectivePort() != 0 && settings.effectivePort() == serverPort) {
-                    throw new IllegalStateException(property + ".port: " + serverPort
-                            + " is the admin API's server.port; the Prometheus endpoint needs a port of its own");
-                }
-                yield PrometheusSink.create(property, settings, catalog, clock);
-            }
-        };
+    private static Sink create(Map<SinkType, SinkFactory> factories, String property, SinkProperties settings,
+            MetricCatalog catalog, Clock clock) {
+        SinkFactory factory = factories.get(settings.type());
+        if (factory == null) {
+            throw new IllegalStateException(property + ".type: no sink implementation for " + settings.type());
+        }
+        return factory.create(property, settings, catalog, clock);
     }
 
     private static void closeQuietly(Sink sink) {

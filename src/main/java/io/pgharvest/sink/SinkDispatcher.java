@@ -1,6 +1,8 @@
 package io.pgharvest.sink;
 
 import io.micrometer.core.instrument.MeterRegistry;
+import io.pgharvest.model.Measurement;
+import io.pgharvest.model.MeasurementPublisher;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;

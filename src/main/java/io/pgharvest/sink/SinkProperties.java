@@ -5,7 +5,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.regex.Pattern;
-import org.springframework.boot.context.properties.bind.DefaultValue;
 import org.springframework.util.unit.DataSize;
 
 /**
@@ -48,20 +47,38 @@ public record SinkProperties(
         String password,
         Integer port,
         String path,
-        @DefaultValue("500") int batchSize,
-        @DefaultValue("1s") Duration batchDelay,
-        @DefaultValue("10000") int memoryQueue,
-        @DefaultValue("1GB") DataSize diskBound,
-        @DefaultValue("1s") Duration retryInitial,
-        @DefaultValue("30s") Duration retryMax,
-        @DefaultValue("10s") Duration flushTimeout,
-        @DefaultValue("14d") Duration retention,
-        @DefaultValue("1d") Duration partitionInterval,
-        @DefaultValue("2") int partitionsAhead,
-        @DefaultValue("1h") Duration maintenanceInterval,
-        @DefaultValue("10m") Duration staleness,
-        @DefaultValue("64MB") DataSize rotationSize,
-        @DefaultValue("5") int keptFiles) {
+        Integer batchSize,
+        Duration batchDelay,
+        Integer memoryQueue,
+        DataSize diskBound,
+        Duration retryInitial,
+        Duration retryMax,
+        Duration flushTimeout,
+        Duration retention,
+        Duration partitionInterval,
+        Integer partitionsAhead,
+        Duration maintenanceInterval,
+        Duration staleness,
+        DataSize rotationSize,
+        Integer keptFiles) {
+
+    /** The one place of every default: an option that is absent (null) takes its value here. */
+    public SinkProperties {
+        batchSize = orDefault(batchSize, 500);
+        batchDelay = orDefault(batchDelay, Duration.ofSeconds(1));
+        memoryQueue = orDefault(memoryQueue, 10_000);
+        diskBound = orDefault(diskBound, DataSize.ofGigabytes(1));
+        retryInitial = orDefault(retryInitial, Duration.ofSeconds(1));
+        retryMax = orDefault(retryMax, Duration.ofSeconds(30));
+        flushTimeout = orDefault(flushTimeout, Duration.ofSeconds(10));
+        retention = orDefault(retention, Duration.ofDays(14));
+        partitionInterval = orDefault(partitionInterval, Duration.ofDays(1));
+        partitionsAhead = orDefault(partitionsAhead, 2);
+        maintenanceInterval = orDefault(maintenanceInterval, Duration.ofHours(1));
+        staleness = orDefault(staleness, Duration.ofMinutes(10));
+        rotationSize = orDefault(rotationSize, DataSize.ofMegabytes(64));
+        keptFiles = orDefault(keptFiles, 5);
+    }
 
     /** Default port of the Prometheus endpoint: the one registered for PostgreSQL exporters. */
     public static final int DEFAULT_PROMETHEUS_PORT = 9187;
@@ -72,10 +89,8 @@ public record SinkProperties(
 
     /** A sink of {@code type} with every option at its default. */
     public static SinkProperties defaults(SinkType type, String path) {
-        return new SinkProperties(type, null, null, null, null, null, path, 500, Duration.ofSeconds(1),
-                10_000, DataSize.ofGigabytes(1), Duration.ofSeconds(1), Duration.ofSeconds(30),
-                Duration.ofSeconds(10), Duration.ofDays(14), Duration.ofDays(1), 2, Duration.ofHours(1),
-                Duration.ofMinutes(10), DataSize.ofMegabytes(64), 5);
+        return new SinkProperties(type, null, null, null, null, null, path, null, null, null, null, null, null,
+                null, null, null, null, null, null, null, null);
     }
 
     public SinkProperties withName(String newName) {
@@ -184,5 +199,9 @@ public record SinkProperties(
         if (value == null || value.isNegative() || value.isZero()) {
             problems.add(property + " must be a positive duration (was " + value + ")");
         }
+    }
+
+    private static <T> T orDefault(T value, T fallback) {
+        return value == null ? fallback : value;
     }
 }

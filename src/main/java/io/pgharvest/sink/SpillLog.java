@@ -1,6 +1,7 @@
 package io.pgharvest.sink;
 
-import io.pgharvest.store.AtomicFiles;
+import io.pgharvest.model.Measurement;
+import io.pgharvest.support.AtomicFiles;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;

@@ -2,11 +2,16 @@ package io.pgharvest.source;
 
 import io.pgharvest.api.ApiDocs;
 import io.pgharvest.config.HarvestProperties;
+import io.pgharvest.endpoint.ConnectionTestResult;
+import io.pgharvest.endpoint.ConnectionTester;
+import io.pgharvest.model.ConnectionString;
+import io.pgharvest.model.FieldProblem;
+import io.pgharvest.model.InvalidConnectionStringException;
+import io.pgharvest.model.Source;
+import io.pgharvest.model.StoreTable;
 import io.pgharvest.store.ConfigStore;
-import io.pgharvest.store.FieldProblem;
 import io.pgharvest.store.InvalidConfigException;
 import io.pgharvest.store.NoSuchItemException;
-import io.pgharvest.store.StoreTable;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.media.Content;
 import io.swagger.v3.oas.annotations.media.Schema;
@@ -54,6 +59,6 @@ class ConnectionTestController {
         } catch (InvalidConnectionStringException e) {
             throw new InvalidConfigException(StoreTable.SOURCES, name, List.of(new FieldProblem("connStr", e.getMessage())));
         }
-        return tester.test(connection, properties.connectTimeout());
+        return tester.test(connection, source.kind(), properties.connectTimeout());
     }
 }

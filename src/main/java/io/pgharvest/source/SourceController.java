@@ -4,10 +4,11 @@ import static io.pgharvest.api.BlockingQuery.INDEX_HEADER;
 
 import io.pgharvest.api.ApiDocs;
 import io.pgharvest.api.BlockingQuery;
-import io.pgharvest.store.ConfigSnapshot;
+import io.pgharvest.model.ConfigSnapshot;
+import io.pgharvest.model.Source;
+import io.pgharvest.model.StoreTable;
 import io.pgharvest.store.ConfigStore;
 import io.pgharvest.store.NoSuchItemException;
-import io.pgharvest.store.StoreTable;
 import io.pgharvest.store.Stored;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.Parameter;
@@ -90,13 +91,16 @@ class SourceController {
 
     @PutMapping("/{name}")
     @Operation(summary = "Create or replace a source",
-            description = "A connStr whose password is ******** keeps the stored password.")
+            description = "A connStr whose password is ******** keeps the stored password, provided host, port,"
+                    + " user and database are unchanged.")
     @ApiResponse(responseCode = "200", description = "Replaced")
     @ApiResponse(responseCode = "201", description = "Created")
     @ApiResponse(responseCode = "400", description = "Invalid source; errors names each field",
             content = @Content(mediaType = ApiDocs.PROBLEM_JSON, schema = @Schema(implementation = ApiDocs.Problem.class)))
     ResponseEntity<SourceResponse> put(@PathVariable String name, @Valid @RequestBody SourceRequest request) {
-        Stored<Source> stored = store.putSource(request.toSource(name));
+        Source source = request.toSource(name);
+        Stored<Source> stored = store.putSource(
+                MaskedPassword.keepStored(source, store.snapshot().sources().get(source.name())));
         return respond(stored, store.changes(StoreTable.SOURCES).index());
     }
 

@@ -1,9 +1,11 @@
 package io.pgharvest.source;
 
 import io.pgharvest.api.RequestNames;
-import io.pgharvest.store.FieldProblem;
+import io.pgharvest.model.FieldProblem;
+import io.pgharvest.model.Source;
+import io.pgharvest.model.SourceKind;
+import io.pgharvest.model.StoreTable;
 import io.pgharvest.store.InvalidConfigException;
-import io.pgharvest.store.StoreTable;
 import io.swagger.v3.oas.annotations.media.Schema;
 import jakarta.validation.constraints.NotBlank;
 import java.util.ArrayList;

@@ -1,5 +1,7 @@
 package io.pgharvest.source;
 
+import io.pgharvest.model.Source;
+import io.pgharvest.model.SourceKind;
 import io.swagger.v3.oas.annotations.media.Schema;
 import java.util.Map;
 

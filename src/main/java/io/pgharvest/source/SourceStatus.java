@@ -1,13 +1,16 @@
 package io.pgharvest.source;
 
 import com.fasterxml.jackson.annotation.JsonValue;
+import io.pgharvest.model.ConfigSnapshot;
+import io.pgharvest.model.Source;
+import io.pgharvest.model.SourceKind;
+import io.pgharvest.model.SourceRuntimeStatus;
+import io.pgharvest.model.StoreTable;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
-import io.pgharvest.store.ConfigSnapshot;
-import io.pgharvest.store.StoreTable;
 
 /**
  * What {@code GET /api/v1/sources/{name}/status} reports about one source.
@@ -48,8 +51,8 @@ public record SourceStatus(
     /** This status with what the source's reaper reports. */
     public SourceStatus withRuntime(SourceRuntimeStatus runtimeStatus) {
         State runtimeState = switch (runtimeStatus.state()) {
-            case "connected" -> State.CONNECTED;
-            case "disconnected" -> State.DISCONNECTED;
+            case CONNECTED -> State.CONNECTED;
+            case DISCONNECTED -> State.DISCONNECTED;
             default -> State.STARTING;
         };
         return new SourceStatus(name, kind, group, enabled, runtimeState, metrics, standbyMetrics, modifyIndex,

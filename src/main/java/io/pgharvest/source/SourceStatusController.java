@@ -4,8 +4,8 @@ import static io.pgharvest.api.BlockingQuery.INDEX_HEADER;
 
 import io.pgharvest.api.ApiDocs;
 import io.pgharvest.api.BlockingQuery;
+import io.pgharvest.model.StoreTable;
 import io.pgharvest.store.NoSuchItemException;
-import io.pgharvest.store.StoreTable;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.Parameter;
 import io.swagger.v3.oas.annotations.headers.Header;

@@ -1,12 +1,11 @@
 package io.pgharvest.source;
 
-import io.pgharvest.store.ChangeNotifier;
+import io.pgharvest.support.ChangeNotifier;
 import java.util.Optional;
 
 /**
- * Supplies the runtime status of sources to the admin API. The default,
- * {@link ConfiguredSourceStatusProvider}, reports the configured state; the collection engine
- * replaces it by declaring its own implementation as a {@code @Primary} bean.
+ * Supplies the status of sources to the admin API: what is configured plus what the engine
+ * reports ({@link EngineSourceStatusProvider}).
  */
 public interface SourceStatusProvider {
 

@@ -1,5 +1,7 @@
 package io.pgharvest.store;
 
+import io.pgharvest.model.StoreTable;
+
 /** A delete named a built-in metric or preset that the operator has not overridden. */
 public class BuiltInItemException extends StoreException {
 

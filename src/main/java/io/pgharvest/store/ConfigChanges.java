@@ -1,8 +1,8 @@
 package io.pgharvest.store;
 
-import io.pgharvest.metric.MetricDefinition;
-import io.pgharvest.metric.Preset;
-import io.pgharvest.source.Source;
+import io.pgharvest.model.MetricDefinition;
+import io.pgharvest.model.Preset;
+import io.pgharvest.model.Source;
 import java.util.List;
 
 /**

@@ -1,8 +1,11 @@
 package io.pgharvest.store;
 
-import io.pgharvest.metric.MetricDefinition;
-import io.pgharvest.metric.Preset;
-import io.pgharvest.source.Source;
+import io.pgharvest.model.ConfigSnapshot;
+import io.pgharvest.model.MetricDefinition;
+import io.pgharvest.model.Preset;
+import io.pgharvest.model.Source;
+import io.pgharvest.model.StoreTable;
+import io.pgharvest.support.ChangeNotifier;
 import java.util.Optional;
 
 /**
@@ -40,12 +43,10 @@ public interface ConfigStore {
     Stored<Source> createSource(Source source);
 
     /**
-     * Creates or replaces the source of that name. When the connection string's password is
-     * {@code ConnectionString.MASK} (as the API returns it), the stored source's password is kept,
-     * so that read-modify-write round trips work without knowing the secret.
+     * Creates or replaces the source of that name. The store keeps what it is given: a password
+     * that is still the API's mask is invalid here (the API resolves the mask before writing).
      *
-     * @throws InvalidConfigException if the source is invalid, or the mask is given for a source
-     *     that has no stored password
+     * @throws InvalidConfigException if the source is invalid
      */
     Stored<Source> putSource(Source source);
 

@@ -1,5 +1,7 @@
 package io.pgharvest.store;
 
+import io.pgharvest.model.StoreTable;
+
 /** A create named an item that already exists (for metrics and presets: also a built-in one). */
 public class DuplicateItemException extends StoreException {
 

@@ -1,16 +1,22 @@
 package io.pgharvest.store;
 
-import static io.pgharvest.store.StoreTable.METRICS;
-import static io.pgharvest.store.StoreTable.PRESETS;
-import static io.pgharvest.store.StoreTable.SOURCES;
+import static io.pgharvest.model.StoreTable.METRICS;
+import static io.pgharvest.model.StoreTable.PRESETS;
+import static io.pgharvest.model.StoreTable.SOURCES;
 
 import io.pgharvest.config.DataDirectory;
-import io.pgharvest.metric.MetricDefinition;
-import io.pgharvest.metric.Preset;
-import io.pgharvest.source.ConnectionString;
-import io.pgharvest.source.InvalidConnectionStringException;
-import io.pgharvest.source.Source;
+import io.pgharvest.model.ConfigSnapshot;
+import io.pgharvest.model.FieldProblem;
+import io.pgharvest.model.MetricDefinition;
+import io.pgharvest.model.MetricRules;
+import io.pgharvest.model.Preset;
+import io.pgharvest.model.PresetRules;
+import io.pgharvest.model.Source;
+import io.pgharvest.model.SourceRules;
+import io.pgharvest.model.StoreTable;
 import io.pgharvest.store.StoreIndexFile.ItemStamp;
+import io.pgharvest.support.AtomicFiles;
+import io.pgharvest.support.ChangeNotifier;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
@@ -48,17 +54,15 @@ class FileConfigStore implements ConfigStore {
 
     private final StoreFiles files;
     private final PgwatchYaml yaml = new PgwatchYaml();
-    private final ConfigValidator validator;
     private final ItemFingerprints fingerprints = new ItemFingerprints(yaml);
     private final ReentrantLock writeLock = new ReentrantLock();
     private final Map<StoreTable, ChangeNotifier> tableChanges = new EnumMap<>(StoreTable.class);
     private final ChangeNotifier storeChanges;
     private volatile StoreState state;
 
-    FileConfigStore(DataDirectory dataDirectory, ConfigValidator validator) {
+    FileConfigStore(DataDirectory dataDirectory) {
         this.files = StoreFiles.in(dataDirectory.path());
-        this.validator = validator;
-        this.state = new StoreLoader(yaml, validator).load(files);
+        this.state = new StoreLoader(yaml).load(files);
         this.storeChanges = new ChangeNotifier(state.index());
         for (StoreTable table : StoreTable.values()) {
             tableChanges.put(table, new ChangeNotifier(state.tableIndexes().get(table)));
@@ -91,7 +95,7 @@ class FileConfigStore implements ConfigStore {
             if (current.origin(SOURCES, source.name()) != null) {
                 throw new DuplicateItemException(SOURCES, source.name(), false);
             }
-            requireValid(SOURCES, source.name(), validator.checkSource(source, current.snapshot()));
+            requireValid(SOURCES, source.name(), SourceRules.check(source, current.snapshot()));
             return source;
         });
     }
@@ -99,9 +103,8 @@ class FileConfigStore implements ConfigStore {
     @Override
     public Stored<Source> putSource(Source source) {
         return write(SOURCES, source.name(), current -> {
-            Source resolved = keepStoredPassword(source, current.sources().get(source.name()));
-            requireValid(SOURCES, source.name(), validator.checkSource(resolved, current.snapshot()));
-            return resolved;
+            requireValid(SOURCES, source.name(), SourceRules.check(source, current.snapshot()));
+            return source;
         });
     }
 
@@ -118,7 +121,7 @@ class FileConfigStore implements ConfigStore {
     public Stored<MetricDefinition> createMetric(MetricDefinition metric) {
         return write(METRICS, metric.name(), current -> {
             refuseDuplicate(current, METRICS, metric.name());
-            requireValid(METRICS, metric.name(), validator.checkMetric(metric));
+            requireValid(METRICS, metric.name(), MetricRules.check(metric));
             return metric;
         });
     }
@@ -126,7 +129,7 @@ class FileConfigStore implements ConfigStore {
     @Override
     public Stored<MetricDefinition> putMetric(MetricDefinition metric) {
         return write(METRICS, metric.name(), current -> {
-            requireValid(METRICS, metric.name(), validator.checkMetric(metric));
+            requireValid(METRICS, metric.name(), MetricRules.check(metric));
             return metric;
         });
     }
@@ -141,7 +144,7 @@ class FileConfigStore implements ConfigStore {
     public Stored<Preset> createPreset(Preset preset) {
         return write(PRESETS, preset.name(), current -> {
             refuseDuplicate(current, PRESETS, preset.name());
-            requireValid(PRESETS, preset.name(), validator.checkPreset(preset, current.snapshot()));
+            requireValid(PRESETS, preset.name(), PresetRules.check(preset, current.snapshot()));
             return preset;
         });
     }
@@ -149,7 +152,7 @@ class FileConfigStore implements ConfigStore {
     @Override
     public Stored<Preset> putPreset(Preset preset) {
         return write(PRESETS, preset.name(), current -> {
-            requireValid(PRESETS, preset.name(), validator.checkPreset(preset, current.snapshot()));
+            requireValid(PRESETS, preset.name(), PresetRules.check(preset, current.snapshot()));
             return preset;
         });
     }
@@ -173,14 +176,13 @@ class FileConfigStore implements ConfigStore {
             changes.presets().forEach(preset -> staged.put(PRESETS, preset.name(), preset));
             var sources = new ArrayList<Source>();
             for (Source source : changes.sources()) {
-                Source resolved = keepStoredPassword(source, current.sources().get(source.name()));
-                sources.add(resolved);
-                staged.put(SOURCES, resolved.name(), resolved);
+                sources.add(source);
+                staged.put(SOURCES, source.name(), source);
             }
             ConfigSnapshot after = staged.state().snapshot();
-            changes.metrics().forEach(m -> addAll(problems, "metrics[" + m.name() + "].", validator.checkMetric(m)));
-            changes.presets().forEach(p -> addAll(problems, "presets[" + p.name() + "].", validator.checkPreset(p, after)));
-            sources.forEach(s -> addAll(problems, "sources[" + s.name() + "].", validator.checkSource(s, after)));
+            changes.metrics().forEach(m -> addAll(problems, "metrics[" + m.name() + "].", MetricRules.check(m)));
+            changes.presets().forEach(p -> addAll(problems, "presets[" + p.name() + "].", PresetRules.check(p, after)));
+            sources.forEach(s -> addAll(problems, "sources[" + s.name() + "].", SourceRules.check(s, after)));
             if (!problems.isEmpty()) {
                 throw new RejectedChangesException(problems);
             }
@@ -369,27 +371,6 @@ class FileConfigStore implements ConfigStore {
     private static void requireValid(StoreTable table, String name, List<FieldProblem> problems) {
         if (!problems.isEmpty()) {
             throw new InvalidConfigException(table, name, problems);
-        }
-    }
-
-    /**
-     * A connection string whose password is the API's mask means "keep the stored password". When
-     * there is none to keep, the mask stays and validation refuses it.
-     */
-    private static Source keepStoredPassword(Source source, Source stored) {
-        if (stored == null) {
-            return source;
-        }
-        try {
-            ConnectionString given = ConnectionString.parse(source.connStr());
-            if (given.password().filter(ConnectionString.MASK::equals).isEmpty()) {
-                return source;
-            }
-            return ConnectionString.parse(stored.connStr()).password()
-                    .map(password -> source.withConnStr(given.withPassword(password).render()))
-                    .orElse(source);
-        } catch (InvalidConnectionStringException e) {
-            return source; // validation reports it, naming connStr
         }
     }
 

@@ -1,5 +1,7 @@
 package io.pgharvest.store;
 
+import io.pgharvest.model.FieldProblem;
+import io.pgharvest.model.StoreTable;
 import java.util.List;
 import java.util.stream.Collectors;
 

@@ -1,8 +1,9 @@
 package io.pgharvest.store;
 
-import io.pgharvest.metric.MetricDefinition;
-import io.pgharvest.metric.Preset;
-import io.pgharvest.source.Source;
+import io.pgharvest.model.MetricDefinition;
+import io.pgharvest.model.Preset;
+import io.pgharvest.model.Source;
+import io.pgharvest.model.StoreTable;
 
 /** Fingerprints of items in their file form; see {@link PgwatchYaml#fingerprint}. */
 final class ItemFingerprints {

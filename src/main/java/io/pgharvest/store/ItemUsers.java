@@ -1,6 +1,8 @@
 package io.pgharvest.store;
 
-import io.pgharvest.source.Source;
+import io.pgharvest.model.ConfigSnapshot;
+import io.pgharvest.model.Source;
+import io.pgharvest.model.StoreTable;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.List;

@@ -1,8 +1,8 @@
 package io.pgharvest.store;
 
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
-import io.pgharvest.metric.MetricDefinition;
-import io.pgharvest.metric.NodeStatus;
+import io.pgharvest.model.MetricDefinition;
+import io.pgharvest.model.NodeStatus;
 import java.util.List;
 import java.util.Map;
 

@@ -1,7 +1,7 @@
 package io.pgharvest.store;
 
-import io.pgharvest.metric.MetricDefinition;
-import io.pgharvest.metric.Preset;
+import io.pgharvest.model.MetricDefinition;
+import io.pgharvest.model.Preset;
 import java.util.Collections;
 import java.util.Map;
 import java.util.TreeMap;

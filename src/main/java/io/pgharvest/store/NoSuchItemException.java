@@ -1,5 +1,7 @@
 package io.pgharvest.store;
 
+import io.pgharvest.model.StoreTable;
+
 /** The named item does not exist. */
 public class NoSuchItemException extends StoreException {
 

@@ -1,5 +1,6 @@
 package io.pgharvest.store;
 
+import io.pgharvest.model.FieldProblem;
 import java.util.List;
 
 /**

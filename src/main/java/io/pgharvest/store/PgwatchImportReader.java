@@ -1,8 +1,9 @@
 package io.pgharvest.store;
 
-import io.pgharvest.metric.MetricDefinition;
-import io.pgharvest.metric.Preset;
-import io.pgharvest.source.Source;
+import io.pgharvest.model.FieldProblem;
+import io.pgharvest.model.MetricDefinition;
+import io.pgharvest.model.Preset;
+import io.pgharvest.model.Source;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;

@@ -1,8 +1,8 @@
 package io.pgharvest.store;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
-import io.pgharvest.config.JacksonPaths;
-import io.pgharvest.source.Source;
+import io.pgharvest.model.Source;
+import io.pgharvest.support.JacksonPaths;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -11,9 +11,9 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
-import java.util.Collection;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Deque;
 import java.util.HashMap;
 import java.util.HexFormat;
@@ -30,9 +30,9 @@ import tools.jackson.core.type.TypeReference;
 import tools.jackson.databind.DeserializationContext;
 import tools.jackson.databind.DeserializationFeature;
 import tools.jackson.databind.ObjectReader;
-import tools.jackson.databind.deser.DeserializationProblemHandler;
 import tools.jackson.databind.PropertyNamingStrategies;
 import tools.jackson.databind.ValueDeserializer;
+import tools.jackson.databind.deser.DeserializationProblemHandler;
 import tools.jackson.dataformat.yaml.YAMLMapper;
 import tools.jackson.dataformat.yaml.YAMLWriteFeature;
 

@@ -1,6 +1,6 @@
 package io.pgharvest.store;
 
-import io.pgharvest.metric.Preset;
+import io.pgharvest.model.Preset;
 import java.util.Map;
 
 /** One preset of pgwatch's {@code metrics.yaml}; the name is its key in the {@code presets:} map. */

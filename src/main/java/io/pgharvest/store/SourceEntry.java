@@ -1,8 +1,8 @@
 package io.pgharvest.store;
 
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
-import io.pgharvest.source.Source;
-import io.pgharvest.source.SourceKind;
+import io.pgharvest.model.Source;
+import io.pgharvest.model.SourceKind;
 import java.util.Map;
 
 /**

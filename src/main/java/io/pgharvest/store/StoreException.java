@@ -1,5 +1,7 @@
 package io.pgharvest.store;
 
+import io.pgharvest.model.StoreTable;
+
 /** A write the store refused; nothing was changed, on disk or in memory. */
 public abstract class StoreException extends RuntimeException {
 

@@ -1,5 +1,6 @@
 package io.pgharvest.store;
 
+import io.pgharvest.model.StoreTable;
 import java.nio.file.Path;
 
 /** The files of the file store inside the data directory. */

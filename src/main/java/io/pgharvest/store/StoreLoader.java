@@ -1,7 +1,14 @@
 package io.pgharvest.store;
 
-import io.pgharvest.source.Source;
+import io.pgharvest.model.ConfigSnapshot;
+import io.pgharvest.model.FieldProblem;
+import io.pgharvest.model.MetricRules;
+import io.pgharvest.model.PresetRules;
+import io.pgharvest.model.Source;
+import io.pgharvest.model.SourceRules;
+import io.pgharvest.model.StoreTable;
 import io.pgharvest.store.StoreIndexFile.ItemStamp;
+import io.pgharvest.support.AtomicFiles;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
@@ -32,12 +39,10 @@ final class StoreLoader {
     private static final Logger log = LoggerFactory.getLogger(StoreLoader.class);
 
     private final PgwatchYaml yaml;
-    private final ConfigValidator validator;
     private final ItemFingerprints fingerprints;
 
-    StoreLoader(PgwatchYaml yaml, ConfigValidator validator) {
+    StoreLoader(PgwatchYaml yaml) {
         this.yaml = yaml;
-        this.validator = validator;
         this.fingerprints = new ItemFingerprints(yaml);
     }
 
@@ -105,9 +110,9 @@ final class StoreLoader {
 
     private void warnAboutInvalidItems(StoreState state, StoreFiles files) {
         ConfigSnapshot snapshot = state.snapshot();
-        warn(files.sources(), "source", state.sources(), source -> validator.checkSource(source, snapshot));
-        warn(files.metrics(), "metric", state.userMetrics(), validator::checkMetric);
-        warn(files.metrics(), "preset", state.userPresets(), preset -> validator.checkPreset(preset, snapshot));
+        warn(files.sources(), "source", state.sources(), source -> SourceRules.check(source, snapshot));
+        warn(files.metrics(), "metric", state.userMetrics(), MetricRules::check);
+        warn(files.metrics(), "preset", state.userPresets(), preset -> PresetRules.check(preset, snapshot));
     }
 
     private static <T> void warn(Path file, String noun, Map<String, T> items, Function<T, List<FieldProblem>> check) {

@@ -1,8 +1,10 @@
 package io.pgharvest.store;
 
-import io.pgharvest.metric.MetricDefinition;
-import io.pgharvest.metric.Preset;
-import io.pgharvest.source.Source;
+import io.pgharvest.model.ConfigSnapshot;
+import io.pgharvest.model.MetricDefinition;
+import io.pgharvest.model.Preset;
+import io.pgharvest.model.Source;
+import io.pgharvest.model.StoreTable;
 import io.pgharvest.store.StoreIndexFile.ItemStamp;
 import java.util.Collections;
 import java.util.EnumMap;

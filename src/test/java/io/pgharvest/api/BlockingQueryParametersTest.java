@@ -3,7 +3,7 @@ package io.pgharvest.api;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.pgharvest.store.ChangeNotifier;
+import io.pgharvest.support.ChangeNotifier;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;

@@ -2,9 +2,9 @@ package io.pgharvest.api;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.pgharvest.model.StoreTable;
 import io.pgharvest.reaper.ReaperService;
 import io.pgharvest.store.ConfigStore;
-import io.pgharvest.store.StoreTable;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;

@@ -31,7 +31,7 @@ class RestartTest {
                     .status()).isEqualTo(201);
             assertThat(api.post("/api/v1/sources", Map.of("name", "r-source", "connStr", "postgresql://u:pw@db/x",
                     "preset", "r_preset", "standbyMetrics", Map.of("db_size", 600), "tags", Map.of("dc", "fra"),
-                    "onlyIfPrimary", true, "includePattern", "^app_")).status()).isEqualTo(201);
+                    "onlyIfPrimary", true)).status()).isEqualTo(201);
             sourcesBefore = api.get("/api/v1/sources").body();
             metricBefore = api.get("/api/v1/metrics/db_size").body();
             storeIndex = first.bean(ConfigStore.class).changes().index();

@@ -1,8 +1,8 @@
 package io.pgharvest.bench;
 
+import io.pgharvest.model.Measurement;
 import io.pgharvest.reaper.FetchedRows;
 import io.pgharvest.reaper.ResultSetMapper;
-import io.pgharvest.sink.Measurement;
 import io.pgharvest.sink.SinkProperties;
 import io.pgharvest.sink.SinkType;
 import io.pgharvest.sink.jsonfile.JsonLinesSink;

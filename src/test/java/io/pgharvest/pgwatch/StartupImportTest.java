@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.pgharvest.PgharvestApplication;
-import io.pgharvest.store.ConfigSnapshot;
+import io.pgharvest.model.ConfigSnapshot;
 import io.pgharvest.store.ConfigStore;
 import java.io.IOException;
 import java.nio.file.Files;

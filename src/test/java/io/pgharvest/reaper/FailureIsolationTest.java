@@ -1,15 +1,15 @@
 package io.pgharvest.reaper;
 
-import io.pgharvest.source.MetricRuntimeStatus;
-import io.pgharvest.source.SourceRuntimeStatus;
-
 import static io.pgharvest.reaper.ReaperTestKit.metric;
 import static io.pgharvest.reaper.ReaperTestKit.metricWithTimeout;
 import static io.pgharvest.reaper.ReaperTestKit.source;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.pgharvest.metric.MetricDefinition;
-import io.pgharvest.sink.Measurement;
+import io.pgharvest.model.Measurement;
+import io.pgharvest.model.MetricDefinition;
+import io.pgharvest.model.MetricLane;
+import io.pgharvest.model.MetricRuntimeStatus;
+import io.pgharvest.model.SourceRuntimeStatus;
 import io.pgharvest.testsupport.TestPostgres;
 import java.time.Duration;
 import java.time.Instant;
@@ -61,11 +61,11 @@ class FailureIsolationTest {
         assertThat(kit.publisher.of("iso", "slow")).isEmpty();
 
         var byName = status.metrics().stream().collect(Collectors.toMap(MetricRuntimeStatus::name, m -> m));
-        assertThat(byName.get("broken").lane()).isEqualTo(MetricRuntimeStatus.SOLO);
+        assertThat(byName.get("broken").lane()).isEqualTo(MetricLane.SOLO);
         assertThat(byName.get("broken").lastError()).contains("no_such_table").contains("42P01");
-        assertThat(byName.get("slow").lane()).isEqualTo(MetricRuntimeStatus.SOLO);
+        assertThat(byName.get("slow").lane()).isEqualTo(MetricLane.SOLO);
         assertThat(byName.get("slow").lastError()).contains("timed out after 1000 ms");
-        assertThat(byName.get("good05").lane()).isEqualTo(MetricRuntimeStatus.PIPELINE);
+        assertThat(byName.get("good05").lane()).isEqualTo(MetricLane.PIPELINE);
         assertThat(byName.get("good05").lastSuccess()).isNotNull();
         // The slow metric sleeps 5 s but the server cancels it at 1 s: a tick stays far below 5 s.
         assertThat(tickDurations).allSatisfy(d -> assertThat(d).isLessThan(Duration.ofMillis(4_000)));
@@ -86,12 +86,12 @@ class FailureIsolationTest {
         reaper.start();
         timer.advanceTo(timer.awaitSleepRequests(1));
         timer.awaitSleepRequests(2);
-        assertThat(lane(reaper, "flaky")).isEqualTo(MetricRuntimeStatus.SOLO);
+        assertThat(lane(reaper, "flaky")).isEqualTo(MetricLane.SOLO);
 
         pg.execute("isolation_db", "create table flaky_target(id int)");
         timer.advanceTo(timer.awaitSleepRequests(2));
         timer.awaitSleepRequests(3);
-        assertThat(lane(reaper, "flaky")).isEqualTo(MetricRuntimeStatus.PIPELINE);
+        assertThat(lane(reaper, "flaky")).isEqualTo(MetricLane.PIPELINE);
         assertThat(kit.publisher.of("flaky", "flaky")).hasSize(1);
         assertThat(kit.publisher.of("flaky", "steady")).hasSize(2);
         reaper.stop();
@@ -99,7 +99,7 @@ class FailureIsolationTest {
         pg.execute("isolation_db", "drop table flaky_target");
     }
 
-    private static String lane(SourceReaper reaper, String metric) {
+    private static MetricLane lane(SourceReaper reaper, String metric) {
         return reaper.status().metrics().stream().filter(m -> m.name().equals(metric)).findFirst()
                 .orElseThrow().lane();
     }
@@ -123,11 +123,11 @@ class FailureIsolationTest {
         }
         timer.awaitSleepRequests(5);
         double laterTicks = roundTrips(kit) - afterFirstTick;
-        String lane = lane(reaper, "two_statements");
+        MetricLane lane = lane(reaper, "two_statements");
         reaper.stop();
         assertThat(reaper.awaitStop(Duration.ofSeconds(10))).isTrue();
 
-        assertThat(lane).isEqualTo(MetricRuntimeStatus.SOLO);
+        assertThat(lane).isEqualTo(MetricLane.SOLO);
         assertThat(laterTicks).isEqualTo(3 * 2); // per tick: the pipeline of the others + the pinned metric alone
         assertThat(kit.publisher.of("multi", "plain")).hasSize(4);
         assertThat(kit.publisher.of("multi", "two_statements")).hasSize(4)

@@ -3,9 +3,9 @@ package io.pgharvest.reaper;
 import static io.pgharvest.reaper.ReaperTestKit.source;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.pgharvest.metric.MetricDefinition;
-import io.pgharvest.metric.NodeStatus;
-import io.pgharvest.sink.Measurement;
+import io.pgharvest.model.Measurement;
+import io.pgharvest.model.MetricDefinition;
+import io.pgharvest.model.NodeStatus;
 import io.pgharvest.testsupport.TestPostgres;
 import java.time.Duration;
 import java.time.Instant;

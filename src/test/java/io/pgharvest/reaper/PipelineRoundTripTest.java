@@ -4,7 +4,7 @@ import static io.pgharvest.reaper.ReaperTestKit.metric;
 import static io.pgharvest.reaper.ReaperTestKit.source;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.pgharvest.metric.MetricDefinition;
+import io.pgharvest.model.MetricDefinition;
 import io.pgharvest.testsupport.TestPostgres;
 import java.sql.Connection;
 import java.sql.ResultSet;

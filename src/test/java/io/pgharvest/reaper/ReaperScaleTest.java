@@ -1,24 +1,22 @@
 package io.pgharvest.reaper;
 
-import io.pgharvest.source.MetricRuntimeStatus;
-import io.pgharvest.source.SourceRuntimeStatus;
-
 import static io.pgharvest.reaper.ReaperTestKit.metric;
 import static io.pgharvest.reaper.ReaperTestKit.source;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.pgharvest.model.SourceRuntimeStatus;
 import io.pgharvest.store.ConfigStore;
 import io.pgharvest.store.TestStores;
 import io.pgharvest.testsupport.RecordingPublisher;
 import io.pgharvest.testsupport.TestPostgres;
 import java.lang.management.ManagementFactory;
+import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import java.nio.file.Path;
 
 /**
  * Hundreds of sources on one server: the platform thread count does not grow with the number
@@ -43,7 +41,7 @@ class ReaperScaleTest {
                     Duration.ofMinutes(1), Duration.ofMillis(500), Duration.ofSeconds(5), Duration.ofMinutes(1),
                     Duration.ofMinutes(5), Duration.ofSeconds(10));
             var service = new ReaperService(store, publisher, new SimpleMeterRegistry(), properties,
-                    Duration.ofSeconds(5), Clock.systemUTC());
+                    ReaperTestKit.sessions(), Clock.systemUTC());
             service.start();
             try {
                 addSources(store, pg, 0, 10);

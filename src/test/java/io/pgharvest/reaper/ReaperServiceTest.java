@@ -1,20 +1,20 @@
 package io.pgharvest.reaper;
 
-import io.pgharvest.source.MetricRuntimeStatus;
-import io.pgharvest.source.SourceRuntimeStatus;
-
 import static io.pgharvest.reaper.ReaperTestKit.metric;
 import static io.pgharvest.reaper.ReaperTestKit.source;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import io.pgharvest.metric.MetricDefinition;
-import io.pgharvest.metric.NodeStatus;
-import io.pgharvest.source.Source;
+import io.pgharvest.model.MetricDefinition;
+import io.pgharvest.model.MetricLane;
+import io.pgharvest.model.NodeStatus;
+import io.pgharvest.model.SessionState;
+import io.pgharvest.model.Source;
 import io.pgharvest.store.ConfigStore;
 import io.pgharvest.store.TestStores;
 import io.pgharvest.testsupport.RecordingPublisher;
 import io.pgharvest.testsupport.TestPostgres;
+import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
@@ -25,7 +25,6 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import java.nio.file.Path;
 
 /** The service keeps one reaper per enabled source, in step with the store, disturbing no other. */
 class ReaperServiceTest {
@@ -49,7 +48,7 @@ class ReaperServiceTest {
         var properties = new ReaperProperties(Duration.ofSeconds(1), Duration.ofSeconds(5), Duration.ofSeconds(1),
                 Duration.ofMinutes(1), Duration.ofMillis(200), Duration.ofSeconds(1), Duration.ofMinutes(1),
                 Duration.ofMinutes(5), Duration.ofSeconds(5));
-        service = new ReaperService(store, publisher, new SimpleMeterRegistry(), properties, Duration.ofSeconds(2),
+        service = new ReaperService(store, publisher, new SimpleMeterRegistry(), properties, ReaperTestKit.sessions(),
                 Clock.systemUTC());
         service.start();
     }
@@ -116,7 +115,7 @@ class ReaperServiceTest {
         publisher.await(m -> m.source().equals("versioned") && m.metric().equals("ping"), 2, Duration.ofSeconds(5));
         var status = service.status("versioned").orElseThrow();
         var futureOnly = status.metrics().stream().filter(m -> m.name().equals("future_only")).findFirst().orElseThrow();
-        assertThat(futureOnly.lane()).isEqualTo(MetricRuntimeStatus.NO_SQL);
+        assertThat(futureOnly.lane()).isEqualTo(MetricLane.NO_SQL);
         assertThat(publisher.of("versioned", "future_only")).isEmpty();
         assertThat(status.serverVersionNum()).isEqualTo(pg.serverVersionNum());
     }
@@ -153,7 +152,7 @@ class ReaperServiceTest {
             }
             // The server accepts TCP (backlog) but never answers the login: attempts time out.
             org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(15)).until(() -> java.util.stream.IntStream
-                    .range(0, 5).allMatch(i -> service.status("silent" + i).map(st -> st.state().equals("disconnected"))
+                    .range(0, 5).allMatch(i -> service.status("silent" + i).map(st -> st.state() == SessionState.DISCONNECTED)
                             .orElse(false)));
             // pgjdbc's loginTimeout would have run each attempt on a platform thread of this name.
             assertThat(Thread.getAllStackTraces().keySet()).map(Thread::getName)

@@ -1,11 +1,14 @@
 package io.pgharvest.reaper;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import io.pgharvest.metric.MetricDefinition;
-import io.pgharvest.metric.NodeStatus;
-import io.pgharvest.source.Source;
-import io.pgharvest.store.ConfigSnapshot;
-import io.pgharvest.store.StoreTable;
+import io.pgharvest.endpoint.SessionOpener;
+import io.pgharvest.endpoint.SessionSettings;
+import io.pgharvest.model.ConfigSnapshot;
+import io.pgharvest.model.MetricDefinition;
+import io.pgharvest.model.NodeStatus;
+import io.pgharvest.model.Source;
+import io.pgharvest.model.StoreTable;
+import io.pgharvest.support.Backoff;
 import io.pgharvest.testsupport.RecordingPublisher;
 import java.time.Duration;
 import java.util.HashMap;
@@ -25,8 +28,7 @@ final class ReaperTestKit {
 
     ReaperTestKit(Duration reconnectMin, Duration reconnectMax) {
         context = new ReaperContext(publisher, new ReaperMeters(registry), new InstanceMetricCache(),
-                new SessionSettings(Duration.ofSeconds(2), Duration.ofSeconds(5), Duration.ofSeconds(1),
-                        Duration.ofMinutes(1)),
+                sessions(),
                 Duration.ofSeconds(1), new Backoff(reconnectMin, reconnectMax), Duration.ofSeconds(30),
                 Duration.ofMinutes(5), Thread.ofVirtual().name("test-reaper-", 0).factory(), status -> { });
     }
@@ -53,5 +55,11 @@ final class ReaperTestKit {
         var snapshot = new ConfigSnapshot(1, Map.of(source.name(), source), byName, Map.of(),
                 Map.of(StoreTable.SOURCES, Map.of()));
         return ReaperConfig.of(source, snapshot);
+    }
+
+    /** The session opener of the engine's tests: 2 s connect, 5 s statements, 1 s locks. */
+    static SessionOpener sessions() {
+        return new SessionOpener(new SessionSettings(Duration.ofSeconds(2), Duration.ofSeconds(5),
+                Duration.ofSeconds(1), Duration.ofMinutes(1)));
     }
 }

@@ -4,7 +4,7 @@ import static io.pgharvest.reaper.ReaperTestKit.metric;
 import static io.pgharvest.reaper.ReaperTestKit.source;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.pgharvest.sink.Measurement;
+import io.pgharvest.model.Measurement;
 import io.pgharvest.testsupport.TestPostgres;
 import java.time.Duration;
 import java.time.Instant;

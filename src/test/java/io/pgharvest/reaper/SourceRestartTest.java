@@ -4,7 +4,8 @@ import static io.pgharvest.reaper.ReaperTestKit.metric;
 import static io.pgharvest.reaper.ReaperTestKit.source;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.pgharvest.sink.Measurement;
+import io.pgharvest.model.Measurement;
+import io.pgharvest.model.SessionState;
 import io.pgharvest.testsupport.TestPostgres;
 import java.time.Clock;
 import java.time.Duration;
@@ -55,7 +56,7 @@ class SourceRestartTest {
             pg.stop();
             kit.publisher.clear();
             awaitInstanceUp(kit, 0, 3);
-            assertThat(reaper.status().state()).isEqualTo("disconnected");
+            assertThat(reaper.status().state()).isEqualTo(SessionState.DISCONNECTED);
             assertThat(reaper.status().lastConnectionError()).isNotBlank();
             int pingsWhileDown = kit.publisher.of("restart", "ping").size();
 

@@ -1,5 +1,6 @@
 package io.pgharvest.sink;
 
+import io.pgharvest.model.Measurement;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;

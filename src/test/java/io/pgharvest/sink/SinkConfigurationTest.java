@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.pgharvest.model.Measurement;
+import io.pgharvest.model.MeasurementPublisher;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
@@ -34,14 +36,22 @@ import org.springframework.boot.health.autoconfigure.contributor.HealthContribut
 import org.springframework.boot.health.autoconfigure.registry.HealthContributorRegistryAutoConfiguration;
 import org.springframework.boot.health.contributor.Status;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.context.annotation.ComponentScan;
+import org.springframework.context.annotation.Configuration;
 
 class SinkConfigurationTest {
 
     @TempDir
     Path dataDir;
 
+    /** The sink package with its sub-packages' factories, as component scanning finds them in the application. */
+    @Configuration(proxyBeanMethods = false)
+    @ComponentScan(basePackages = "io.pgharvest.sink")
+    static class SinkComponents {
+    }
+
     private final ApplicationContextRunner runner = new ApplicationContextRunner()
-            .withUserConfiguration(SinkConfiguration.class)
+            .withUserConfiguration(SinkComponents.class)
             .withBean(MeterRegistry.class, SimpleMeterRegistry::new);
 
     @Test
@@ -154,7 +164,7 @@ class SinkConfigurationTest {
                         EndpointAutoConfiguration.class, HealthContributorRegistryAutoConfiguration.class,
                         HealthContributorAutoConfiguration.class, HealthEndpointAutoConfiguration.class,
                         AvailabilityProbesAutoConfiguration.class))
-                .withUserConfiguration(SinkConfiguration.class)
+                .withUserConfiguration(SinkComponents.class)
                 .withBean(MeterRegistry.class, SimpleMeterRegistry::new)
                 .withPropertyValues("management.endpoint.health.probes.enabled=true",
                         "pgharvest.data-dir=" + dataDir,

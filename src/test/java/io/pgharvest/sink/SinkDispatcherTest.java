@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.pgharvest.model.Measurement;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;

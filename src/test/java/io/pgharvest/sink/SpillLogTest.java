@@ -3,6 +3,7 @@ package io.pgharvest.sink;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.entry;
 
+import io.pgharvest.model.Measurement;
 import java.io.IOException;
 import java.math.BigDecimal;
 import java.nio.file.Files;

@@ -2,9 +2,12 @@ package io.pgharvest.store;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.pgharvest.metric.MetricDefinition;
-import io.pgharvest.metric.NodeStatus;
-import io.pgharvest.metric.Preset;
+import io.pgharvest.model.ConfigSnapshot;
+import io.pgharvest.model.MetricDefinition;
+import io.pgharvest.model.MetricRules;
+import io.pgharvest.model.NodeStatus;
+import io.pgharvest.model.Preset;
+import io.pgharvest.model.PresetRules;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -19,7 +22,6 @@ class BuiltInCatalogTest {
     private static final List<String> LEVELS = List.of("minimal", "basic", "standard", "exhaustive");
 
     private final CatalogUnderTest catalog = CatalogUnderTest.get();
-    private final ConfigValidator validator = new ConfigValidator();
     private final ConfigSnapshot snapshot = new ConfigSnapshot(0, Map.of(), catalog.metrics(), catalog.presets(), Map.of());
 
     @Test
@@ -34,8 +36,8 @@ class BuiltInCatalogTest {
     @Test
     void everyMetricAndPresetPassesTheStoreValidation() {
         var problems = new ArrayList<String>();
-        catalog.metrics().values().forEach(m -> validator.checkMetric(m).forEach(p -> problems.add(m.name() + ": " + p)));
-        catalog.presets().values().forEach(p -> validator.checkPreset(p, snapshot)
+        catalog.metrics().values().forEach(m -> MetricRules.check(m).forEach(p -> problems.add(m.name() + ": " + p)));
+        catalog.presets().values().forEach(p -> PresetRules.check(p, snapshot)
                 .forEach(problem -> problems.add("preset " + p.name() + ": " + problem)));
         assertThat(problems).isEmpty();
     }

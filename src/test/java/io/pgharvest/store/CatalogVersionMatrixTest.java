@@ -2,7 +2,7 @@ package io.pgharvest.store;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.pgharvest.metric.MetricDefinition;
+import io.pgharvest.model.MetricDefinition;
 import io.pgharvest.testsupport.TestPostgres;
 import java.io.IOException;
 import java.nio.file.Files;

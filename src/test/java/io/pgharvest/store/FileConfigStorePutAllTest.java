@@ -5,9 +5,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.pgharvest.config.DataDirectory;
 import io.pgharvest.config.HarvestProperties;
-import io.pgharvest.metric.MetricDefinition;
-import io.pgharvest.metric.Preset;
-import io.pgharvest.source.Source;
+import io.pgharvest.model.ConfigSnapshot;
+import io.pgharvest.model.MetricDefinition;
+import io.pgharvest.model.Preset;
+import io.pgharvest.model.Source;
+import io.pgharvest.model.StoreTable;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -27,7 +29,7 @@ class FileConfigStorePutAllTest {
     private FileConfigStore store() {
         var properties = new HarvestProperties(dataDir, new HarvestProperties.Api("put-all-token-0123456789"),
                 Duration.ofSeconds(1));
-        return new FileConfigStore(new DataDirectory(properties), new ConfigValidator());
+        return new FileConfigStore(new DataDirectory(properties));
     }
 
     private static MetricDefinition metric(String name) {

@@ -5,11 +5,13 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.pgharvest.config.DataDirectory;
 import io.pgharvest.config.HarvestProperties;
-import io.pgharvest.metric.MetricDefinition;
-import io.pgharvest.metric.NodeStatus;
-import io.pgharvest.metric.Preset;
-import io.pgharvest.source.Source;
-import io.pgharvest.source.SourceKind;
+import io.pgharvest.model.ConfigSnapshot;
+import io.pgharvest.model.MetricDefinition;
+import io.pgharvest.model.NodeStatus;
+import io.pgharvest.model.Preset;
+import io.pgharvest.model.Source;
+import io.pgharvest.model.SourceKind;
+import io.pgharvest.model.StoreTable;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -26,7 +28,7 @@ class FileConfigStoreTest {
 
     private FileConfigStore open() {
         var properties = new HarvestProperties(dataDir, new HarvestProperties.Api(null), Duration.ofSeconds(5));
-        return new FileConfigStore(new DataDirectory(properties), new ConfigValidator());
+        return new FileConfigStore(new DataDirectory(properties));
     }
 
     private static Source source(String name) {

@@ -1,8 +1,8 @@
 package io.pgharvest.store;
 
-import io.pgharvest.metric.MetricDefinition;
-import io.pgharvest.metric.NodeStatus;
-import io.pgharvest.metric.Preset;
+import io.pgharvest.model.MetricDefinition;
+import io.pgharvest.model.NodeStatus;
+import io.pgharvest.model.Preset;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

@@ -3,7 +3,7 @@ package io.pgharvest.store;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import io.pgharvest.metric.MetricDefinition;
+import io.pgharvest.model.MetricDefinition;
 import io.pgharvest.testsupport.TestPgbouncer;
 import io.pgharvest.testsupport.TestPostgres;
 import java.io.IOException;

@@ -3,9 +3,10 @@ package io.pgharvest.store;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.pgharvest.metric.MetricDefinition;
-import io.pgharvest.source.Source;
-import io.pgharvest.source.SourceKind;
+import io.pgharvest.model.FieldProblem;
+import io.pgharvest.model.MetricDefinition;
+import io.pgharvest.model.Source;
+import io.pgharvest.model.SourceKind;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

@@ -13,6 +13,6 @@ public final class TestStores {
 
     public static ConfigStore inDirectory(Path dataDir) {
         var properties = new HarvestProperties(dataDir, new HarvestProperties.Api(null), Duration.ofSeconds(5));
-        return new FileConfigStore(new DataDirectory(properties), new ConfigValidator());
+        return new FileConfigStore(new DataDirectory(properties));
     }
 }

@@ -1,7 +1,7 @@
 package io.pgharvest.testsupport;
 
-import io.pgharvest.sink.Measurement;
-import io.pgharvest.sink.MeasurementPublisher;
+import io.pgharvest.model.Measurement;
+import io.pgharvest.model.MeasurementPublisher;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,7 +1,7 @@
 package io.pgharvest.sink.jsonfile;
 
+import io.pgharvest.model.Measurement;
 import io.pgharvest.sink.JsonValues;
-import io.pgharvest.sink.Measurement;
 import io.pgharvest.sink.Sink;
 import io.pgharvest.sink.SinkProperties;
 import java.io.ByteArrayOutputStream;

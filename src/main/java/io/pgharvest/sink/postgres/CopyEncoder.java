@@ -1,7 +1,7 @@
 package io.pgharvest.sink.postgres;
 
+import io.pgharvest.model.Measurement;
 import io.pgharvest.sink.JsonValues;
-import io.pgharvest.sink.Measurement;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;

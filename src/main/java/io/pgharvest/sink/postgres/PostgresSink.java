@@ -2,11 +2,11 @@ package io.pgharvest.sink.postgres;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
-import io.pgharvest.sink.Measurement;
+import io.pgharvest.model.ConnectionString;
+import io.pgharvest.model.Measurement;
 import io.pgharvest.sink.Sink;
 import io.pgharvest.sink.SinkProperties;
 import io.pgharvest.sink.SinkRejectedException;
-import io.pgharvest.source.ConnectionString;
 import java.io.ByteArrayOutputStream;
 import java.sql.Connection;
 import java.sql.SQLException;

@@ -1,6 +1,6 @@
 package io.pgharvest.sink.prometheus;
 
-import io.pgharvest.sink.Measurement;
+import io.pgharvest.model.Measurement;
 import io.pgharvest.sink.MetricCatalog;
 import io.pgharvest.sink.Sink;
 import io.pgharvest.sink.SinkProperties;

@@ -1,8 +1,8 @@
 package io.pgharvest.sink.prometheus;
 
-import io.pgharvest.metric.MetricDefinition;
+import io.pgharvest.model.Measurement;
+import io.pgharvest.model.MetricDefinition;
 import io.pgharvest.sink.JsonValues;
-import io.pgharvest.sink.Measurement;
 import io.pgharvest.sink.MetricCatalog;
 import io.prometheus.metrics.model.snapshots.CounterSnapshot;
 import io.prometheus.metrics.model.snapshots.GaugeSnapshot;

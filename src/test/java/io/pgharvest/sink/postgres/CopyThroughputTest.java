@@ -2,7 +2,7 @@ package io.pgharvest.sink.postgres;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.pgharvest.sink.Measurement;
+import io.pgharvest.model.Measurement;
 import io.pgharvest.sink.SinkProperties;
 import io.pgharvest.sink.SinkType;
 import io.pgharvest.testsupport.TestPostgres;

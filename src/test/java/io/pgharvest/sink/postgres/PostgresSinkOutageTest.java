@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import io.pgharvest.sink.Measurement;
+import io.pgharvest.model.Measurement;
 import io.pgharvest.sink.Sink;
 import io.pgharvest.sink.SinkDispatcher;
 import io.pgharvest.sink.SinkProperties;

@@ -3,7 +3,7 @@ package io.pgharvest.sink.postgres;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.pgharvest.sink.Measurement;
+import io.pgharvest.model.Measurement;
 import io.pgharvest.sink.SinkProperties;
 import io.pgharvest.sink.SinkRejectedException;
 import io.pgharvest.sink.SinkType;

@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import io.pgharvest.metric.MetricDefinition;
-import io.pgharvest.sink.Measurement;
+import io.pgharvest.model.Measurement;
+import io.pgharvest.model.MetricDefinition;
 import io.pgharvest.sink.MetricCatalog;
 import io.pgharvest.sink.MutableClock;
 import io.pgharvest.sink.SinkProperties;

@@ -1,0 +1,100 @@
+package io.pgharvest.endpoint;
+
+import io.pgharvest.model.ConnectionString;
+import io.pgharvest.model.SourceKind;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.FutureTask;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.springframework.stereotype.Component;
+
+/**
+ * Tries a source once: opens a session with the engine's {@link SessionOpener} (same rules, same
+ * source kind), asks a PostgreSQL server for its version and recovery state, and disconnects.
+ * Backs the source connection test of the admin API.
+ *
+ * <p>Never throws for connection problems, and answers within the given timeout plus
+ * {@link #GRACE}: pgjdbc's own timeouts are whole seconds and apply per host and per phase, so
+ * the attempt runs on a virtual thread and is interrupted (which closes its socket) when the
+ * deadline passes. Error texts have any secret of the connection string removed.
+ */
+@Component
+public class ConnectionTester {
+
+    /** Slack over the caller's timeout before the attempt is abandoned. */
+    static final Duration GRACE = Duration.ofMillis(500);
+    private static final String PROBE = "select current_setting('server_version_num')::int, "
+            + "current_setting('server_version'), pg_is_in_recovery()";
+
+    private final SessionOpener sessions;
+
+    public ConnectionTester(SessionOpener sessions) {
+        this.sessions = sessions;
+    }
+
+    /**
+     * @param connectTimeout bound for the whole test; connect_timeout in the connection string
+     *                       still applies when it is shorter
+     */
+    public ConnectionTestResult test(ConnectionString connection, SourceKind kind, Duration connectTimeout) {
+        long started = System.nanoTime();
+        FutureTask<ConnectionTestResult> attempt =
+                new FutureTask<>(() -> probe(connection, kind, connectTimeout, started));
+        Thread.ofVirtual().name("connection-test").start(attempt);
+        try {
+            return attempt.get(connectTimeout.plus(GRACE).toMillis(), TimeUnit.MILLISECONDS);
+        } catch (TimeoutException e) {
+            attempt.cancel(true);
+            return ConnectionTestResult.failed(elapsedMillis(started),
+                    "no answer from " + connection.hosts() + " within " + connectTimeout.toMillis() + " ms", null);
+        } catch (ExecutionException e) {
+            return ConnectionTestResult.failed(elapsedMillis(started), describe(e.getCause(), connection), null);
+        } catch (InterruptedException e) {
+            attempt.cancel(true);
+            Thread.currentThread().interrupt();
+            return ConnectionTestResult.failed(elapsedMillis(started), "connection test interrupted", null);
+        }
+    }
+
+    private ConnectionTestResult probe(ConnectionString connection, SourceKind kind, Duration timeout, long started) {
+        try (Connection session = sessions.open(connection, kind, timeout)) {
+            if (!EndpointProtocol.of(kind).isPostgres()) {
+                return ConnectionTestResult.reachedConsole(elapsedMillis(started));
+            }
+            try (Statement statement = session.createStatement(); ResultSet row = statement.executeQuery(PROBE)) {
+                row.next();
+                return ConnectionTestResult.reached(row.getInt(1), row.getString(2), row.getBoolean(3),
+                        elapsedMillis(started));
+            }
+        } catch (SQLException e) {
+            return ConnectionTestResult.failed(elapsedMillis(started), describe(e, connection), e.getSQLState());
+        }
+    }
+
+    /** The exception's message and its cause's (pgjdbc wraps socket errors), secrets removed. */
+    private static String describe(Throwable failure, ConnectionString connection) {
+        String message = failure.getMessage() != null ? failure.getMessage() : failure.getClass().getSimpleName();
+        Throwable cause = failure.getCause();
+        if (cause != null && cause.getMessage() != null && !message.contains(cause.getMessage())) {
+            message += " (" + cause.getClass().getSimpleName() + ": " + cause.getMessage() + ")";
+        }
+        return redact(message, connection);
+    }
+
+    private static String redact(String message, ConnectionString connection) {
+        String redacted = message;
+        for (String secret : connection.secrets()) {
+            redacted = redacted.replace(secret, ConnectionString.MASK);
+        }
+        return redacted;
+    }
+
+    private static long elapsedMillis(long startedNanos) {
+        return TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startedNanos);
+    }
+}

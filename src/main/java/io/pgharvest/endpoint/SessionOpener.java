@@ -1,0 +1,73 @@
+package io.pgharvest.endpoint;
+
+import io.pgharvest.model.ConnectionString;
+import io.pgharvest.model.SourceKind;
+import java.sql.Connection;
+import java.sql.Driver;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.Properties;
+
+/**
+ * Opens every session pgharvest makes to a monitored endpoint: the engine's sessions and the
+ * admin API's connection test follow the same rules, so a test that succeeds means collection
+ * can connect the same way.
+ *
+ * <p>Sessions are plain pgjdbc connections, never pooled: a reaper runs its ticks one after
+ * another and needs exactly one, so no pool housekeeping thread exists per source.
+ */
+public final class SessionOpener {
+
+    private final Driver driver = new org.postgresql.Driver();
+    private final SessionSettings settings;
+
+    public SessionOpener(SessionSettings settings) {
+        this.settings = settings;
+    }
+
+    public SessionSettings settings() {
+        return settings;
+    }
+
+    /**
+     * Connects with the configured connect timeout. The socket timeout is the connect timeout
+     * too, until the caller sets a longer network timeout for queries.
+     */
+    public Connection open(ConnectionString conn, SourceKind kind) throws SQLException {
+        return open(conn, kind, settings.connectTimeout());
+    }
+
+    /** Connects within {@code connectTimeout} (a shorter {@code connect_timeout} of the string still applies). */
+    public Connection open(ConnectionString conn, SourceKind kind, Duration connectTimeout) throws SQLException {
+        Connection connection = driver.connect(conn.jdbcUrl(), properties(conn, kind, connectTimeout));
+        if (connection == null) {
+            throw new SQLException("pgjdbc does not accept the URL of " + conn.hosts(), "08001");
+        }
+        return connection;
+    }
+
+    /** The pgjdbc properties of a session to {@code conn}, which is an endpoint of {@code kind}. */
+    Properties properties(ConnectionString conn, SourceKind kind, Duration connectTimeout) {
+        Properties props = conn.jdbcProperties();
+        props.setProperty("ApplicationName", SessionSettings.APPLICATION_NAME);
+        long seconds = Math.max(1, connectTimeout.plusNanos(999_999_999).getSeconds());
+        String configured = props.getProperty("connectTimeout");
+        boolean configuredIsShorter = configured != null && !configured.equals("0")
+                && Long.parseLong(configured) < seconds;
+        if (!configuredIsShorter) {
+            props.setProperty("connectTimeout", Long.toString(seconds));
+        }
+        // Not loginTimeout: pgjdbc enforces it by running each attempt on a new platform thread
+        // (abandoned, still blocked, when it expires). A server that accepts TCP but never
+        // answers the login is bounded by the socket timeout instead, set to the connect
+        // timeout until the session is open.
+        props.remove("loginTimeout");
+        props.setProperty("socketTimeout", props.getProperty("connectTimeout"));
+        props.setProperty("tcpKeepAlive", "true");
+        // QueryPipeline keeps its own statements; pgjdbc's per-connection cache of closed ones
+        // would only hold on to memory for statements evicted on purpose.
+        props.setProperty("preparedStatementCacheQueries", "0");
+        EndpointProtocol.of(kind).configure(props, settings);
+        return props;
+    }
+}

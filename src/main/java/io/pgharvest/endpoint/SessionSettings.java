@@ -1,0 +1,19 @@
+package io.pgharvest.endpoint;
+
+import java.time.Duration;
+
+/**
+ * How monitoring sessions are opened. Every session is read-only, names itself
+ * {@code application_name=pgharvest}, and has a short {@code lock_timeout} so that a metric
+ * query never queues behind DDL holding a lock on a catalog it reads.
+ *
+ * @param connectTimeout bound for establishing a session (TCP connect and login)
+ * @param defaultStatementTimeout server-side limit of a metric without a timeout of its own
+ * @param lockTimeout server-side limit for waiting on a lock
+ * @param socketTimeout client-side safety net for a server that stops answering mid-query
+ */
+public record SessionSettings(Duration connectTimeout, Duration defaultStatementTimeout, Duration lockTimeout,
+        Duration socketTimeout) {
+
+    public static final String APPLICATION_NAME = "pgharvest";
+}

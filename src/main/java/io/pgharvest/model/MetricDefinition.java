@@ -1,0 +1,56 @@
+package io.pgharvest.model;
+
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.NavigableMap;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.TreeMap;
+
+/**
+ * A named SQL metric. {@code sqls} maps the minimum PostgreSQL major version to the query that
+ * works from that version on; {@link #sqlFor(int)} picks the highest key not above the server's.
+ *
+ * @param gauges columns exported as gauges ({@code "*"} = all); the others are counters
+ * @param instanceLevel fetched once per PostgreSQL instance and shared by its sources
+ * @param storageName where measurements are stored; null means {@link #name()}
+ * @param initSql run once per session before the metric (e.g. create a helper function)
+ * @param statementTimeoutSeconds server-side limit for this metric; null means the global default
+ */
+public record MetricDefinition(
+        String name,
+        String description,
+        Map<Integer, String> sqls,
+        List<String> gauges,
+        boolean instanceLevel,
+        NodeStatus nodeStatus,
+        String storageName,
+        String initSql,
+        Integer statementTimeoutSeconds) {
+
+    public MetricDefinition {
+        Objects.requireNonNull(name, "name");
+        sqls = sqls == null ? Collections.emptyNavigableMap()
+                : Collections.unmodifiableNavigableMap(new TreeMap<>(sqls));
+        gauges = gauges == null ? List.of() : List.copyOf(gauges);
+        nodeStatus = nodeStatus == null ? NodeStatus.ANY : nodeStatus;
+        description = description == null ? "" : description;
+    }
+
+    /** The SQL for the highest version key at or below {@code serverMajorVersion}. */
+    public Optional<String> sqlFor(int serverMajorVersion) {
+        var entry = ((NavigableMap<Integer, String>) sqls).floorEntry(serverMajorVersion);
+        return entry == null ? Optional.empty() : Optional.of(entry.getValue());
+    }
+
+    /** The table or series name measurements of this metric are written under. */
+    public String effectiveStorageName() {
+        return storageName == null || storageName.isBlank() ? name : storageName;
+    }
+
+    /** Whether {@code column} is exported as a gauge rather than a counter. */
+    public boolean isGauge(String column) {
+        return gauges.contains("*") || gauges.contains(column);
+    }
+}

@@ -1,0 +1,65 @@
+package io.pgharvest.model;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.OptionalInt;
+
+/**
+ * Every rule a {@link MetricDefinition} must satisfy. Metric and storage names are SQL-safe
+ * identifiers ({@value Identifiers#IDENTIFIER_REGEX}): they become table and series names.
+ */
+public final class MetricRules {
+
+    /** Lowest and highest key accepted in a metric's {@code sqls} map. */
+    public static final int MIN_MAJOR_VERSION = 9;
+    public static final int MAX_MAJOR_VERSION = 99;
+    public static final int MAX_STATEMENT_TIMEOUT_SECONDS = 86_400;
+
+    private MetricRules() {
+    }
+
+    /** Every problem of {@code metric}, each naming its field ({@code sqls.14}, {@code gauges[0]}). */
+    public static List<FieldProblem> check(MetricDefinition metric) {
+        var problems = new ArrayList<FieldProblem>();
+        Identifiers.check("name", metric.name(), problems);
+        if (metric.sqls().isEmpty()) {
+            problems.add(new FieldProblem("sqls", "needs at least one query, keyed by the lowest PostgreSQL major"
+                    + " version it works on"));
+        }
+        metric.sqls().forEach((version, sql) -> {
+            if (version == null || version < MIN_MAJOR_VERSION || version > MAX_MAJOR_VERSION) {
+                problems.add(new FieldProblem("sqls." + version, notAMajorVersion()));
+            } else if (sql == null || sql.isBlank()) {
+                problems.add(new FieldProblem("sqls." + version, "the query must not be empty"));
+            }
+        });
+        for (int i = 0; i < metric.gauges().size(); i++) {
+            String gauge = metric.gauges().get(i);
+            if (gauge == null || gauge.isBlank()) {
+                problems.add(new FieldProblem("gauges[" + i + "]", "must be a column name or '*'"));
+            }
+        }
+        if (metric.storageName() != null) {
+            Identifiers.check("storageName", metric.storageName(), problems);
+        }
+        Integer timeout = metric.statementTimeoutSeconds();
+        if (timeout != null && (timeout < 1 || timeout > MAX_STATEMENT_TIMEOUT_SECONDS)) {
+            problems.add(new FieldProblem("statementTimeoutSeconds",
+                    "must be between 1 and " + MAX_STATEMENT_TIMEOUT_SECONDS + " seconds, or absent for the default"));
+        }
+        return problems;
+    }
+
+    /** Parses a {@code sqls} key given as text (JSON object keys are strings). */
+    public static OptionalInt parseMajorVersion(String key) {
+        if (key == null || !key.matches("\\d{1,2}")) {
+            return OptionalInt.empty();
+        }
+        int version = Integer.parseInt(key);
+        return version < MIN_MAJOR_VERSION || version > MAX_MAJOR_VERSION ? OptionalInt.empty() : OptionalInt.of(version);
+    }
+
+    public static String notAMajorVersion() {
+        return "not a PostgreSQL major version (" + MIN_MAJOR_VERSION + " to " + MAX_MAJOR_VERSION + ")";
+    }
+}

@@ -1,0 +1,21 @@
+package io.pgharvest.model;
+
+import com.fasterxml.jackson.annotation.JsonValue;
+import java.util.Locale;
+
+/** Where a source's reaper stands with its session to the source. */
+public enum SessionState {
+    /** The reaper runs but has not connected yet. */
+    STARTING,
+    /** The reaper holds a session to the source. */
+    CONNECTED,
+    /** The reaper cannot reach the source and retries with back-off. */
+    DISCONNECTED,
+    /** The reaper has stopped. */
+    STOPPED;
+
+    @JsonValue
+    public String label() {
+        return name().toLowerCase(Locale.ROOT);
+    }
+}

@@ -1,0 +1,115 @@
+package io.pgharvest.model;
+
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.regex.Pattern;
+import java.util.regex.PatternSyntaxException;
+
+/**
+ * Every rule a {@link Source} must satisfy: the store checks each write with it, start-up checks
+ * the files with it, and importers do too. Each problem names its field in the API's spelling
+ * ({@code connStr}, {@code metrics.db_stats}).
+ *
+ * <p>Source names: {@value #SOURCE_NAME_REGEX} — letters, digits, {@code _}, {@code -} and
+ * {@code .}, starting with a letter or digit, at most 63 characters (they appear in URLs, file
+ * names, tags and the {@code dbname} column).
+ */
+public final class SourceRules {
+
+    public static final String SOURCE_NAME_REGEX = "[A-Za-z0-9][A-Za-z0-9_.-]{0,62}";
+
+    private static final Pattern SOURCE_NAME = Pattern.compile(SOURCE_NAME_REGEX);
+
+    /**
+     * The kinds the engine collects today. The others are part of pgwatch's vocabulary and parse,
+     * but are refused here rather than stored and silently never collected.
+     */
+    private static final Set<SourceKind> COLLECTED_KINDS = EnumSet.of(SourceKind.POSTGRES);
+
+    private SourceRules() {
+    }
+
+    /** Every problem of {@code source}, checked against the metrics and presets of {@code config}. */
+    public static List<FieldProblem> check(Source source, ConfigSnapshot config) {
+        var problems = new ArrayList<FieldProblem>();
+        if (!SOURCE_NAME.matcher(source.name()).matches()) {
+            problems.add(new FieldProblem("name", "must be 1 to 63 letters, digits, '_', '-' or '.',"
+                    + " starting with a letter or digit"));
+        }
+        checkConnStr(source.connStr(), problems);
+        if (!COLLECTED_KINDS.contains(source.kind())) {
+            problems.add(new FieldProblem("kind", "sources of kind '" + source.kind().label()
+                    + "' are not collected by this version of pgharvest; use 'postgres'"));
+        }
+        checkPresetName("preset", source.preset(), config, problems);
+        checkSelection("metrics", source.metrics(), config, problems);
+        checkPresetName("standbyPreset", source.standbyPreset(), config, problems);
+        checkSelection("standbyMetrics", source.standbyMetrics(), config, problems);
+        checkPattern("includePattern", source, source.includePattern(), problems);
+        checkPattern("excludePattern", source, source.excludePattern(), problems);
+        source.tags().forEach((key, value) -> {
+            if (key.isBlank()) {
+                problems.add(new FieldProblem("tags", "tag names must not be blank"));
+            } else if (value == null) {
+                problems.add(new FieldProblem("tags." + key, "needs a value"));
+            }
+        });
+        return problems;
+    }
+
+    private static void checkConnStr(String connStr, List<FieldProblem> problems) {
+        if (connStr.isBlank()) {
+            problems.add(new FieldProblem("connStr", "is required"));
+            return;
+        }
+        try {
+            ConnectionString parsed = ConnectionString.parse(connStr);
+            if (parsed.password().filter(ConnectionString.MASK::equals).isPresent()) {
+                problems.add(new FieldProblem("connStr", "the password is the mask " + ConnectionString.MASK
+                        + " and there is no stored password to keep; give the real password"));
+            }
+        } catch (InvalidConnectionStringException e) {
+            problems.add(new FieldProblem("connStr", e.getMessage()));
+        }
+    }
+
+    private static void checkPresetName(String field, String preset, ConfigSnapshot config, List<FieldProblem> problems) {
+        if (preset != null && !config.presets().containsKey(preset)) {
+            problems.add(new FieldProblem(field, "unknown preset '" + preset + "'"));
+        }
+    }
+
+    private static void checkSelection(String field, Map<String, Integer> selection, ConfigSnapshot config,
+            List<FieldProblem> problems) {
+        selection.forEach((metric, interval) -> {
+            String entry = field + "." + metric;
+            if (!config.metrics().containsKey(metric)) {
+                problems.add(new FieldProblem(entry, "unknown metric '" + metric + "'"));
+            }
+            if (interval == null || interval < 0) {
+                problems.add(new FieldProblem(entry, "the interval must be a positive number of seconds,"
+                        + " or 0 to leave out a metric of the preset"));
+            }
+        });
+    }
+
+    /** Database name patterns select what continuous discovery collects; no other kind has a use for them. */
+    private static void checkPattern(String field, Source source, String regex, List<FieldProblem> problems) {
+        if (regex == null) {
+            return;
+        }
+        if (source.kind() != SourceKind.POSTGRES_CONTINUOUS_DISCOVERY) {
+            problems.add(new FieldProblem(field, "database name patterns are only used by sources of kind '"
+                    + SourceKind.POSTGRES_CONTINUOUS_DISCOVERY.label() + "'; leave it out"));
+            return;
+        }
+        try {
+            Pattern.compile(regex);
+        } catch (PatternSyntaxException e) {
+            problems.add(new FieldProblem(field, "not a valid regular expression: " + e.getDescription()));
+        }
+    }
+}

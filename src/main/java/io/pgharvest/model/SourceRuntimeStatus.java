@@ -1,0 +1,35 @@
+package io.pgharvest.model;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+
+/**
+ * What a source's reaper is doing, for the status endpoint and health. Built by the reaper at
+ * the end of each tick and published as an immutable value.
+ *
+ * @param state where the reaper stands with its session
+ * @param lastConnectionError the last error connecting or the error that broke the session
+ * @param skippedTicks grid points passed without a run because a tick overran
+ */
+public record SourceRuntimeStatus(
+        String source,
+        SessionState state,
+        boolean connected,
+        String lastConnectionError,
+        Instant lastConnectionErrorAt,
+        String serverVersion,
+        Integer serverVersionNum,
+        Boolean inRecovery,
+        String systemIdentifier,
+        Duration tickPeriod,
+        Instant lastTickStart,
+        Duration lastTickDuration,
+        long ticks,
+        long skippedTicks,
+        List<MetricRuntimeStatus> metrics) {
+
+    public SourceRuntimeStatus {
+        metrics = List.copyOf(metrics);
+    }
+}

@@ -1,0 +1,7 @@
+package io.pgharvest.model;
+
+
+/** The tables of the configuration store; each has its own change notifier. */
+public enum StoreTable {
+    SOURCES, METRICS, PRESETS
+}
