@@ -14,7 +14,7 @@ import java.util.Objects;
  * @param metric the metric's storage name
  * @param time collection time (the metric's {@code epoch_ns} column when it returns one)
  * @param rows one map per result row, column to value (numbers, strings, booleans or null);
- *     {@code tag_} columns are moved to {@link Row#tags()}
+ *     {@code tag_} columns are moved to {@link Row#tags()} under their name without the prefix
  * @param tags the source's custom tags, common to every row
  */
 public record Measurement(String source, String metric, Instant time, List<Row> rows, Map<String, String> tags) {
@@ -27,7 +27,11 @@ public record Measurement(String source, String metric, Instant time, List<Row> 
         tags = tags == null ? Map.of() : Map.copyOf(tags);
     }
 
-    /** One result row: values keep the column order; tags come from {@code tag_*} columns. */
+    /**
+     * One result row: values keep the column order. Tags come from the query's {@code tag_*}
+     * columns and are keyed by the name after the prefix ({@code tag_datname} is {@code datname}):
+     * sinks add a prefix where their format needs one, none strips one.
+     */
     public record Row(Map<String, Object> values, Map<String, String> tags) {
         public Row {
             // LinkedHashMap copy, not Map.copyOf: values may be null (SQL NULL) and order matters.

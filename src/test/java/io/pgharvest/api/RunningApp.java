@@ -23,6 +23,13 @@ final class RunningApp implements AutoCloseable {
         return run(dataDir, "--pgharvest.api.token=" + TOKEN);
     }
 
+    /** Starts with {@link #TOKEN} and further {@code --property=value} arguments. */
+    static RunningApp start(Path dataDir, String... extraArguments) {
+        List<String> arguments = new ArrayList<>(List.of(extraArguments));
+        arguments.add("--pgharvest.api.token=" + TOKEN);
+        return run(dataDir, arguments.toArray(String[]::new));
+    }
+
     /** Starts without pgharvest.api.token, so the application uses its generated token file. */
     static RunningApp startWithGeneratedToken(Path dataDir) {
         return run(dataDir);

@@ -111,13 +111,17 @@ class PipelineRoundTripTest {
 
     /** A backend reports its counters when it exits; wait for that, then for them to settle. */
     private static long awaitTransactionsAtLeast(long expected) throws Exception {
-        long deadline = System.nanoTime() + Duration.ofSeconds(15).toNanos();
-        long seen = transactions();
-        while (seen < expected && System.nanoTime() < deadline) {
-            Thread.sleep(100);
-            seen = transactions();
-        }
-        Thread.sleep(1_500); // anything beyond the expectation would have arrived with the rest
-        return transactions();
+        org.awaitility.Awaitility.await("transactions counted").atMost(Duration.ofSeconds(15))
+                .pollInterval(Duration.ofMillis(100)).until(PipelineRoundTripTest::transactions, seen -> seen >= expected);
+        // Anything beyond the expectation arrives with the rest: the count must then hold still.
+        long[] settled = {transactions()};
+        org.awaitility.Awaitility.await("transaction count settled").during(Duration.ofMillis(1_500))
+                .atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(100)).until(() -> {
+                    long now = transactions();
+                    boolean same = now == settled[0];
+                    settled[0] = now;
+                    return same;
+                });
+        return settled[0];
     }
 }

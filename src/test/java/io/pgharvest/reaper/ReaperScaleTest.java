@@ -10,25 +10,26 @@ import io.pgharvest.store.ConfigStore;
 import io.pgharvest.store.TestStores;
 import io.pgharvest.testsupport.RecordingPublisher;
 import io.pgharvest.testsupport.TestPostgres;
-import java.lang.management.ManagementFactory;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Map;
+import java.util.stream.IntStream;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Hundreds of sources on one server: the platform thread count does not grow with the number
- * of sources (reapers are virtual threads, sessions are plain connections without pools).
- * The number of sources is {@code -Dpgharvest.scale.sources} (default 300).
+ * Hundreds of sources on one server, added while the engine runs: each gets its reaper, connects
+ * and delivers. The number of sources is {@code -Dpgharvest.scale.sources} (default 300). The
+ * platform thread count at scale is a benchmark figure (docs/performance.md), not asserted here.
  */
 class ReaperScaleTest {
 
     private static final int SOURCES = Integer.getInteger("pgharvest.scale.sources", 300);
 
     @Test
-    void platformThreadsStayFlatFromTenToHundredsOfSources(@TempDir Path dir) throws Exception {
+    void hundredsOfSourcesAddedAtRunTimeAllConnectAndDeliver(@TempDir Path dir) throws Exception {
         try (TestPostgres pg = TestPostgres.start(Map.of("max_connections", Integer.toString(SOURCES + 30)))) {
             pg.createDatabase("scale_db");
             ConfigStore store = TestStores.inDirectory(dir);
@@ -46,21 +47,14 @@ class ReaperScaleTest {
             try {
                 addSources(store, pg, 0, 10);
                 awaitConnected(service, 10);
-                int withTen = platformThreads();
-
                 addSources(store, pg, 10, SOURCES);
                 awaitConnected(service, SOURCES);
-                Thread.sleep(6_000); // several ticks of every source
-                int withMany = platformThreads();
-                int peak = ManagementFactory.getThreadMXBean().getPeakThreadCount();
-                System.out.printf("[scale] platform threads: %d with 10 sources, %d with %d sources (JVM peak %d)%n",
-                        withTen, withMany, SOURCES, peak);
 
                 assertThat(service.reaperCount()).isEqualTo(SOURCES);
-                assertThat(withMany - withTen).isLessThanOrEqualTo(4);
-                long sourcesReporting = publisher.all().stream().filter(m -> m.metric().equals("activity"))
-                        .map(m -> m.source()).distinct().count();
-                assertThat(sourcesReporting).isEqualTo(SOURCES);
+                Awaitility.await("every source delivered").atMost(Duration.ofSeconds(60))
+                        .pollInterval(Duration.ofMillis(200))
+                        .until(() -> publisher.all().stream().filter(m -> m.metric().equals("activity"))
+                                .map(m -> m.source()).distinct().count(), reporting -> reporting == SOURCES);
             } finally {
                 service.stop();
             }
@@ -74,21 +68,10 @@ class ReaperScaleTest {
         }
     }
 
-    private static void awaitConnected(ReaperService service, int count) throws InterruptedException {
-        long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-        while (true) {
-            long connected = java.util.stream.IntStream.range(0, count)
-                    .filter(i -> service.status("scale%04d".formatted(i)).map(SourceRuntimeStatus::connected).orElse(false))
-                    .count();
-            if (connected == count) {
-                return;
-            }
-            assertThat(System.nanoTime()).as(connected + " of " + count + " sources connected").isLessThan(deadline);
-            Thread.sleep(200);
-        }
-    }
-
-    private static int platformThreads() {
-        return ManagementFactory.getThreadMXBean().getThreadCount();
+    private static void awaitConnected(ReaperService service, int count) {
+        Awaitility.await(count + " sources connected").atMost(Duration.ofSeconds(60))
+                .pollInterval(Duration.ofMillis(200))
+                .until(() -> IntStream.range(0, count).filter(i -> service.status("scale%04d".formatted(i))
+                        .map(SourceRuntimeStatus::connected).orElse(false)).count(), connected -> connected == count);
     }
 }

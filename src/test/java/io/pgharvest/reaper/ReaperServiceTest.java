@@ -126,21 +126,14 @@ class ReaperServiceTest {
         return Integer.parseInt(pid);
     }
 
-    private static void awaitBackendOtherThan(String database, int oldPid) throws Exception {
-        long deadline = System.nanoTime() + Duration.ofSeconds(5).toNanos();
-        int pid;
-        while ((pid = backendPid(database)) == oldPid || pid == 0) {
-            assertThat(System.nanoTime()).as("new session for " + database).isLessThan(deadline);
-            Thread.sleep(50);
-        }
+    private static void awaitBackendOtherThan(String database, int oldPid) {
+        org.awaitility.Awaitility.await("new session for " + database).atMost(Duration.ofSeconds(5))
+                .pollInterval(Duration.ofMillis(50)).until(() -> backendPid(database), pid -> pid != oldPid && pid != 0);
     }
 
-    private static void awaitNoBackend(String database) throws Exception {
-        long deadline = System.nanoTime() + Duration.ofSeconds(5).toNanos();
-        while (backendPid(database) != 0) {
-            assertThat(System.nanoTime()).as("session of " + database + " closed").isLessThan(deadline);
-            Thread.sleep(50);
-        }
+    private static void awaitNoBackend(String database) {
+        org.awaitility.Awaitility.await("session of " + database + " closed").atMost(Duration.ofSeconds(5))
+                .pollInterval(Duration.ofMillis(50)).until(() -> backendPid(database) == 0);
     }
 
     @Test

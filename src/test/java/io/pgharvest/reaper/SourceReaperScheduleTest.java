@@ -92,13 +92,10 @@ class SourceReaperScheduleTest {
     }
 
     /** Waits until the status lists {@code appearing}, then returns {@code metric}'s next due time. */
-    private static Instant awaitNextDueOf(SourceReaper reaper, String appearing, String metric)
-            throws InterruptedException {
-        long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
-        while (reaper.status().metrics().stream().noneMatch(m -> m.name().equals(appearing))) {
-            assertThat(System.nanoTime()).as("reaper re-planned in time").isLessThan(deadline);
-            Thread.sleep(5);
-        }
+    private static Instant awaitNextDueOf(SourceReaper reaper, String appearing, String metric) {
+        org.awaitility.Awaitility.await("reaper re-planned").atMost(Duration.ofSeconds(10))
+                .pollInterval(Duration.ofMillis(5))
+                .until(() -> reaper.status().metrics().stream().anyMatch(m -> m.name().equals(appearing)));
         return nextDue(reaper, metric);
     }
 }

@@ -90,9 +90,10 @@ class FileConfigStoreTest {
     @Test
     void theFilesUsePgwatchsFormatAndReadBackEqual() throws Exception {
         FileConfigStore store = open();
-        var full = new Source("full", "host=db port=6432 dbname=app user=u password=pw", SourceKind.PGBOUNCER, "eu", false,
+        // Every field a postgres source may have (database name patterns belong to discovery sources).
+        var full = new Source("full", "host=db port=6432 dbname=app user=u password=pw", SourceKind.POSTGRES, "eu", false,
                 "basic", Map.of("locks", 0, "db_size", 600), "minimal", Map.of("backends", 30),
-                Map.of("env", "prod", "team", "db"), true, "^app", "_tmp$");
+                Map.of("env", "prod", "team", "db"), true, null, null);
         var metric = new MetricDefinition("my_metric", "mine", Map.of(14, "select 1 as x\nfrom pg_class", 17, "select 2 as x"),
                 List.of("x"), true, NodeStatus.STANDBY, "my_table", "select 0", 7);
         store.createMetric(metric);
@@ -101,10 +102,9 @@ class FileConfigStoreTest {
 
         String sourcesYaml = Files.readString(dataDir.resolve("sources.yaml"));
         String metricsYaml = Files.readString(dataDir.resolve("metrics.yaml"));
-        assertThat(sourcesYaml).contains("- name: full", "conn_str: ", "kind: pgbouncer", "is_enabled: false",
+        assertThat(sourcesYaml).contains("- name: full", "conn_str: ", "kind: postgres", "is_enabled: false",
                 "preset_metrics: basic", "custom_metrics:", "preset_metrics_standby: minimal",
-                "custom_metrics_standby:", "custom_tags:", "include_pattern: ", "exclude_pattern: ",
-                "only_if_master: true");
+                "custom_metrics_standby:", "custom_tags:", "only_if_master: true");
         assertThat(metricsYaml).contains("metrics:\n  my_metric:\n", "    sqls:\n      14: |", "      17: select 2 as x",
                 "is_instance_level: true", "node_status: standby", "storage_name: my_table", "init_sql: select 0",
                 "statement_timeout_seconds: 7", "presets:\n  my_preset:\n");

@@ -1,7 +1,6 @@
 package io.pgharvest.store;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.pgharvest.model.MetricDefinition;
 import io.pgharvest.testsupport.TestPgbouncer;
@@ -33,8 +32,6 @@ class PgbouncerCatalogTest {
 
     @BeforeAll
     static void startPgbouncer() throws SQLException {
-        assumeTrue(TestPgbouncer.binary().isPresent(),
-                "pgbouncer is not installed (apt-get install pgbouncer): the pgbouncer metrics are not checked");
         pgbouncer = TestPgbouncer.start(TestPostgres.shared());
         try (Connection client = DriverManager.getConnection(pgbouncer.jdbcUrl(TestPgbouncer.DATABASE));
              Statement statement = client.createStatement()) {

@@ -23,8 +23,8 @@ import java.util.stream.Stream;
 
 /**
  * A pgbouncer in front of a {@link TestPostgres}, for tests of pgbouncer's admin console. Uses the
- * {@code pgbouncer} installed on the machine (Debian: {@code apt-get install pgbouncer}); tests
- * skip themselves when {@link #binary()} finds none. Runs as the same unprivileged account as the
+ * {@code pgbouncer} installed before the tests by src/test/setup/install-test-servers.sh
+ * (Debian's package); {@link #start} fails when there is none. Runs as the same unprivileged account as the
  * embedded PostgreSQL (pgbouncer refuses to run as root), in the foreground of a child process.
  *
  * <p>Pool {@value #DATABASE} points at the server's {@code postgres} database; the superuser logs
@@ -58,7 +58,9 @@ public final class TestPgbouncer implements AutoCloseable {
     }
 
     public static TestPgbouncer start(TestPostgres backend) {
-        Path program = binary().orElseThrow(() -> new IllegalStateException("pgbouncer is not installed"));
+        Path program = binary().orElseThrow(() -> new IllegalStateException(
+                "pgbouncer is not installed: run src/test/setup/install-test-servers.sh as root (Maven runs it before"
+                        + " the tests)"));
         ServerAccount account = ServerAccount.detect();
         Path dir;
         try {

@@ -105,7 +105,7 @@ public final class JsonLinesSink implements Sink {
                     JsonValues.writeValue(json, value);
                 });
                 for (Map.Entry<String, String> tag : row.tags().entrySet()) {
-                    json.writeStringProperty(tag.getKey().startsWith("tag_") ? tag.getKey() : "tag_" + tag.getKey(),
+                    json.writeStringProperty("tag_" + tag.getKey(),
                             tag.getValue());
                 }
                 json.writeEndObject();

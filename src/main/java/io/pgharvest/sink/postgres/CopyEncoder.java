@@ -15,7 +15,7 @@ import tools.jackson.core.json.JsonFactory;
  * {@code (time, dbname, data, tag_data)}: tab-separated, backslash escapes, {@code \N} for null.
  *
  * <p>{@code data} is the row's values; {@code tag_data} the source's tags overlaid with the row's
- * {@code tag_} columns (prefix removed, as pgwatch stores them), or null when there are none.
+ * tags (named without the {@code tag_} prefix, as pgwatch stores them), or null when there are none.
  * JSON never contains raw control characters, so only its backslashes need escaping; a
  * backslash byte never occurs inside a multi-byte UTF-8 sequence, so escaping works on bytes.
  * Not thread-safe: one per writer.
@@ -63,7 +63,7 @@ final class CopyEncoder {
             return m.tags();
         }
         var tags = new LinkedHashMap<>(m.tags());
-        row.tags().forEach((name, value) -> tags.put(name.startsWith("tag_") ? name.substring(4) : name, value));
+        tags.putAll(row.tags());
         return tags;
     }
 

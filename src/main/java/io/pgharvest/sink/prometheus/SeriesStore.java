@@ -30,7 +30,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * {@code _total} suffix in the exposition. Every number and boolean column is exported except
  * {@code epoch_ns}; a column is a gauge when the metric definition says so or when the metric is
  * unknown, a counter otherwise. Labels: {@code source}, the source's custom tags and the row's
- * {@code tag_} columns (prefix removed; the row wins on equal names). Names are reduced to
+ * tags (the query's {@code tag_} columns; the row wins on equal names). Names are reduced to
  * {@code [a-zA-Z0-9_]} so every scraper and escaping scheme reads them unchanged; a tag that
  * would collide with {@code source} or use the reserved {@code __} prefix gets a {@code tag_} prefix.
  *
@@ -132,8 +132,7 @@ final class SeriesStore {
     private static Labels labels(Measurement m, Measurement.Row row) {
         var labels = new TreeMap<String, String>();
         m.tags().forEach((name, value) -> labels.put(labelName(name), value));
-        row.tags().forEach((name, value) -> labels.put(labelName(name.startsWith("tag_") ? name.substring(4) : name),
-                value));
+        row.tags().forEach((name, value) -> labels.put(labelName(name), value));
         labels.put("source", m.source());
         return Labels.of(new ArrayList<>(labels.keySet()), new ArrayList<>(labels.values()));
     }

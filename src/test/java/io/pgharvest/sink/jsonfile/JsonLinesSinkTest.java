@@ -35,7 +35,7 @@ class JsonLinesSinkTest {
         values.put("name", "line\nbreak");
         sink.write(List.of(
                 new Measurement("db1", "db_stats", Instant.parse("2024-05-17T10:00:00.5Z"),
-                        List.of(new Measurement.Row(values, Map.of("tag_datname", "shop"))), Map.of("env", "prod")),
+                        List.of(new Measurement.Row(values, Map.of("datname", "shop"))), Map.of("env", "prod")),
                 new Measurement("db2", "instance_up", Instant.parse("2024-05-17T10:00:01Z"),
                         List.of(new Measurement.Row(Map.of("instance_up", 0), null)), Map.of())));
         sink.close();

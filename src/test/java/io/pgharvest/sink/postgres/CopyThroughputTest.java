@@ -16,14 +16,17 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.springframework.util.unit.DataSize;
 
 /**
  * Measures how many measurement rows per second the PostgreSQL sink stores (COPY, one
  * transaction per batch) on this machine, against a server with fsync on. Prints the figure; no
- * timing is asserted. Size with {@code -Dpgharvest.test.copy-rows=N} (default 200,000).
+ * timing is asserted. Size with {@code -Dpgharvest.test.copy-rows=N} (default 200,000). A measurement,
+ * not part of the default suite: {@code ./mvnw -B verify -Dtest=CopyThroughputTest -Dtest.excludedGroups=}.
  */
+@Tag("benchmark")
 class CopyThroughputTest {
 
     private static final int ROWS = Integer.getInteger("pgharvest.test.copy-rows", 200_000);

@@ -60,7 +60,7 @@ class PostgresSinkTest {
         values.put("datname", "shop");
         sink.write(List.of(
                 new Measurement("db-one", "db_stats", now,
-                        List.of(new Measurement.Row(values, Map.of("tag_datname", "shop"))), Map.of("env", "prod")),
+                        List.of(new Measurement.Row(values, Map.of("datname", "shop"))), Map.of("env", "prod")),
                 new Measurement("db-two", "db_stats", now, List.of(new Measurement.Row(Map.of("xact_commit", 7), null)),
                         Map.of()),
                 new Measurement("db-one", "instance_up", now,
