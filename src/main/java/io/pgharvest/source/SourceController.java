@@ -69,7 +69,7 @@ class SourceController {
     @ApiResponse(responseCode = "409", description = "A source of that name exists",
             content = @Content(mediaType = ApiDocs.PROBLEM_JSON, schema = @Schema(implementation = ApiDocs.Problem.class)))
     ResponseEntity<SourceResponse> create(@Valid @RequestBody SourceRequest request) {
-        Stored<Source> stored = store.createSource(request.toSource(null));
+        Stored<Source> stored = store.createSource(request.toSource(null, store.snapshot()));
         return respond(stored, store.changes(StoreTable.SOURCES).index());
     }
 
@@ -98,7 +98,7 @@ class SourceController {
     @ApiResponse(responseCode = "400", description = "Invalid source; errors names each field",
             content = @Content(mediaType = ApiDocs.PROBLEM_JSON, schema = @Schema(implementation = ApiDocs.Problem.class)))
     ResponseEntity<SourceResponse> put(@PathVariable String name, @Valid @RequestBody SourceRequest request) {
-        Source source = request.toSource(name);
+        Source source = request.toSource(name, store.snapshot());
         Stored<Source> stored = store.putSource(
                 MaskedPassword.keepStored(source, store.snapshot().sources().get(source.name())));
         return respond(stored, store.changes(StoreTable.SOURCES).index());

@@ -2,12 +2,13 @@ package io.pgharvest.source;
 
 import io.pgharvest.api.RequestNames;
 import io.pgharvest.model.FieldProblem;
+import io.pgharvest.model.SourceRules;
+import io.pgharvest.model.ConfigSnapshot;
 import io.pgharvest.model.Source;
 import io.pgharvest.model.SourceKind;
 import io.pgharvest.model.StoreTable;
 import io.pgharvest.store.InvalidConfigException;
 import io.swagger.v3.oas.annotations.media.Schema;
-import jakarta.validation.constraints.NotBlank;
 import java.util.ArrayList;
 import java.util.Map;
 
@@ -23,7 +24,6 @@ import java.util.Map;
 record SourceRequest(
         @Schema(description = "letters, digits, '_', '-', '.'; starts with a letter or digit; at most 63", example = "orders")
         String name,
-        @NotBlank(message = "is required")
         @Schema(description = "postgresql:// URI or libpq key=value string; a password of ******** keeps the stored one",
                 example = "postgresql://monitor:secret@db1:5432/orders", requiredMode = Schema.RequiredMode.REQUIRED)
         String connStr,
@@ -45,25 +45,30 @@ record SourceRequest(
 
     /**
      * The source named {@code pathName} (or, when null, by the body), with the separate password
-     * merged in.
+     * merged in. The kernel's {@link SourceRules} judge it; this only maps the request's shape.
      *
-     * @throws InvalidConfigException naming {@code name} or {@code kind} when they are missing or wrong
+     * @throws InvalidConfigException naming every problem at once when the name or kind cannot
+     *     be mapped (the rules' problems of the rest of the source included)
      */
-    Source toSource(String pathName) {
+    Source toSource(String pathName, ConfigSnapshot config) {
         var problems = new ArrayList<FieldProblem>();
         String effectiveName = RequestNames.resolve(pathName, name, problems);
-        SourceKind parsedKind = null;
+        SourceKind parsedKind = SourceKind.POSTGRES;
         try {
             parsedKind = SourceKind.fromLabel(kind);
         } catch (IllegalArgumentException e) {
             problems.add(new FieldProblem("kind", e.getMessage()));
         }
-        if (!problems.isEmpty()) {
-            throw new InvalidConfigException(StoreTable.SOURCES, String.valueOf(effectiveName), problems);
-        }
-        return new Source(effectiveName, ConnStrSecrets.withPassword(connStr, password), parsedKind, group,
+        Source source = new Source(effectiveName == null ? "" : effectiveName,
+                ConnStrSecrets.withPassword(connStr == null ? "" : connStr, password), parsedKind, group,
                 enabled == null || enabled, blankToNull(preset), metrics, blankToNull(standbyPreset), standbyMetrics,
                 tags, onlyIfPrimary != null && onlyIfPrimary, blankToNull(includePattern), blankToNull(excludePattern));
+        if (!problems.isEmpty()) {
+            var mapped = problems.stream().map(FieldProblem::field).toList();
+            SourceRules.check(source, config).stream().filter(p -> !mapped.contains(p.field())).forEach(problems::add);
+            throw new InvalidConfigException(StoreTable.SOURCES, String.valueOf(effectiveName), problems);
+        }
+        return source;
     }
 
     private static String blankToNull(String text) {

@@ -46,4 +46,25 @@ class SecretsTest extends ApiTestBase {
         assertThat(output.getAll()).doesNotContain(PASSWORD);
         assertThat(output.getAll()).contains("source 'secret-uri' created");
     }
+
+    @Test
+    void theMaskKeepsTheStoredPasswordOnlyForTheSameHostPortUserAndDatabase() {
+        api().post("/api/v1/sources", Map.of("name", "secret-mask", "connStr",
+                "postgresql://monitor:" + PASSWORD + "@db1:5432/orders"));
+        String masked = "postgresql://monitor:********@db1:5432/orders";
+
+        var sameDestination = api().put("/api/v1/sources/secret-mask", Map.of("connStr", masked, "group", "kept"));
+        assertThat(sameDestination.status()).isEqualTo(200);
+
+        for (String redirected : List.of("postgresql://monitor:********@attacker:5432/orders",
+                "postgresql://monitor:********@db1:6543/orders", "postgresql://other:********@db1:5432/orders",
+                "postgresql://monitor:********@db1:5432/elsewhere")) {
+            var refused = api().put("/api/v1/sources/secret-mask", Map.of("connStr", redirected, "group", "moved"));
+            assertThat(refused.status()).as(redirected).isEqualTo(400);
+            assertThat(refused.errorFields()).as(redirected).containsExactly("connStr");
+        }
+        var stored = api().get("/api/v1/sources/secret-mask").json();
+        assertThat(stored.get("connStr").asString()).isEqualTo(masked);
+        assertThat(stored.get("group").asString()).isEqualTo("kept");
+    }
 }

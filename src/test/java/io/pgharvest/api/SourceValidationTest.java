@@ -94,4 +94,24 @@ class SourceValidationTest extends ApiTestBase {
         var file = DATA_DIR.resolve("sources.yaml");
         return Files.exists(file) ? Files.readAllBytes(file) : new byte[0];
     }
+
+    @Test
+    void anUnknownKindIsReportedTogetherWithTheOtherProblems() {
+        var answer = api().post("/api/v1/sources", Map.of("name", "v-kind", "connStr", "postgresql://db/x",
+                "kind", "oracle", "preset", "nope"));
+
+        assertThat(answer.status()).isEqualTo(400);
+        assertThat(answer.errorFields()).containsExactlyInAnyOrder("kind", "preset");
+        assertThat(api().get("/api/v1/sources/v-kind").status()).isEqualTo(404);
+    }
+
+    @Test
+    void kindsThatAreNotCollectedAreRefusedRatherThanStored() {
+        var answer = api().post("/api/v1/sources", Map.of("name", "v-pool", "connStr", "postgresql://db:6432/pgbouncer",
+                "kind", "pgbouncer"));
+
+        assertThat(answer.status()).isEqualTo(400);
+        assertThat(answer.errorFields()).containsExactly("kind");
+        assertThat(api().get("/api/v1/sources/v-pool").status()).isEqualTo(404);
+    }
 }
