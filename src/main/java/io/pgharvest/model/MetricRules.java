@@ -29,8 +29,8 @@ public final class MetricRules {
         metric.sqls().forEach((version, sql) -> {
             if (version == null || version < MIN_MAJOR_VERSION || version > MAX_MAJOR_VERSION) {
                 problems.add(new FieldProblem("sqls." + version, notAMajorVersion()));
-            } else if (sql == null || sql.isBlank()) {
-                problems.add(new FieldProblem("sqls." + version, "the query must not be empty"));
+            } else {
+                MetricSql.problem(sql).ifPresent(why -> problems.add(new FieldProblem("sqls." + version, why)));
             }
         });
         for (int i = 0; i < metric.gauges().size(); i++) {
