@@ -63,6 +63,7 @@ final class SourceReaper {
     private int connectFailures;
     private Instant nextConnectAttempt = Instant.MIN;
     private String lastConnectionError;
+    private String loggedPrivilegeWarning;
     private Instant lastConnectionErrorAt;
     private boolean factsStale;
     private long ticks;
@@ -80,7 +81,7 @@ final class SourceReaper {
         this.solo = new SoloLane(context.soloMaxBackoff());
         this.sourceMeters = context.meters().forSource(name);
         this.status = new SourceRuntimeStatus(name, SessionState.STARTING, false, null, null, null, null, null, null,
-                null, null, null, 0, 0, List.of());
+                null, null, null, 0, 0, List.of(), null);
     }
 
     String name() {
@@ -324,6 +325,7 @@ final class SourceReaper {
             }
             connectFailures = 0;
             factsStale = false;
+            warnOnceAboutPrivileges(session.privileges().warning());
             replan(now);
             return true;
         } catch (SQLException e) {
@@ -337,6 +339,14 @@ final class SourceReaper {
             }
             return false;
         }
+    }
+
+    /** Logged when the role's privileges are first seen or change, not on every reconnect. */
+    private void warnOnceAboutPrivileges(String warning) {
+        if (warning != null && !warning.equals(loggedPrivilegeWarning)) {
+            log.warn("Source {}: {}", name, warning);
+        }
+        loggedPrivilegeWarning = warning;
     }
 
     private void refreshFactsIfDue(Instant now) throws SQLException {
@@ -422,7 +432,7 @@ final class SourceReaper {
                 facts == null ? null : facts.inRecovery(),
                 facts == null ? null : facts.systemIdentifier(),
                 schedule.isEmpty() ? null : schedule.period(), lastTickStart, lastTickDuration, ticks, skippedTicks,
-                metrics);
+                metrics, session == null ? null : session.privileges().warning());
     }
 
     /** The selection in name order; sorted again only when the selection itself changes, not every tick. */

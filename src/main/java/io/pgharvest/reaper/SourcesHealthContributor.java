@@ -63,6 +63,9 @@ final class SourcesHealthContributor implements CompositeHealthContributor {
             builder.withDetail("serverVersion", status.serverVersion());
             builder.withDetail("inRecovery", status.inRecovery());
         }
+        if (status.privilegeWarning() != null) {
+            builder.withDetail("privilegeWarning", status.privilegeWarning());
+        }
         long solo = status.metrics().stream().filter(m -> m.lane() == MetricLane.SOLO).count();
         if (solo > 0) {
             builder.withDetail("isolatedMetrics", solo);
