@@ -44,7 +44,7 @@ class ImportController {
             description = "The body is pgwatch's sources.yaml (a list), metrics.yaml (metrics and presets), a map with"
                     + " any of sources, metrics and presets, or several such YAML documents separated by ---."
                     + " Sources, metrics and presets are created or replaced all together; an invalid item rejects"
-                    + " the whole import. $VAR and ${VAR} in conn_str are read from the environment.")
+                    + " the whole import. $VAR and ${VAR} are refused: the environment is read only by start-up imports.")
     @ApiResponse(responseCode = "200", description = "Imported, or what would change (dryRun)",
             headers = @Header(name = INDEX_HEADER, description = "store index after the import"))
     @ApiResponse(responseCode = "400", description = "YAML does not parse, or items are invalid (errors names each"
