@@ -6,13 +6,19 @@ import org.springframework.boot.health.contributor.CompositeHealthContributor;
 import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.HealthContributor;
 import org.springframework.boot.health.contributor.HealthIndicator;
+import org.springframework.boot.health.contributor.Status;
 
 /**
- * The {@code sinks} health component: one child per sink, DOWN while its writes fail, with queue,
- * spill and error details. Not meant for the readiness group: a sink being down is survivable
- * (its measurements are spilled), so it must not take pgharvest out of service.
+ * The {@code sinks} health component: one child per sink, {@value #SPILLING_CODE} while its
+ * writes fail, with queue, spill and error details. A sink being down is survivable (its
+ * measurements are kept and spilled to disk), so that status is one the root's status order does
+ * not know: it never turns pgharvest's own health DOWN. The {@code delivery} health group
+ * ({@code /actuator/health/delivery}) orders it.
  */
 final class SinksHealthContributor {
+
+    static final String SPILLING_CODE = "SPILLING";
+    static final Status SPILLING = new Status(SPILLING_CODE, "the sink does not accept writes; measurements are kept");
 
     private SinksHealthContributor() {
     }
@@ -30,7 +36,7 @@ final class SinksHealthContributor {
     private static HealthIndicator indicator(Supplier<SinkStatus> status) {
         return () -> {
             SinkStatus s = status.get();
-            Health.Builder health = s.up() ? Health.up() : Health.down();
+            Health.Builder health = s.up() ? Health.up() : Health.status(SPILLING);
             health.withDetail("type", s.type())
                     .withDetail("queued", s.queued())
                     .withDetail("spilled", s.spilled())
