@@ -35,10 +35,26 @@ import org.slf4j.LoggerFactory;
  *
  * <p>{@link #publish} never waits for I/O: it takes a short lock that no thread holds while
  * talking to the sink or the disk.
+ *
+ * <p>Durability: while the sink is failing, the spiller moves everything in memory to the spill
+ * log every {@link #SPILL_INTERVAL} with one fsync (group commit), and a batch taken from memory
+ * whose write fails is written before the log at once. So a {@code kill -9} during an outage
+ * loses at most the measurements of the last interval. While the sink is healthy, memory only
+ * spills above its bound (a crash then loses what waited for the next batch, at most
+ * {@code batch-delay} plus one write).
+ *
+ * <p>The writer runs under a supervisor: an unexpected error ends one loop, is counted and
+ * shown ({@link SinkStatus#writerFailure()}), and a new loop starts after a capped back-off.
+ * A sink is UP only after a write or a probe succeeded; while it fails it is probed every
+ * {@link #PROBE_INTERVAL}, so delivery resumes within about a second of the sink coming back.
  */
 final class SinkChannel {
 
     private static final Logger log = LoggerFactory.getLogger(SinkChannel.class);
+    /** Longest a measurement stays only in memory while the sink is failing. */
+    static final Duration SPILL_INTERVAL = Duration.ofMillis(500);
+    /** How often a failing sink is probed between write attempts. */
+    static final Duration PROBE_INTERVAL = Duration.ofSeconds(1);
 
     private enum State { NEW, RUNNING, STOPPING, STOPPED }
 
@@ -59,6 +75,8 @@ final class SinkChannel {
     private final AtomicLong written = new AtomicLong();
     private final AtomicLong dropped = new AtomicLong();
     private final AtomicLong failures = new AtomicLong();
+    private final AtomicLong quarantined = new AtomicLong();
+    private final AtomicLong writerRestarts = new AtomicLong();
     private final Timer writeTimer;
 
     // Guarded by lock.
@@ -71,7 +89,12 @@ final class SinkChannel {
 
     private volatile int queued;
     private volatile boolean abandon;
-    private volatile boolean up = true;
+    /** True only after a write or probe succeeded, until the next failure. */
+    private volatile boolean up;
+    /** The sink failed since its last success: memory goes to disk every SPILL_INTERVAL. */
+    private volatile boolean failing;
+    private volatile String writerFailure;
+    private int consecutiveFailures;
     private volatile String lastError;
     private volatile Instant lastErrorAt;
     private volatile Instant downSince;
@@ -87,7 +110,8 @@ final class SinkChannel {
         this.sink = sink;
         this.type = type;
         this.settings = settings;
-        this.spill = SpillLog.open(spillDir, settings.diskBound(), new SpillCodec(), dropped::addAndGet);
+        this.spill = SpillLog.open(spillDir, settings.diskBound(), new SpillCodec(), dropped::addAndGet,
+                quarantined::addAndGet);
         this.clock = clock;
         Tags tags = Tags.of("sink", sink.name());
         Gauge.builder("pgharvest.sink.queue.depth", this, c -> c.queued)
@@ -105,6 +129,11 @@ final class SinkChannel {
                 .tags(tags).register(meters);
         FunctionCounter.builder("pgharvest.sink.failures", failures, AtomicLong::get)
                 .description("Failed write attempts").tags(tags).register(meters);
+        FunctionCounter.builder("pgharvest.sink.spill.quarantined", quarantined, AtomicLong::get)
+                .description("Spill records that could not be read, set aside in quarantine/").tags(tags)
+                .register(meters);
+        FunctionCounter.builder("pgharvest.sink.writer.restarts", writerRestarts, AtomicLong::get)
+                .description("Writer loops ended by an unexpected error and restarted").tags(tags).register(meters);
         this.writeTimer = Timer.builder("pgharvest.sink.write.duration")
                 .description("Time of successful batch writes").tags(tags).register(meters);
     }
@@ -207,22 +236,69 @@ final class SinkChannel {
 
     SinkStatus status() {
         return new SinkStatus(sink.name(), type, up, lastError, lastErrorAt, queued, spill.undelivered(),
-                spill.bytes(), written.get(), dropped.get(), failures.get());
+                spill.bytes(), written.get(), dropped.get(), failures.get(), quarantined.get(), writerFailure,
+                writerRestarts.get());
     }
 
+    /** The writer's supervisor: a loop that fails unexpectedly is reported and started again. */
     private void runWriter() {
-        try {
-            Pending batch;
-            while ((batch = nextBatch()) != null) {
-                if (!deliver(batch)) {
+        probe();
+        int restarts = 0;
+        while (true) {
+            try {
+                writeUntilStopped();
+                return;
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            } catch (RuntimeException | Error e) {
+                writerRestarts.incrementAndGet();
+                Duration delay = settings.retryBackoff().after(++restarts);
+                writerFailure = describe(e);
+                recordError("writer failed: " + writerFailure);
+                log.error("Sink {}: writer failed, restarting it in {}; measurements are kept", sink.name(), delay, e);
+                spill.release();
+                try {
+                    if (stopSignal.await(delay.toMillis(), TimeUnit.MILLISECONDS) || abandon) {
+                        return;
+                    }
+                } catch (InterruptedException interrupted) {
+                    Thread.currentThread().interrupt();
                     return;
                 }
             }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        } catch (RuntimeException | Error e) {
-            log.error("Sink {}: writer stopped by an unexpected error; queued measurements are persisted at "
-                    + "shutdown", sink.name(), e);
+        }
+    }
+
+    /** One writer loop; a batch taken from memory by a loop that failed is delivered first. */
+    private void writeUntilStopped() throws InterruptedException {
+        Pending carried = carriedOver();
+        Pending batch;
+        while ((batch = carried != null ? carried : nextBatch()) != null) {
+            carried = null;
+            if (!deliver(batch)) {
+                return;
+            }
+        }
+    }
+
+    private Pending carriedOver() {
+        lock.lock();
+        try {
+            return inFlight == null ? null : new Pending(inFlight, null);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** At start: a sink with a probe is UP only once it answered. */
+    private void probe() {
+        try {
+            if (sink.probe()) {
+                markUp();
+            }
+        } catch (Exception e) {
+            markDown(e);
         }
     }
 
@@ -300,9 +376,14 @@ final class SinkChannel {
         }
     }
 
-    /** Writes one batch, retrying with back-off; false when stopping while the sink still fails. */
+    /**
+     * Writes one batch. When the write fails, a batch read from the spill log stays there, and a
+     * batch taken from memory is written before the log (so a crash does not lose it); then the
+     * writer waits for the sink (back-off, cut short by a successful probe).
+     *
+     * @return false when stopping while the sink still fails
+     */
     private boolean deliver(Pending batch) throws InterruptedException {
-        int attempt = 0;
         while (true) {
             long started = System.nanoTime();
             try {
@@ -319,20 +400,65 @@ final class SinkChannel {
                 return true;
             } catch (Exception e) {
                 failures.incrementAndGet();
+                consecutiveFailures++;
                 markDown(e);
-                if (!stopping() && !abandon) {
-                    Duration delay = settings.retryBackoff().after(++attempt);
-                    log.debug("Sink {}: write failed (attempt {}), retrying in {}", sink.name(), attempt, delay, e);
-                    stopSignal.await(delay.toMillis(), TimeUnit.MILLISECONDS);
+                boolean onDisk = batch.fromSpill() != null ? releaseSpillBatch() : moveInFlightToDisk(batch);
+                boolean retry = awaitRetry();
+                if (onDisk || !retry) {
+                    return retry;
                 }
-                if (stopping() || abandon) {
-                    if (batch.fromSpill() != null) {
-                        spill.release(); // still on disk, read again by the next run
-                    }
-                    return false;
-                }
+                // Could not be put on disk: retried from memory (and persisted at shutdown).
             }
         }
+    }
+
+    private boolean releaseSpillBatch() {
+        spill.release(); // still on disk, read again
+        return true;
+    }
+
+    private boolean moveInFlightToDisk(Pending batch) {
+        try {
+            spill.prepend(batch.measurements());
+        } catch (IOException | RuntimeException e) {
+            log.error("Sink {}: a failed batch of {} measurements could not be written to the spill log; it is "
+                    + "retried from memory", sink.name(), batch.measurements().size(), e);
+            return false;
+        }
+        lock.lock();
+        try {
+            inFlight = null;
+        } finally {
+            lock.unlock();
+        }
+        return true;
+    }
+
+    /**
+     * Waits until the next attempt: the back-off of the failures so far, cut short when a probe
+     * succeeds (checked every {@link #PROBE_INTERVAL}).
+     *
+     * @return false when stopping
+     */
+    private boolean awaitRetry() throws InterruptedException {
+        long deadline = System.nanoTime() + settings.retryBackoff().after(consecutiveFailures).toNanos();
+        while (!stopping() && !abandon) {
+            long left = deadline - System.nanoTime();
+            if (left <= 0) {
+                return true;
+            }
+            if (stopSignal.await(Math.min(left, PROBE_INTERVAL.toNanos()), TimeUnit.NANOSECONDS)) {
+                break;
+            }
+            try {
+                if (sink.probe()) {
+                    return true;
+                }
+            } catch (Exception e) {
+                recordError(describe(e));
+            }
+        }
+        return false;
     }
 
     private void delivered(Pending batch, int count, long started) {
@@ -354,21 +480,35 @@ final class SinkChannel {
                 lock.unlock();
             }
         }
-        if (!up) {
+        writerFailure = null;
+        markUp();
+    }
+
+    private void markUp() {
+        if (failing) {
             Instant since = downSince;
             log.info("Sink {} is writing again after {}; {} measurements wait in the spill log", sink.name(),
                     since == null ? "a failure" : Duration.between(since, clock.instant()), spill.undelivered());
         }
+        consecutiveFailures = 0;
+        failing = false;
         up = true;
         downSince = null;
     }
 
     private void markDown(Exception e) {
         recordError(describe(e));
-        if (up) {
-            up = false;
+        up = false;
+        if (!failing) {
+            failing = true;
             downSince = clock.instant();
-            log.warn("Sink {} is down: {}; measurements are kept and retried", sink.name(), describe(e), e);
+            log.warn("Sink {} is down: {}; measurements are kept on disk and retried", sink.name(), describe(e), e);
+            lock.lock();
+            try {
+                spillWanted.signalAll(); // from now on memory goes to disk every SPILL_INTERVAL
+            } finally {
+                lock.unlock();
+            }
         }
     }
 
@@ -391,20 +531,56 @@ final class SinkChannel {
         }
     }
 
+    /**
+     * Moves memory to disk: above the memory bound down to half of it, and while the sink is
+     * failing everything, every {@link #SPILL_INTERVAL} (each move is one append and one fsync).
+     */
     private void runSpiller() {
         while (true) {
+            boolean all;
             lock.lock();
             try {
-                while (state == State.RUNNING && memory.size() <= settings.memoryQueue()) {
-                    spillWanted.awaitUninterruptibly();
-                }
-                if (state != State.RUNNING) {
-                    return;
+                while (true) {
+                    if (state != State.RUNNING) {
+                        return;
+                    }
+                    if (memory.size() > settings.memoryQueue()) {
+                        all = false;
+                        break;
+                    }
+                    if (failing && !memory.isEmpty()) {
+                        all = true;
+                        break;
+                    }
+                    if (failing) {
+                        awaitQuietly(spillWanted, SPILL_INTERVAL);
+                    } else {
+                        spillWanted.awaitUninterruptibly();
+                    }
                 }
             } finally {
                 lock.unlock();
             }
-            moveOldestToDisk();
+            moveToDisk(all);
+            if (all) {
+                sleepQuietly(SPILL_INTERVAL); // group commit: gather the next interval's arrivals
+            }
+        }
+    }
+
+    private static void awaitQuietly(Condition condition, Duration timeout) {
+        try {
+            condition.awaitNanos(timeout.toNanos());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private void sleepQuietly(Duration duration) {
+        try {
+            stopSignal.await(duration.toNanos(), TimeUnit.NANOSECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
     }
 
@@ -414,12 +590,17 @@ final class SinkChannel {
      * memory when the spiller and an overloaded publisher both move some.
      */
     private void moveOldestToDisk() {
+        moveToDisk(false);
+    }
+
+    /** @param all everything in memory, not only what exceeds half the memory bound */
+    private void moveToDisk(boolean all) {
         appendOrder.lock();
         try {
             List<Measurement> chunk;
             lock.lock();
             try {
-                int count = memory.size() - settings.memoryQueue() / 2;
+                int count = all ? memory.size() : memory.size() - settings.memoryQueue() / 2;
                 if (count <= 0 || state == State.STOPPED) {
                     return;
                 }

@@ -132,6 +132,19 @@ public final class PostgresSink implements Sink {
         }
     }
 
+    /** The storage answers and pgharvest's schema is in place: one short query. */
+    @Override
+    public boolean probe() throws SQLException {
+        ensureSchema();
+        try (Connection c = dataSource.getConnection(); var st = c.createStatement()) {
+            st.setQueryTimeout(5);
+            st.execute("select 1");
+            return true;
+        } catch (SQLException e) {
+            throw new SQLException("storage " + maskedUrl + ": " + e.getMessage(), e.getSQLState(), e);
+        }
+    }
+
     @Override
     public void close() {
         maintenance.stop();

@@ -48,6 +48,12 @@ public final class PrometheusSink implements Sink {
         return name;
     }
 
+    /** Writes go to memory, read by the scrape endpoint, which runs from construction: always ready. */
+    @Override
+    public boolean probe() {
+        return true;
+    }
+
     @Override
     public void write(List<Measurement> batch) {
         batch.forEach(series::update);
