@@ -36,12 +36,14 @@ import org.slf4j.LoggerFactory;
  * <p>{@link #publish} never waits for I/O: it takes a short lock that no thread holds while
  * talking to the sink or the disk.
  *
- * <p>Durability: while the sink is failing, the spiller moves everything in memory to the spill
- * log every {@link #SPILL_INTERVAL} with one fsync (group commit), and a batch taken from memory
- * whose write fails is written before the log at once. So a {@code kill -9} during an outage
- * loses at most the measurements of the last interval. While the sink is healthy, memory only
- * spills above its bound (a crash then loses what waited for the next batch, at most
- * {@code batch-delay} plus one write).
+ * <p>Durability: while the sink is not known to accept writes (not yet UP, failing, or a write
+ * hanging for longer than {@link #SPILL_INTERVAL}), the spiller moves everything in memory to the
+ * spill log every {@link #SPILL_INTERVAL} with one fsync (group commit), and a batch taken from
+ * memory whose write fails is written before the log at once. So a {@code kill -9} during an
+ * outage loses at most the measurements of the last interval. While the sink is healthy, memory
+ * only spills above its bound (a crash then loses what waited for the next batch, at most
+ * {@code batch-delay} plus one write); the one batch of a write that hangs is kept in memory
+ * until the write ends.
  *
  * <p>The writer runs under a supervisor: an unexpected error ends one loop, is counted and
  * shown ({@link SinkStatus#writerFailure()}), and a new loop starts after a capped back-off.
@@ -94,6 +96,8 @@ final class SinkChannel {
     /** The sink failed since its last success: memory goes to disk every SPILL_INTERVAL. */
     private volatile boolean failing;
     private volatile String writerFailure;
+    /** System.nanoTime() when the running write began, 0 while no write runs. */
+    private volatile long writeStartedNanos;
     private int consecutiveFailures;
     private volatile String lastError;
     private volatile Instant lastErrorAt;
@@ -387,7 +391,12 @@ final class SinkChannel {
         while (true) {
             long started = System.nanoTime();
             try {
-                sink.write(batch.measurements());
+                writeStartedNanos = started;
+                try {
+                    sink.write(batch.measurements());
+                } finally {
+                    writeStartedNanos = 0;
+                }
                 delivered(batch, batch.measurements().size(), started);
                 return true;
             } catch (SinkRejectedException e) {
@@ -532,8 +541,9 @@ final class SinkChannel {
     }
 
     /**
-     * Moves memory to disk: above the memory bound down to half of it, and while the sink is
-     * failing everything, every {@link #SPILL_INTERVAL} (each move is one append and one fsync).
+     * Moves memory to disk: above the memory bound down to half of it, and while the sink does
+     * not accept writes everything, every {@link #SPILL_INTERVAL} (each move is one append and
+     * one fsync).
      */
     private void runSpiller() {
         while (true) {
@@ -548,15 +558,13 @@ final class SinkChannel {
                         all = false;
                         break;
                     }
-                    if (failing && !memory.isEmpty()) {
+                    boolean notAccepting = !acceptingWrites();
+                    if (notAccepting && !memory.isEmpty()) {
                         all = true;
                         break;
                     }
-                    if (failing) {
-                        awaitQuietly(spillWanted, SPILL_INTERVAL);
-                    } else {
-                        spillWanted.awaitUninterruptibly();
-                    }
+                    // Polls: the sink's state changes without telling the spiller (a write starts hanging).
+                    awaitQuietly(spillWanted, SPILL_INTERVAL);
                 }
             } finally {
                 lock.unlock();
@@ -566,6 +574,12 @@ final class SinkChannel {
                 sleepQuietly(SPILL_INTERVAL); // group commit: gather the next interval's arrivals
             }
         }
+    }
+
+    /** Whether memory may wait for the writer: the sink answered and no write hangs. */
+    private boolean acceptingWrites() {
+        long writing = writeStartedNanos;
+        return up && (writing == 0 || System.nanoTime() - writing < SPILL_INTERVAL.toNanos());
     }
 
     private static void awaitQuietly(Condition condition, Duration timeout) {
