@@ -14,6 +14,8 @@ import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
@@ -67,6 +69,10 @@ final class SinkChannel {
     private final String type;
     private final DeliverySettings settings;
     private final SpillLog spill;
+    /** Measurements whose destination conflicts with the sink (SinkRejectedException#parked). */
+    private final SpillLog parked;
+    private final Map<String, String> conflicts = new ConcurrentHashMap<>();
+    private long nextParkedRetry;
     private final Clock clock;
     private final ReentrantLock lock = new ReentrantLock();
     private final ReentrantLock appendOrder = new ReentrantLock();
@@ -93,8 +99,12 @@ final class SinkChannel {
     private volatile boolean abandon;
     /** True only after a write or probe succeeded, until the next failure. */
     private volatile boolean up;
-    /** The sink failed since its last success: memory goes to disk every SPILL_INTERVAL. */
-    private volatile boolean failing;
+    /**
+     * The sink is believed to take writes: false at start until its probe answered (or it has no
+     * probe), and from a failure to the next success. While false, memory goes to disk every
+     * SPILL_INTERVAL.
+     */
+    private volatile boolean accepting;
     private volatile String writerFailure;
     /** System.nanoTime() when the running write began, 0 while no write runs. */
     private volatile long writeStartedNanos;
@@ -116,6 +126,8 @@ final class SinkChannel {
         this.settings = settings;
         this.spill = SpillLog.open(spillDir, settings.diskBound(), new SpillCodec(), dropped::addAndGet,
                 quarantined::addAndGet);
+        this.parked = SpillLog.open(spillDir.resolve("parked"), settings.diskBound(), new SpillCodec(),
+                dropped::addAndGet, quarantined::addAndGet);
         this.clock = clock;
         Tags tags = Tags.of("sink", sink.name());
         Gauge.builder("pgharvest.sink.queue.depth", this, c -> c.queued)
@@ -124,6 +136,9 @@ final class SinkChannel {
                 .description("Measurements waiting in the spill log").tags(tags).register(meters);
         Gauge.builder("pgharvest.sink.spill.bytes", spill, SpillLog::bytes)
                 .description("Size of the spill log").baseUnit("bytes").tags(tags).register(meters);
+        Gauge.builder("pgharvest.sink.parked.measurements", parked, SpillLog::undelivered)
+                .description("Measurements kept because their table conflicts with the sink").tags(tags)
+                .register(meters);
         Gauge.builder("pgharvest.sink.up", this, c -> c.up ? 1 : 0)
                 .description("1 when the last write succeeded").tags(tags).register(meters);
         FunctionCounter.builder("pgharvest.sink.written", written, AtomicLong::get)
@@ -241,7 +256,7 @@ final class SinkChannel {
     SinkStatus status() {
         return new SinkStatus(sink.name(), type, up, lastError, lastErrorAt, queued, spill.undelivered(),
                 spill.bytes(), written.get(), dropped.get(), failures.get(), quarantined.get(), writerFailure,
-                writerRestarts.get());
+                writerRestarts.get(), parked.undelivered(), Map.copyOf(conflicts));
     }
 
     /** The writer's supervisor: a loop that fails unexpectedly is reported and started again. */
@@ -283,6 +298,7 @@ final class SinkChannel {
             if (!deliver(batch)) {
                 return;
             }
+            retryParkedIfDue();
         }
     }
 
@@ -295,11 +311,13 @@ final class SinkChannel {
         }
     }
 
-    /** At start: a sink with a probe is UP only once it answered. */
+    /** At start: a sink with a probe is UP only once it answered; one without is trusted until it fails. */
     private void probe() {
         try {
             if (sink.probe()) {
                 markUp();
+            } else {
+                accepting = true;
             }
         } catch (Exception e) {
             markDown(e);
@@ -401,10 +419,14 @@ final class SinkChannel {
                 return true;
             } catch (SinkRejectedException e) {
                 int rejected = e.rejected().size();
-                dropped.addAndGet(rejected);
-                log.error("Sink {}: {} measurements can never be written and are dropped: {}",
-                        sink.name(), rejected, e.getMessage(), e.getCause());
                 recordError(e.getMessage());
+                if (e.parked()) {
+                    park(e);
+                } else {
+                    dropped.addAndGet(rejected);
+                    log.error("Sink {}: {} measurements can never be written and are dropped: {}",
+                            sink.name(), rejected, e.getMessage(), e.getCause());
+                }
                 delivered(batch, batch.measurements().size() - rejected, started);
                 return true;
             } catch (Exception e) {
@@ -417,6 +439,72 @@ final class SinkChannel {
                     return retry;
                 }
                 // Could not be put on disk: retried from memory (and persisted at shutdown).
+            }
+        }
+    }
+
+    /** Keeps measurements whose table conflicts with the sink on disk, and says which tables. */
+    private void park(SinkRejectedException e) {
+        boolean newConflict = !conflicts.keySet().containsAll(e.conflicts().keySet());
+        conflicts.putAll(e.conflicts());
+        if (newConflict) {
+            log.error("Sink {}: {}; the other metrics keep flowing, retried every {}", sink.name(), e.getMessage(),
+                    settings.retryMax());
+        }
+        try {
+            parked.append(e.rejected());
+        } catch (IOException | RuntimeException failure) {
+            dropped.addAndGet(e.rejected().size());
+            log.error("Sink {}: {} measurements of conflicting tables could not be kept and are dropped",
+                    sink.name(), e.rejected().size(), failure);
+        }
+        nextParkedRetry = System.nanoTime() + settings.retryMax().toNanos();
+    }
+
+    /**
+     * Every retry-max, while the sink works, tries the oldest parked measurements again: once
+     * their table is fixed they are delivered (late, out of order with newer ones) and the
+     * conflict disappears from health.
+     */
+    private void retryParkedIfDue() throws InterruptedException {
+        if (parked.undelivered() == 0 || !up || System.nanoTime() - nextParkedRetry < 0) {
+            return;
+        }
+        nextParkedRetry = System.nanoTime() + settings.retryMax().toNanos();
+        SpillLog.Batch batch;
+        try {
+            batch = parked.read(settings.batchSize());
+        } catch (IOException e) {
+            log.error("Sink {}: reading parked measurements failed", sink.name(), e);
+            return;
+        }
+        if (batch == null) {
+            return;
+        }
+        try {
+            sink.write(batch.measurements());
+            conflictsResolved(batch.measurements());
+            written.addAndGet(batch.measurements().size());
+        } catch (SinkRejectedException e) {
+            written.addAndGet(batch.measurements().size() - e.rejected().size());
+            conflictsResolved(batch.measurements().stream().filter(m -> !e.conflicts().containsKey(m.metric())).toList());
+            park(e); // appended again behind the rest; the old copies are acknowledged below
+        } catch (Exception e) {
+            parked.release();
+            return;
+        }
+        try {
+            parked.ack(batch);
+        } catch (IOException e) {
+            log.error("Sink {}: parked measurements delivered but not marked; they may be delivered again",
+                    sink.name(), e);
+        }
+    }
+
+    private void conflictsResolved(List<Measurement> delivered) {
+        for (Measurement m : delivered) {
+            if (conflicts.remove(m.metric()) != null) {
+                log.info("Sink {}: table {} accepts measurements again", sink.name(), m.metric());
             }
         }
     }
@@ -494,13 +582,13 @@ final class SinkChannel {
     }
 
     private void markUp() {
-        if (failing) {
-            Instant since = downSince;
+        Instant since = downSince;
+        if (since != null) {
             log.info("Sink {} is writing again after {}; {} measurements wait in the spill log", sink.name(),
-                    since == null ? "a failure" : Duration.between(since, clock.instant()), spill.undelivered());
+                    Duration.between(since, clock.instant()), spill.undelivered());
         }
         consecutiveFailures = 0;
-        failing = false;
+        accepting = true;
         up = true;
         downSince = null;
     }
@@ -508,8 +596,8 @@ final class SinkChannel {
     private void markDown(Exception e) {
         recordError(describe(e));
         up = false;
-        if (!failing) {
-            failing = true;
+        accepting = false;
+        if (downSince == null) {
             downSince = clock.instant();
             log.warn("Sink {} is down: {}; measurements are kept on disk and retried", sink.name(), describe(e), e);
             lock.lock();
@@ -576,10 +664,10 @@ final class SinkChannel {
         }
     }
 
-    /** Whether memory may wait for the writer: the sink answered and no write hangs. */
+    /** Whether memory may wait for the writer: the sink takes writes and no write hangs. */
     private boolean acceptingWrites() {
         long writing = writeStartedNanos;
-        return up && (writing == 0 || System.nanoTime() - writing < SPILL_INTERVAL.toNanos());
+        return accepting && (writing == 0 || System.nanoTime() - writing < SPILL_INTERVAL.toNanos());
     }
 
     private static void awaitQuietly(Condition condition, Duration timeout) {
@@ -672,6 +760,7 @@ final class SinkChannel {
             }
             try {
                 spill.close();
+                parked.close();
             } catch (IOException e) {
                 log.warn("Sink {}: closing the spill log failed", sink.name(), e);
             }

@@ -1,6 +1,7 @@
 package io.pgharvest.sink;
 
 import java.time.Instant;
+import java.util.Map;
 
 /**
  * What one sink's health and the status API show.
@@ -17,6 +18,8 @@ import java.time.Instant;
  * @param quarantined spill records that could not be read and were set aside since start
  * @param writerFailure the error that ended the writer's last loop, until a write succeeds again
  * @param writerRestarts writer loops restarted after an unexpected error since start
+ * @param parked measurements kept because their destination conflicts with the sink
+ * @param conflicts destination (table) to what is wrong with it, while measurements are parked
  */
 public record SinkStatus(
         String name,
@@ -32,5 +35,7 @@ public record SinkStatus(
         long failures,
         long quarantined,
         String writerFailure,
-        long writerRestarts) {
+        long writerRestarts,
+        long parked,
+        Map<String, String> conflicts) {
 }

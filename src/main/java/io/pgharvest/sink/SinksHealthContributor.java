@@ -53,6 +53,9 @@ final class SinksHealthContributor {
                     .withDetail("failures", s.failures())
                     .withDetail("quarantined", s.quarantined())
                     .withDetail("writerRestarts", s.writerRestarts());
+            if (s.parked() > 0 || !s.conflicts().isEmpty()) {
+                health.withDetail("parked", s.parked()).withDetail("conflicts", s.conflicts());
+            }
             if (s.writerFailure() != null) {
                 health.withDetail("writerFailure", s.writerFailure());
             }
