@@ -34,4 +34,11 @@ public record SourceRuntimeStatus(
     public SourceRuntimeStatus {
         metrics = List.copyOf(metrics);
     }
+
+    /** This status with another state and the error that explains it. */
+    public SourceRuntimeStatus withState(SessionState newState, String error, Instant errorAt) {
+        return new SourceRuntimeStatus(source, newState, connected, error, errorAt, serverVersion, serverVersionNum,
+                inRecovery, systemIdentifier, tickPeriod, lastTickStart, lastTickDuration, ticks, skippedTicks, metrics,
+                privilegeWarning);
+    }
 }

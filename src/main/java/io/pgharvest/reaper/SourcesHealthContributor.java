@@ -31,6 +31,8 @@ final class SourcesHealthContributor implements CompositeHealthContributor {
     static final String DISABLED_CODE = "DISABLED";
     static final Status UNREACHABLE = new Status(UNREACHABLE_CODE, "pgharvest cannot reach the source");
     static final Status DISABLED = new Status(DISABLED_CODE, "the source is disabled");
+    static final Status STALLED = new Status("STALLED", "the source stopped answering in the middle of a tick");
+    static final Status FAILED = new Status("FAILED", "the source's reaper failed and is being restarted");
 
     private final ConfigStore store;
     private final ReaperService reapers;
@@ -69,6 +71,8 @@ final class SourcesHealthContributor implements CompositeHealthContributor {
             case CONNECTED -> Health.up();
             case DISCONNECTED -> Health.status(UNREACHABLE)
                     .withDetail("reason", String.valueOf(status.lastConnectionError()));
+            case STALLED -> Health.status(STALLED).withDetail("reason", String.valueOf(status.lastConnectionError()));
+            case FAILED -> Health.status(FAILED).withDetail("reason", String.valueOf(status.lastConnectionError()));
             default -> Health.unknown();
         };
         if (status.serverVersion() != null) {
