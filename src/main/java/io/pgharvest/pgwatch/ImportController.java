@@ -31,7 +31,6 @@ import org.springframework.web.bind.annotation.RestController;
 class ImportController {
 
     /** Far above any real configuration; keeps a mistaken upload from filling the heap. */
-    static final int MAX_BODY_BYTES = 16 * 1024 * 1024;
 
     private final PgwatchImporter importer;
 
@@ -58,13 +57,7 @@ class ImportController {
             @RequestParam(defaultValue = "false") boolean dryRun,
             @Parameter(description = "leave metrics and presets named like built-in ones out of the import")
             @RequestParam(defaultValue = "false") boolean keepBuiltIns) {
-        if (body.length > MAX_BODY_BYTES) {
-            ProblemDetail problem = ProblemDetail.forStatusAndDetail(HttpStatus.CONTENT_TOO_LARGE,
-                    "The body is larger than " + MAX_BODY_BYTES + " bytes; import the files at start-up instead"
-                            + " (pgharvest.import.metrics and pgharvest.import.sources).");
-            problem.setType(ProblemTypes.BAD_REQUEST);
-            return ResponseEntity.status(HttpStatus.CONTENT_TOO_LARGE).body(problem);
-        }
+        // Bodies over 16 MiB are refused while they are read (api.RequestLimitsFilter): 413.
         ImportReport report = importer.importYaml(body, dryRun, keepBuiltIns);
         return ResponseEntity.ok().header(INDEX_HEADER, Long.toString(report.index())).body(report);
     }
