@@ -13,7 +13,6 @@ import io.pgharvest.support.Backoff;
 import io.pgharvest.support.ChangeNotifier;
 import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -236,6 +235,7 @@ public class ReaperService implements SmartLifecycle {
         if (!Objects.equals(a.state(), b.state()) || !Objects.equals(a.lastConnectionError(), b.lastConnectionError())
                 || !Objects.equals(a.serverVersionNum(), b.serverVersionNum())
                 || !Objects.equals(a.inRecovery(), b.inRecovery()) || !Objects.equals(a.tickPeriod(), b.tickPeriod())
+                || !Objects.equals(a.privilegeWarning(), b.privilegeWarning())
                 || a.metrics().size() != b.metrics().size()) {
             return true;
         }
@@ -254,11 +254,12 @@ public class ReaperService implements SmartLifecycle {
         statusChanges.advanceTo(statusIndex.incrementAndGet());
     }
 
+    /** Monotonic: a wall-clock step during shutdown must not shorten or stretch the wait. */
     private static void awaitAll(List<SourceReaper> stopping, Duration timeout) {
-        Instant deadline = Instant.now().plus(timeout);
+        long deadline = System.nanoTime() + timeout.toNanos();
         for (SourceReaper reaper : stopping) {
             try {
-                Duration left = Duration.between(Instant.now(), deadline);
+                Duration left = Duration.ofNanos(deadline - System.nanoTime());
                 if (!reaper.awaitStop(left.isNegative() ? Duration.ZERO : left)) {
                     log.warn("Source {}: reaper did not stop in time", reaper.name());
                 }

@@ -59,6 +59,16 @@ public final class JsonLinesSink implements Sink {
         return name;
     }
 
+    /** Ready when the file's folder can be written (the file itself is created by the first write). */
+    @Override
+    public boolean probe() throws IOException {
+        Path dir = file.toAbsolutePath().getParent();
+        if (!java.nio.file.Files.isDirectory(dir) || !java.nio.file.Files.isWritable(dir)) {
+            throw new IOException("cannot write to the folder " + dir);
+        }
+        return true;
+    }
+
     @Override
     public void write(List<Measurement> batch) throws IOException {
         buffer.reset();
