@@ -328,7 +328,7 @@ final class SinkChannel {
     private Pending nextBatch() throws InterruptedException {
         while (!abandon) {
             if (spill.undelivered() > 0) {
-                if (stopping()) {
+                if (stopping() && !flushing()) {
                     return null; // left for the next run; memory goes after it
                 }
                 SpillLog.Batch fromSpill = readSpill();
@@ -617,6 +617,20 @@ final class SinkChannel {
     private static String describe(Throwable e) {
         String message = e.getMessage();
         return e.getClass().getSimpleName() + (message == null ? "" : ": " + message);
+    }
+
+    /**
+     * While stopping, a sink that takes writes is still given the spilled measurements until the
+     * flush deadline: at start-up the spiller may have moved memory to disk before the first probe
+     * answered, and a healthy sink should not leave them behind for the next run.
+     */
+    private boolean flushing() {
+        lock.lock();
+        try {
+            return state == State.STOPPING && accepting && System.nanoTime() - flushDeadline < 0;
+        } finally {
+            lock.unlock();
+        }
     }
 
     private boolean stopping() {
