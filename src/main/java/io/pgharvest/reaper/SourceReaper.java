@@ -56,7 +56,7 @@ final class SourceReaper {
     private SourceSession session;
     private TickSchedule schedule = TickSchedule.empty();
     private final SoloLane solo;
-    private final MetricLedger ledger = new MetricLedger();
+    private final MetricLedger ledger;
     private Map<String, Integer> sortedSelectionOf;
     private List<Map.Entry<String, Integer>> sortedSelection = List.of();
     private final Map<String, MetricLane> inactiveMetrics = new LinkedHashMap<>();
@@ -79,6 +79,7 @@ final class SourceReaper {
 
     SourceReaper(ReaperConfig config, ReaperContext context, TickTimer timer) {
         this.name = config.name();
+        this.ledger = new MetricLedger(name);
         this.context = context;
         this.timer = timer;
         this.pendingConfig = config;
