@@ -91,7 +91,7 @@ public class ReaperService implements SmartLifecycle {
         this.properties = properties;
         this.timer = timer;
         this.expansion = expansion;
-        this.context = new ReaperContext(publisher, new ReaperMeters(registry), new InstanceMetricCache(), sessions,
+        this.context = new ReaperContext(publisher, new ReaperMeters(registry), new InstanceRegistry(), sessions,
                 properties.minTickPeriod(),
                 new Backoff(properties.reconnectBackoffMin(), properties.reconnectBackoffMax()),
                 properties.soloBackoffMax(), properties.factsRefreshInterval(),

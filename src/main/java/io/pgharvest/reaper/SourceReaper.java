@@ -54,6 +54,8 @@ final class SourceReaper {
     // Owned by the reaper thread.
     private ReaperConfig config;
     private SourceSession session;
+    /** The instance this source's session is on, while known (system identifier readable). */
+    private Instance instance;
     private TickSchedule schedule = TickSchedule.empty();
     private final SoloLane solo;
     private final MetricLedger ledger;
@@ -248,6 +250,7 @@ final class SourceReaper {
         schedule = TickSchedule.plan(active, context.minTickPeriod(), phaseSeed, now, schedule);
         solo.retainOnly(active.keySet());
         ledger.retainOnly(selection.keySet());
+        syncInstance();
         inactiveMetrics.forEach((metric, lane) -> {
             if (lane == MetricLane.NO_SQL) {
                 log.info("Source {}: metric {} has no SQL for server version {}; not collected",
@@ -343,9 +346,31 @@ final class SourceReaper {
     }
 
     private TickRunner newTickRunner() {
-        String instance = session.facts().instanceKey(config.connection().hosts().getFirst().toString());
-        return new TickRunner(config, session, solo, ledger, context.instanceCache(), context.meters(),
-                sourceMeters, context.sessions().settings().defaultStatementTimeout(), instance);
+        return new TickRunner(config, session, solo, ledger, instance, session.facts().database(), context.meters(),
+                sourceMeters, context.sessions().settings().defaultStatementTimeout());
+    }
+
+    /**
+     * Joins the instance the session is on with the metrics now active (or moves to another one
+     * after a reconnect to another server, or leaves when there is no session or the instance is
+     * unknown). Called after every re-plan.
+     */
+    private void syncInstance() {
+        ServerFacts facts = session == null ? null : session.facts();
+        String key = facts == null ? null : facts.instanceKey(config.connection().hosts().getFirst().toString());
+        if (instance != null && !instance.key().equals(key)) {
+            leaveInstance();
+        }
+        if (key != null) {
+            instance = context.instances().join(key, name, facts.database(), schedule.intervals().keySet());
+        }
+    }
+
+    private void leaveInstance() {
+        if (instance != null) {
+            context.instances().leave(instance, name);
+            instance = null;
+        }
     }
 
     /** Opens a session unless one is open or the reconnect back-off has not passed. */
@@ -434,6 +459,7 @@ final class SourceReaper {
     }
 
     private void closeSession() {
+        leaveInstance();
         if (session != null) {
             session.close();
             session = null;

@@ -20,7 +20,8 @@ final class SourceSession implements AutoCloseable {
 
     private static final String FACTS_SQL = """
             select current_setting('server_version_num')::int, pg_is_in_recovery(),
-                   coalesce(host(inet_server_addr()), '') || ':' || coalesce(inet_server_port(), 0)""";
+                   coalesce(host(inet_server_addr()), '') || ':' || coalesce(inet_server_port(), 0),
+                   current_database()::text""";
     private static final String INSUFFICIENT_PRIVILEGE = "42501";
     private static final String SYSTEM_ID_SQL = "select system_identifier::text from pg_control_system()";
 
@@ -72,14 +73,16 @@ final class SourceSession implements AutoCloseable {
         int versionNum;
         boolean inRecovery;
         String serverAddress;
+        String database;
         try (Statement st = connection.createStatement(); ResultSet rs = st.executeQuery(FACTS_SQL)) {
             rs.next();
             versionNum = rs.getInt(1);
             inRecovery = rs.getBoolean(2);
             serverAddress = rs.getString(3);
+            database = rs.getString(4);
         }
         String systemId = facts == null ? readSystemIdentifier() : facts.systemIdentifier();
-        facts = new ServerFacts(versionNum, inRecovery, systemId, serverAddress, now);
+        facts = new ServerFacts(versionNum, inRecovery, systemId, serverAddress, database, now);
         return facts;
     }
 
