@@ -58,6 +58,10 @@ final class Instance {
         return Set.copyOf(members.keySet());
     }
 
+    int memberCount() {
+        return members.size();
+    }
+
     /** Called under the registry's per-key lock. */
     void put(String source, String database, Set<String> activeMetrics) {
         members.put(source, new Member(database, Set.copyOf(activeMetrics)));

@@ -500,7 +500,24 @@ final class SourceReaper {
                 facts == null ? null : facts.inRecovery(),
                 facts == null ? null : facts.systemIdentifier(),
                 schedule.isEmpty() ? null : schedule.period(), lastTickStart, lastTickDuration, ticks, skippedTicks,
-                metrics, session == null ? null : session.privileges().warning());
+                metrics, session == null ? null : session.privileges().warning(), instanceShare(facts));
+    }
+
+    private SourceRuntimeStatus.InstanceShare instanceShare(ServerFacts facts) {
+        Instance current = instance;
+        if (current == null || facts == null) {
+            return null;
+        }
+        var fannedOut = new ArrayList<String>();
+        for (String metric : schedule.intervals().keySet()) {
+            MetricDefinition definition = config.definitions().get(metric);
+            if (definition != null && current.fansOut(metric)
+                    && definition.instanceSqlFor(facts.majorVersion()).isPresent()) {
+                fannedOut.add(metric);
+            }
+        }
+        fannedOut.sort(null);
+        return new SourceRuntimeStatus.InstanceShare(current.key(), current.memberCount(), fannedOut);
     }
 
     /** The selection in name order; sorted again only when the selection itself changes, not every tick. */

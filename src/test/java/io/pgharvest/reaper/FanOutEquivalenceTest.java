@@ -192,6 +192,15 @@ class FanOutEquivalenceTest {
                 publisher.await(m -> m.source().equals(db) && m.metric().equals("fo_statements"), 3,
                         Duration.ofSeconds(30));
             }
+            // The status shows the instance layer: three sources on one instance, and what fans out.
+            for (String db : DATABASES) {
+                var share = service.status(db).orElseThrow().instance();
+                assertThat(share.sources()).isEqualTo(DATABASES.size());
+                assertThat(share.fannedOutMetrics()).isEqualTo(fanOut
+                        ? List.of("backends", "db_stats", "fo_activity", "fo_statements", "stat_statements",
+                                "stat_statements_totals")
+                        : List.of());
+            }
         } finally {
             service.stop();
         }
