@@ -73,7 +73,9 @@ class FanOutEquivalenceTest {
             "backends", Set.of("total", "active", "idle", "idle_in_transaction", "waiting_for_lock",
                     "max_connections"),
             "stat_statements_totals", Set.of("max_entries"),
-            "stat_statements", Set.of());
+            "stat_statements", Set.of(),
+            "long_running_queries", Set.of(),
+            "idle_in_transaction", Set.of());
 
     @BeforeAll
     static void databasesWithDifferentActivity() throws SQLException {
@@ -197,8 +199,8 @@ class FanOutEquivalenceTest {
                 var share = service.status(db).orElseThrow().instance();
                 assertThat(share.sources()).isEqualTo(DATABASES.size());
                 assertThat(share.fannedOutMetrics()).isEqualTo(fanOut
-                        ? List.of("backends", "db_stats", "fo_activity", "fo_statements", "stat_statements",
-                                "stat_statements_totals")
+                        ? List.of("backends", "db_stats", "fo_activity", "fo_statements", "idle_in_transaction",
+                                "long_running_queries", "stat_statements", "stat_statements_totals")
                         : List.of());
             }
         } finally {
