@@ -12,6 +12,9 @@ import java.util.List;
  * @param lastConnectionError the last error connecting or the error that broke the session
  * @param skippedTicks grid points passed without a run because a tick overran
  * @param privilegeWarning set when the session's role is a superuser or can write
+ * @param stretchedTicks ticks not run because the server was slow and the source's schedule was
+ *     stretched (pgharvest.reaper.max-stretch)
+ * @param stretchReason why the schedule is (or was last) stretched and until when; null if never
  * @param instance the PostgreSQL instance the source is collected on and what it shares there;
  *     null while not connected or when the instance is unknown (system identifier not readable)
  */
@@ -32,6 +35,8 @@ public record SourceRuntimeStatus(
         long skippedTicks,
         List<MetricRuntimeStatus> metrics,
         String privilegeWarning,
+        long stretchedTicks,
+        String stretchReason,
         InstanceShare instance) {
 
     public SourceRuntimeStatus {
@@ -42,10 +47,11 @@ public record SourceRuntimeStatus(
     public SourceRuntimeStatus(String source, SessionState state, boolean connected, String lastConnectionError,
             Instant lastConnectionErrorAt, String serverVersion, Integer serverVersionNum, Boolean inRecovery,
             String systemIdentifier, Duration tickPeriod, Instant lastTickStart, Duration lastTickDuration, long ticks,
-            long skippedTicks, List<MetricRuntimeStatus> metrics, String privilegeWarning) {
+            long skippedTicks, List<MetricRuntimeStatus> metrics, String privilegeWarning, long stretchedTicks,
+            String stretchReason) {
         this(source, state, connected, lastConnectionError, lastConnectionErrorAt, serverVersion, serverVersionNum,
                 inRecovery, systemIdentifier, tickPeriod, lastTickStart, lastTickDuration, ticks, skippedTicks, metrics,
-                privilegeWarning, null);
+                privilegeWarning, stretchedTicks, stretchReason, null);
     }
 
     /**
@@ -66,6 +72,6 @@ public record SourceRuntimeStatus(
     public SourceRuntimeStatus withState(SessionState newState, String error, Instant errorAt) {
         return new SourceRuntimeStatus(source, newState, connected, error, errorAt, serverVersion, serverVersionNum,
                 inRecovery, systemIdentifier, tickPeriod, lastTickStart, lastTickDuration, ticks, skippedTicks, metrics,
-                privilegeWarning, instance);
+                privilegeWarning, stretchedTicks, stretchReason, instance);
     }
 }

@@ -131,7 +131,7 @@ class ContinuousDiscoveryTest {
                 Duration.ofSeconds(1), Duration.ofMinutes(1)));
         var properties = new ReaperProperties(Duration.ofSeconds(1), Duration.ofSeconds(5), Duration.ofSeconds(1),
                 Duration.ofMinutes(1), Duration.ofMillis(200), Duration.ofSeconds(1), Duration.ofMinutes(1),
-                Duration.ofMinutes(5), Duration.ofSeconds(5), false);
+                Duration.ofMinutes(5), Duration.ofSeconds(5), false, 2, Duration.ofMinutes(2));
         var expansion = new SourceExpansion(List.of(new ContinuousDiscoverer(sessions)),
                 new DiscoveryProperties(interval, Duration.ofMinutes(10)), Clock.systemUTC());
         var service = new ReaperService(store, publisher, new SimpleMeterRegistry(), properties, sessions, expansion,
