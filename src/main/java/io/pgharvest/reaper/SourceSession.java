@@ -1,6 +1,7 @@
 package io.pgharvest.reaper;
 
 import io.pgharvest.endpoint.EndpointProtocol;
+import io.pgharvest.endpoint.EndpointSession;
 import io.pgharvest.endpoint.RolePrivileges;
 import io.pgharvest.endpoint.SessionOpener;
 import io.pgharvest.endpoint.SessionSettings;
@@ -14,7 +15,9 @@ import java.time.Instant;
 
 /**
  * One reaper's connection to its source, opened by the {@link SessionOpener} (whose rules it
- * shares with the connection test), plus the server facts the engine schedules by.
+ * shares with the connection test), plus the server facts the engine schedules by. A source
+ * that is not a PostgreSQL server (pgbouncer, pgpool) has an {@link EndpointSession} instead of
+ * a JDBC connection; the opener picks its implementation for the kind.
  */
 final class SourceSession implements AutoCloseable {
 
@@ -25,6 +28,7 @@ final class SourceSession implements AutoCloseable {
     private static final String SYSTEM_ID_SQL = "select system_identifier::text from pg_control_system()";
 
     private final Connection connection;
+    private final EndpointSession endpoint;
     private final boolean postgres;
     private final QueryPipeline pipeline;
     private ServerFacts facts;
@@ -33,12 +37,24 @@ final class SourceSession implements AutoCloseable {
 
     private SourceSession(Connection connection, boolean postgres, QueryPipeline pipeline) {
         this.connection = connection;
+        this.endpoint = null;
         this.postgres = postgres;
         this.pipeline = pipeline;
     }
 
+    private SourceSession(EndpointSession endpoint, Instant now) {
+        this.connection = null;
+        this.endpoint = endpoint;
+        this.postgres = false;
+        this.pipeline = new QueryPipeline(endpoint);
+        this.facts = ServerFacts.notPostgres(now);
+    }
+
     static SourceSession open(SessionOpener opener, ConnectionString conn, SourceKind kind, Instant now)
             throws SQLException {
+        if (!EndpointProtocol.of(kind).isPostgres()) {
+            return new SourceSession(opener.openEndpoint(conn, kind), now);
+        }
         SessionSettings settings = opener.settings();
         Connection connection = opener.open(conn, kind);
         try {
@@ -111,6 +127,9 @@ final class SourceSession implements AutoCloseable {
 
     /** True when an error means the session itself is gone, not just one query. */
     boolean isBroken(SQLException error) {
+        if (endpoint != null) {
+            return endpoint.isBroken(error);
+        }
         String state = error.getSQLState();
         boolean connectionClass = state != null && (state.startsWith("08") || state.startsWith("57P"));
         try {
@@ -123,7 +142,11 @@ final class SourceSession implements AutoCloseable {
     @Override
     public void close() {
         pipeline.close();
-        closeQuietly(connection);
+        if (endpoint != null) {
+            endpoint.close();
+        } else {
+            closeQuietly(connection);
+        }
     }
 
     private static void closeQuietly(Connection connection) {

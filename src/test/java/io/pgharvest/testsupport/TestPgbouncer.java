@@ -58,6 +58,15 @@ public final class TestPgbouncer implements AutoCloseable {
     }
 
     public static TestPgbouncer start(TestPostgres backend) {
+        return start(backend, "trust", null, null);
+    }
+
+    /**
+     * A pgbouncer whose clients log in with {@code authType} (trust, md5, scram-sha-256, plain);
+     * {@code user} (when not null) is an admin of the console with {@code password} in the
+     * auth file, in clear text so that every auth type can check it.
+     */
+    public static TestPgbouncer start(TestPostgres backend, String authType, String user, String password) {
         Path program = binary().orElseThrow(() -> new IllegalStateException(
                 "pgbouncer is not installed: run src/test/setup/install-test-servers.sh as root (Maven runs it before"
                         + " the tests)"));
@@ -67,7 +76,9 @@ public final class TestPgbouncer implements AutoCloseable {
             dir = Files.createTempDirectory("pgharvest-pgbouncer-");
             account.handOver(dir);
             int port = freePort();
-            write(account, dir.resolve("userlist.txt"), "\"" + TestPostgres.SUPERUSER + "\" \"\"\n");
+            String users = "\"" + TestPostgres.SUPERUSER + "\" \"\"\n"
+                    + (user == null ? "" : "\"" + user + "\" \"" + password + "\"\n");
+            write(account, dir.resolve("userlist.txt"), users);
             write(account, dir.resolve("pgbouncer.ini"), """
                     [databases]
                     %s = host=%s port=%d dbname=postgres user=%s
@@ -76,15 +87,16 @@ public final class TestPgbouncer implements AutoCloseable {
                     listen_addr = 127.0.0.1
                     listen_port = %d
                     unix_socket_dir =
-                    auth_type = trust
+                    auth_type = %s
                     auth_file = %s
-                    admin_users = %s
+                    admin_users = %s%s
                     pool_mode = transaction
                     ignore_startup_parameters = extra_float_digits
                     stats_period = 1
                     logfile = %s
                     """.formatted(DATABASE, backend.host(), backend.port(), TestPostgres.SUPERUSER, port,
-                    dir.resolve("userlist.txt"), TestPostgres.SUPERUSER, dir.resolve("pgbouncer.log")));
+                    authType, dir.resolve("userlist.txt"), TestPostgres.SUPERUSER, user == null ? "" : ", " + user,
+                    dir.resolve("pgbouncer.log")));
             List<String> command = new ArrayList<>(account.commandPrefix());
             command.add(program.toString());
             command.add(dir.resolve("pgbouncer.ini").toString());
