@@ -107,8 +107,8 @@ class SourceValidationTest extends ApiTestBase {
 
     @Test
     void kindsThatAreNotCollectedAreRefusedRatherThanStored() {
-        var answer = api().post("/api/v1/sources", Map.of("name", "v-pool", "connStr", "postgresql://db:6432/pgbouncer",
-                "kind", "pgbouncer"));
+        var answer = api().post("/api/v1/sources", Map.of("name", "v-pool", "connStr", "postgresql://db:5432/postgres",
+                "kind", "postgres-continuous-discovery"));
 
         assertThat(answer.status()).isEqualTo(400);
         assertThat(answer.errorFields()).containsExactly("kind");

@@ -1,6 +1,12 @@
 package io.pgharvest.testsupport;
 
 import io.pgharvest.embedded.PostgresBinaries;
+import io.pgharvest.endpoint.EndpointSession;
+import io.pgharvest.endpoint.SessionOpener;
+import io.pgharvest.endpoint.SessionSettings;
+import io.pgharvest.model.ConnectionString;
+import io.pgharvest.model.Measurement;
+import io.pgharvest.model.SourceKind;
 import io.pgharvest.embedded.ServerAccount;
 
 import java.io.File;
@@ -13,8 +19,10 @@ import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -119,7 +127,7 @@ public final class TestPgbouncer implements AutoCloseable {
 
     /**
      * A pgjdbc URL for a pooled database through pgbouncer. Not for the admin console
-     * ({@value #CONSOLE}): pgjdbc 42.7.5+ cannot log in there (see {@link #queryConsole}).
+     * ({@value #CONSOLE}): pgjdbc 42.7.5+ cannot log in there (use {@link #queryConsole}).
      */
     public String jdbcUrl(String database) {
         return "jdbc:postgresql://127.0.0.1:" + port + "/" + database + "?user=" + TestPostgres.SUPERUSER
@@ -127,14 +135,25 @@ public final class TestPgbouncer implements AutoCloseable {
     }
 
     /**
-     * Runs a command (e.g. {@code show pools}) on the admin console with the simple query
-     * protocol and returns the rows as text. Not through pgjdbc: after logging in, pgjdbc 42.7.5
-     * and later send {@code SET extra_float_digits} to any server that reports a version below 12,
-     * and pgbouncer's console (which reports its own version) rejects it with "SET failed" in
-     * every release before the fix of pgbouncer issue 1509.
+     * Runs a command (e.g. {@code show pools}) on the admin console as the superuser with
+     * pgharvest's own console client (pgjdbc cannot log in there, see docs/sources.md) and
+     * returns the rows as text.
      */
     public List<Map<String, String>> queryConsole(String command) throws IOException {
-        return SimpleQueryClient.query("127.0.0.1", port, TestPostgres.SUPERUSER, CONSOLE, command);
+        var opener = new SessionOpener(new SessionSettings(START_TIMEOUT, START_TIMEOUT, START_TIMEOUT, START_TIMEOUT));
+        var conn = ConnectionString.parse("postgresql://" + TestPostgres.SUPERUSER + "@127.0.0.1:" + port + "/" + CONSOLE
+                + "?sslmode=disable");
+        try (EndpointSession session = opener.openEndpoint(conn, SourceKind.PGBOUNCER)) {
+            var rows = new ArrayList<Map<String, String>>();
+            for (Measurement.Row row : session.run(command, START_TIMEOUT)) {
+                var text = new LinkedHashMap<String, String>();
+                row.values().forEach((column, value) -> text.put(column, value == null ? null : value.toString()));
+                rows.add(text);
+            }
+            return rows;
+        } catch (SQLException e) {
+            throw new IOException("'" + command + "' on pgbouncer's console failed: " + e.getMessage(), e);
+        }
     }
 
     /** pgbouncer's version as its console reports it, e.g. "PgBouncer 1.18.0". */
