@@ -7,6 +7,7 @@
 #   promtool           prometheus       (reference parser of the Prometheus exposition format)
 #   pgbouncer          pgbouncer        (admin console metrics)
 #   pgpool             pgpool2          (pgpool's SHOW commands: pool nodes, processes)
+#   openssl            openssl          (self-signed certificate of the TLS console test)
 #
 # Run it by hand as root to prepare a machine: bash src/test/setup/install-test-servers.sh
 set -euo pipefail
@@ -15,6 +16,7 @@ declare -A packages=(
   [promtool]=prometheus
   [pgbouncer]=pgbouncer
   [pgpool]=pgpool2
+  [openssl]=openssl
 )
 
 missing=()

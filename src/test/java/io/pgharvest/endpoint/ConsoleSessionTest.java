@@ -124,15 +124,79 @@ class ConsoleSessionTest {
     }
 
     @Test
+    void encryptsWhenSslmodeAsksAndTheConsoleOffersTls() throws SQLException {
+        try (TestPgbouncer tls = TestPgbouncer.startWithTls(TestPostgres.shared())) {
+            for (String mode : List.of("require", "prefer")) {
+                ConnectionString conn = ConnectionString.parse("postgresql://postgres@127.0.0.1:" + tls.port()
+                        + "/pgbouncer?sslmode=" + mode);
+                try (EndpointSession session = opener.openEndpoint(conn, SourceKind.PGBOUNCER)) {
+                    assertThat(session.run("show clients", TIMEOUT)).as(mode)
+                            .anySatisfy(row -> assertThat(String.valueOf(row.values().get("tls"))).startsWith("TLS"));
+                }
+            }
+            ConnectionString plain = ConnectionString.parse("postgresql://postgres@127.0.0.1:" + tls.port()
+                    + "/pgbouncer?sslmode=disable");
+            assertThatThrownBy(() -> opener.openEndpoint(plain, SourceKind.PGBOUNCER)).isInstanceOf(SQLException.class);
+        }
+    }
+
+    @Test
+    void verifyingCertificatesIsRefusedBeforeConnecting() {
+        ConnectionString conn = ConnectionString.parse("postgresql://postgres@127.0.0.1:" + trustBouncer.port()
+                + "/pgbouncer?sslmode=verify-full");
+        assertThatThrownBy(() -> opener.openEndpoint(conn, SourceKind.PGBOUNCER))
+                .hasMessageContaining("sslmode=verify-full is not supported");
+    }
+
+    @Test
     void aSilentServerTimesOutWithinTheConnectTimeout() throws IOException {
-        try (ServerSocket silent = new ServerSocket(0, 5, InetAddress.getByName("127.0.0.1"));
-             Socket ignored = null) {
+        try (ServerSocket silent = new ServerSocket(0, 5, InetAddress.getByName("127.0.0.1"))) {
             ConnectionString conn = ConnectionString.parse("postgresql://postgres@127.0.0.1:" + silent.getLocalPort()
                     + "/pgbouncer?sslmode=disable");
             long started = System.nanoTime();
             assertThatThrownBy(() -> opener.openEndpoint(conn, SourceKind.PGBOUNCER, Duration.ofMillis(500)))
                     .hasMessageContaining("login timed out");
             assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofSeconds(5));
+        }
+    }
+
+    @Test
+    void aCommandWithoutAnswerEndsTheSessionAfterItsTimeout() throws Exception {
+        try (ServerSocket server = new ServerSocket(0, 5, InetAddress.getByName("127.0.0.1"))) {
+            Thread.ofVirtual().start(() -> acceptLoginThenStaySilent(server));
+            ConnectionString conn = ConnectionString.parse("postgresql://postgres@127.0.0.1:" + server.getLocalPort()
+                    + "/pgbouncer?sslmode=disable");
+            try (EndpointSession session = opener.openEndpoint(conn, SourceKind.PGBOUNCER)) {
+                long started = System.nanoTime();
+                assertThatThrownBy(() -> session.run("show pools", Duration.ofMillis(300)))
+                        .isInstanceOfSatisfying(SQLException.class, e -> {
+                            assertThat(e.getSQLState()).isEqualTo("08006");
+                            assertThat(e.getMessage()).contains("no answer within 300 ms");
+                            assertThat(session.isBroken(e)).isTrue();
+                        });
+                assertThat(Duration.ofNanos(System.nanoTime() - started)).isGreaterThanOrEqualTo(Duration.ofMillis(300));
+            }
+        }
+    }
+
+    /** A server that logs anybody in (AuthenticationOk, ReadyForQuery) and then never answers. */
+    private static void acceptLoginThenStaySilent(ServerSocket server) {
+        try (Socket client = server.accept()) {
+            var in = new java.io.DataInputStream(client.getInputStream());
+            in.readNBytes(in.readInt() - 4); // the startup packet
+            var out = new java.io.DataOutputStream(client.getOutputStream());
+            out.writeByte('R');
+            out.writeInt(8);
+            out.writeInt(0);
+            out.writeByte('Z');
+            out.writeInt(5);
+            out.writeByte('I');
+            out.flush();
+            while (in.read() >= 0) {
+                // swallow the query, answer nothing
+            }
+        } catch (IOException ignored) {
+            // the client went away: done
         }
     }
 

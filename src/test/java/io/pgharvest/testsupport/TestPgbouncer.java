@@ -75,6 +75,19 @@ public final class TestPgbouncer implements AutoCloseable {
      * auth file, in clear text so that every auth type can check it.
      */
     public static TestPgbouncer start(TestPostgres backend, String authType, String user, String password) {
+        return start(backend, authType, user, password, false);
+    }
+
+    /**
+     * A trusting pgbouncer whose clients must use TLS (client_tls_sslmode = require), with a
+     * self-signed certificate made by {@code openssl} (installed by the test setup).
+     */
+    public static TestPgbouncer startWithTls(TestPostgres backend) {
+        return start(backend, "trust", null, null, true);
+    }
+
+    private static TestPgbouncer start(TestPostgres backend, String authType, String user, String password,
+            boolean tls) {
         Path program = binary().orElseThrow(() -> new IllegalStateException(
                 "pgbouncer is not installed: run src/test/setup/install-test-servers.sh as root (Maven runs it before"
                         + " the tests)"));
@@ -87,6 +100,7 @@ public final class TestPgbouncer implements AutoCloseable {
             String users = "\"" + TestPostgres.SUPERUSER + "\" \"\"\n"
                     + (user == null ? "" : "\"" + user + "\" \"" + password + "\"\n");
             write(account, dir.resolve("userlist.txt"), users);
+            String tlsSettings = tls ? selfSignedCertificate(account, dir) : "";
             write(account, dir.resolve("pgbouncer.ini"), """
                     [databases]
                     %s = host=%s port=%d dbname=postgres user=%s
@@ -102,9 +116,9 @@ public final class TestPgbouncer implements AutoCloseable {
                     ignore_startup_parameters = extra_float_digits
                     stats_period = 1
                     logfile = %s
-                    """.formatted(DATABASE, backend.host(), backend.port(), TestPostgres.SUPERUSER, port,
+                    %s""".formatted(DATABASE, backend.host(), backend.port(), TestPostgres.SUPERUSER, port,
                     authType, dir.resolve("userlist.txt"), TestPostgres.SUPERUSER, user == null ? "" : ", " + user,
-                    dir.resolve("pgbouncer.log")));
+                    dir.resolve("pgbouncer.log"), tlsSettings));
             List<String> command = new ArrayList<>(account.commandPrefix());
             command.add(program.toString());
             command.add(dir.resolve("pgbouncer.ini").toString());
@@ -194,6 +208,27 @@ public final class TestPgbouncer implements AutoCloseable {
             Thread.currentThread().interrupt();
         }
         PostgresBinaries.deleteQuietly(dir);
+    }
+
+    /** Makes key.pem and cert.pem in {@code dir} and returns the settings that require TLS from clients. */
+    private static String selfSignedCertificate(ServerAccount account, Path dir) throws IOException {
+        Process openssl = new ProcessBuilder("openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2",
+                "-subj", "/CN=localhost", "-keyout", dir.resolve("key.pem").toString(),
+                "-out", dir.resolve("cert.pem").toString())
+                .redirectErrorStream(true).redirectOutput(dir.resolve("openssl.log").toFile()).start();
+        try {
+            if (!openssl.waitFor(60, TimeUnit.SECONDS) || openssl.exitValue() != 0) {
+                throw new IllegalStateException("openssl could not make a certificate: "
+                        + Files.readString(dir.resolve("openssl.log")));
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+        account.handOver(dir.resolve("key.pem"));
+        account.handOver(dir.resolve("cert.pem"));
+        return "client_tls_sslmode = require\nclient_tls_key_file = " + dir.resolve("key.pem")
+                + "\nclient_tls_cert_file = " + dir.resolve("cert.pem") + "\n";
     }
 
     private static void write(ServerAccount account, Path file, String content) throws IOException {
