@@ -80,7 +80,7 @@ public class ConnectionTester {
     private ConnectionTestResult probeConsole(ConnectionString connection, SourceKind kind, Duration timeout,
             long started) {
         try (EndpointSession session = sessions.openEndpoint(connection, kind, timeout)) {
-            return ConnectionTestResult.reachedConsole(session.readVersion(), elapsedMillis(started));
+            return ConnectionTestResult.reachedConsole(session.version(), elapsedMillis(started));
         } catch (SQLException e) {
             return ConnectionTestResult.failed(elapsedMillis(started), describe(e, connection), e.getSQLState());
         }

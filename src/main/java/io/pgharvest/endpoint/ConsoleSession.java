@@ -24,24 +24,44 @@ final class ConsoleSession implements EndpointSession {
     private static final int FLOAT8 = 701;
     private static final int NUMERIC = 1700;
 
-    private final ConsoleClient client;
-    private final String versionCommand;
-    private final Duration commandTimeout;
+    private static final String WRONG_ENDPOINT = "08P01";
 
-    ConsoleSession(ConsoleClient client, String versionCommand, Duration commandTimeout) {
+    private final ConsoleClient client;
+    private final String version;
+
+    private ConsoleSession(ConsoleClient client, String version) {
         this.client = client;
-        this.versionCommand = versionCommand;
-        this.commandTimeout = commandTimeout;
+        this.version = version;
+    }
+
+    /**
+     * Asks the logged-in console for its version, which also proves that it is the kind of
+     * endpoint the source says: a PostgreSQL server or a pooled database answers the version
+     * command with an error, and every metric would fail the same way. Closes the client on
+     * failure.
+     */
+    static ConsoleSession start(ConsoleClient client, EndpointProtocol protocol, Duration timeout)
+            throws SQLException {
+        String command = protocol.versionCommand();
+        try {
+            ConsoleClient.Result result = client.query(command, timeout);
+            if (result.rows().isEmpty() || result.rows().getFirst().isEmpty()) {
+                throw new SQLException("'" + command + "' returned nothing", WRONG_ENDPOINT);
+            }
+            return new ConsoleSession(client, result.rows().getFirst().getFirst());
+        } catch (SQLException e) {
+            client.close();
+            if (ConsoleClient.CONNECTION_FAILURE.equals(e.getSQLState())) {
+                throw e;
+            }
+            throw new SQLException("not " + protocol.description() + ": '" + command + "' failed [" + e.getMessage()
+                    + "]", WRONG_ENDPOINT, e);
+        }
     }
 
     @Override
-    public String readVersion() throws SQLException {
-        ConsoleClient.Result result = client.query(versionCommand, commandTimeout);
-        if (result.rows().isEmpty() || result.rows().getFirst().isEmpty()) {
-            throw new SQLException("'" + versionCommand + "' returned nothing: not the expected kind of endpoint",
-                    "08P01");
-        }
-        return result.rows().getFirst().getFirst();
+    public String version() {
+        return version;
     }
 
     @Override

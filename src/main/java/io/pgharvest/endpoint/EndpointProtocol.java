@@ -10,7 +10,7 @@ import java.util.Properties;
 public enum EndpointProtocol {
 
     /** A PostgreSQL server: pgjdbc, session settings in the startup packet, extended protocol. */
-    POSTGRES(null) {
+    POSTGRES(null, "a PostgreSQL server") {
         @Override
         void configure(Properties props, SessionSettings settings) {
             // Travels in the startup packet: no extra round trip for SETs.
@@ -27,15 +27,18 @@ public enum EndpointProtocol {
      * pgbouncer's admin console (database {@code pgbouncer}): {@link ConsoleClient}, because it
      * refuses startup parameters it does not track and pgjdbc always sends some.
      */
-    PGBOUNCER("show version"),
+    PGBOUNCER("show version", "pgbouncer's admin console (database pgbouncer, user in admin_users or"
+            + " stats_users)"),
 
     /** pgpool: its SHOW commands through {@link ConsoleClient}, like pgbouncer's console. */
-    PGPOOL("show pool_version");
+    PGPOOL("show pool_version", "pgpool-II");
 
     private final String versionCommand;
+    private final String description;
 
-    EndpointProtocol(String versionCommand) {
+    EndpointProtocol(String versionCommand, String description) {
         this.versionCommand = versionCommand;
+        this.description = description;
     }
 
     /** The protocol spoken by endpoints of {@code kind}. */
@@ -50,6 +53,11 @@ public enum EndpointProtocol {
     /** Whether the endpoint is a PostgreSQL server (catalogs, version, recovery state, prepared statements). */
     public boolean isPostgres() {
         return versionCommand == null;
+    }
+
+    /** What an endpoint of this kind is, for error messages. */
+    String description() {
+        return description;
     }
 
     /** The command that makes a console name its version; null for PostgreSQL. */

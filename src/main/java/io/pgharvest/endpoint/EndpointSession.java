@@ -15,8 +15,8 @@ import java.util.List;
  */
 public interface EndpointSession extends AutoCloseable {
 
-    /** What the endpoint says it is, e.g. "PgBouncer 1.18.0" (one round trip). */
-    String readVersion() throws SQLException;
+    /** What the endpoint said it is when the session opened, e.g. "PgBouncer 1.18.0". */
+    String version();
 
     /**
      * Runs one command and returns its rows: integers as Long, numeric as BigDecimal, floats as

@@ -77,9 +77,9 @@ public final class SessionOpener {
 
     /**
      * Opens a session on an endpoint that is not a PostgreSQL server (pgbouncer's console,
-     * pgpool) within the configured connect timeout (a shorter {@code connect_timeout} of the
-     * string still applies); its commands get the default statement timeout as their limit
-     * unless the metric has its own.
+     * pgpool) and asks it for its version, each within the configured connect timeout (a
+     * shorter {@code connect_timeout} of the string still applies). An endpoint that does not
+     * answer the version command is refused: it is not of the source's kind.
      *
      * @throws IllegalArgumentException for a PostgreSQL kind (use {@link #open})
      */
@@ -101,7 +101,7 @@ public final class SessionOpener {
             timeout = Duration.ofSeconds(Long.parseLong(configured.strip()));
         }
         ConsoleClient client = ConsoleClient.connect(conn, ConsoleTls.of(conn), timeout);
-        return new ConsoleSession(client, protocol.versionCommand(), settings.defaultStatementTimeout());
+        return ConsoleSession.start(client, protocol, timeout);
     }
 
     /** The deadline passed: stop the attempt; one that succeeded in the meantime is used after all. */

@@ -64,7 +64,7 @@ class ConsoleSessionTest {
     void readsPgbouncersConsoleWithTypedValues() throws SQLException {
         try (EndpointSession session = opener.openEndpoint(console(trustBouncer, "postgres", null),
                 SourceKind.PGBOUNCER)) {
-            assertThat(session.readVersion()).startsWith("PgBouncer 1.");
+            assertThat(session.version()).startsWith("PgBouncer 1.");
             List<Measurement.Row> pools = session.run("show pools", TIMEOUT);
             assertThat(pools).anySatisfy(row -> {
                 assertThat(row.values()).containsEntry("database", TestPgbouncer.CONSOLE)
@@ -105,7 +105,7 @@ class ConsoleSessionTest {
     void readsPgpoolsNodesAndProcessesAfterScramLogin() throws SQLException {
         ConnectionString conn = ConnectionString.parse(pgpool.connStr(TestPgpool.USER, TestPgpool.PASSWORD, "postgres"));
         try (EndpointSession session = opener.openEndpoint(conn, SourceKind.PGPOOL)) {
-            assertThat(session.readVersion()).startsWith("4.");
+            assertThat(session.version()).startsWith("4.");
             assertThat(session.run("show pool_nodes", TIMEOUT)).singleElement().satisfies(row ->
                     assertThat(row.values()).containsEntry("node_id", "0").containsEntry("status", "up"));
             assertThat(session.run("show pool_processes", TIMEOUT)).isNotEmpty();
@@ -113,6 +113,19 @@ class ConsoleSessionTest {
         ConnectionString wrong = ConnectionString.parse(pgpool.connStr(TestPgpool.USER, "Wrong-pw-556", "postgres"));
         assertThatThrownBy(() -> opener.openEndpoint(wrong, SourceKind.PGPOOL))
                 .isInstanceOfSatisfying(SQLException.class, e -> assertThat(e.getMessage()).doesNotContain("Wrong-pw-556"));
+    }
+
+    @Test
+    void aSourceThatIsNotOfItsKindIsRefusedAtLogin() {
+        TestPostgres postgres = TestPostgres.shared();
+        ConnectionString direct = ConnectionString.parse("postgresql://postgres@" + postgres.host() + ":"
+                + postgres.port() + "/postgres?sslmode=disable");
+        assertThatThrownBy(() -> opener.openEndpoint(direct, SourceKind.PGBOUNCER))
+                .hasMessageContaining("not pgbouncer's admin console").hasMessageContaining("show version");
+        ConnectionString pooledDatabase = ConnectionString.parse("postgresql://postgres@127.0.0.1:" + trustBouncer.port()
+                + "/" + TestPgbouncer.DATABASE);
+        assertThatThrownBy(() -> opener.openEndpoint(pooledDatabase, SourceKind.PGPOOL))
+                .hasMessageContaining("not pgpool-II").hasMessageContaining("show pool_version");
     }
 
     @Test
@@ -167,6 +180,7 @@ class ConsoleSessionTest {
             ConnectionString conn = ConnectionString.parse("postgresql://postgres@127.0.0.1:" + server.getLocalPort()
                     + "/pgbouncer?sslmode=disable");
             try (EndpointSession session = opener.openEndpoint(conn, SourceKind.PGBOUNCER)) {
+                assertThat(session.version()).isEqualTo("Silent 1.0");
                 long started = System.nanoTime();
                 assertThatThrownBy(() -> session.run("show pools", Duration.ofMillis(300)))
                         .isInstanceOfSatisfying(SQLException.class, e -> {
@@ -179,7 +193,10 @@ class ConsoleSessionTest {
         }
     }
 
-    /** A server that logs anybody in (AuthenticationOk, ReadyForQuery) and then never answers. */
+    /**
+     * A server that logs anybody in (AuthenticationOk, ReadyForQuery), answers the first query
+     * (the version check) with one row, and then never answers again.
+     */
     private static void acceptLoginThenStaySilent(ServerSocket server) {
         try (Socket client = server.accept()) {
             var in = new java.io.DataInputStream(client.getInputStream());
@@ -188,6 +205,33 @@ class ConsoleSessionTest {
             out.writeByte('R');
             out.writeInt(8);
             out.writeInt(0);
+            out.writeByte('Z');
+            out.writeInt(5);
+            out.writeByte('I');
+            out.flush();
+            in.readByte(); // 'Q'
+            in.readNBytes(in.readInt() - 4);
+            byte[] column = "version\0".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+            out.writeByte('T');
+            out.writeInt(4 + 2 + column.length + 18);
+            out.writeShort(1);
+            out.write(column);
+            out.writeInt(0);
+            out.writeShort(0);
+            out.writeInt(25); // text
+            out.writeShort(-1);
+            out.writeInt(-1);
+            out.writeShort(0);
+            byte[] value = "Silent 1.0".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+            out.writeByte('D');
+            out.writeInt(4 + 2 + 4 + value.length);
+            out.writeShort(1);
+            out.writeInt(value.length);
+            out.write(value);
+            byte[] tag = "SHOW\0".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+            out.writeByte('C');
+            out.writeInt(4 + tag.length);
+            out.write(tag);
             out.writeByte('Z');
             out.writeInt(5);
             out.writeByte('I');
