@@ -100,10 +100,15 @@ final class ConsoleSession implements EndpointSession {
         return Double.isFinite(value) ? value : null;
     }
 
+    /**
+     * Only a closed client is broken: the client closes itself when the connection fails or a
+     * command outlives its limit. An ErrorResponse is followed by ReadyForQuery and leaves the
+     * session usable, whatever its SQLSTATE: pgbouncer reports an unknown command as 08P01,
+     * which on PostgreSQL would mean a lost connection.
+     */
     @Override
     public boolean isBroken(SQLException error) {
-        String state = error.getSQLState();
-        return client.isClosed() || (state != null && (state.startsWith("08") || state.startsWith("57P")));
+        return client.isClosed();
     }
 
     @Override

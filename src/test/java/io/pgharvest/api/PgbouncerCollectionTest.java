@@ -55,8 +55,13 @@ class PgbouncerCollectionTest {
     @Test
     void everyPgbouncerMetricReachesTheSinkUnderPgwatchsName(@TempDir Path dataDir) {
         try (PoolerHarvest harvest = PoolerHarvest.start(dataDir)) {
+            // A command this pgbouncer does not know: isolated, while the others keep flowing.
+            assertThat(harvest.api().post("/api/v1/metrics", Map.of("name", "bouncer_unknown",
+                    "sqls", Map.of("14", "show no_such_list"))).status()).isEqualTo(201);
+            var withUnknown = new java.util.ArrayList<>(METRICS);
+            withUnknown.add("bouncer_unknown");
             harvest.addSource("bouncer", "pgbouncer", "postgresql://postgres@127.0.0.1:" + trust.port()
-                    + "/pgbouncer", METRICS);
+                    + "/pgbouncer", withUnknown);
 
             JsonNode stats = harvest.awaitMeasurement("bouncer", "pgbouncer_stats");
             JsonNode catalog = rowWhere(stats, "database", TestPgbouncer.DATABASE);
@@ -73,6 +78,10 @@ class PgbouncerCollectionTest {
                     && METRICS.stream().allMatch(m -> !metricStatus(s, m).path("lastSuccess").isMissingNode()
                     && !metricStatus(s, m).path("lastSuccess").isNull()));
             assertThat(status.get("kind").asString()).isEqualTo("pgbouncer");
+            JsonNode unknown = harvest.awaitStatus("bouncer", s -> metricStatus(s, "bouncer_unknown")
+                    .path("lane").asString("").equals("solo"));
+            assertThat(metricStatus(unknown, "bouncer_unknown").get("lastError").asString()).contains("no_such_list");
+            assertThat(unknown.at("/runtime/state").asString()).isEqualTo("connected");
             JsonNode test = harvest.api().post("/api/v1/sources/bouncer/test", Map.of()).json();
             assertThat(test.get("reachable").asBoolean()).isTrue();
             assertThat(test.get("serverVersion").asString()).startsWith("PgBouncer 1.");
