@@ -131,6 +131,29 @@ class PgbouncerCollectionTest {
         }
     }
 
+    @Test
+    void aPgbouncerThatGoesAwayIsReportedDownAndCollectedAgainWhenItReturns(@TempDir Path dataDir) {
+        try (TestPgbouncer restarting = TestPgbouncer.start(TestPostgres.shared());
+             PoolerHarvest harvest = PoolerHarvest.start(dataDir)) {
+            harvest.addSource("bouncer-restart", "pgbouncer", "postgresql://postgres@127.0.0.1:" + restarting.port()
+                    + "/pgbouncer", List.of("pgbouncer_lists"));
+            harvest.awaitStatus("bouncer-restart", s -> s.at("/runtime/state").asString().equals("connected"));
+
+            restarting.stop();
+            JsonNode down = harvest.awaitStatus("bouncer-restart",
+                    s -> !s.at("/runtime/state").asString().equals("connected")
+                            && !s.at("/runtime/lastConnectionError").isNull());
+            assertThat(down.at("/runtime/lastConnectionError").asString()).isNotBlank();
+            assertThat(harvest.awaitMeasurementWhere("bouncer-restart", "instance_up",
+                    m -> m.at("/rows/0/instance_up").asLong() == 0)).isNotNull();
+
+            restarting.restart();
+            harvest.awaitStatus("bouncer-restart", s -> s.at("/runtime/state").asString().equals("connected"));
+            assertThat(harvest.awaitMeasurementWhere("bouncer-restart", "instance_up",
+                    m -> m.at("/rows/0/instance_up").asLong() == 1)).isNotNull();
+        }
+    }
+
     static JsonNode rowWhere(JsonNode measurement, String column, String value) {
         return measurement.get("rows").valueStream().filter(row -> value.equals(row.path(column).asString(null)))
                 .findFirst().orElseThrow(() -> new AssertionError("no row with " + column + "=" + value + " in "

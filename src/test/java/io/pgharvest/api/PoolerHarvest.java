@@ -53,6 +53,13 @@ final class PoolerHarvest implements AutoCloseable {
                 .pollInterval(Duration.ofMillis(200)).until(() -> newest(source, metric), line -> line != null);
     }
 
+    /** The newest line for {@code source} and {@code metric} once it satisfies {@code wanted}. */
+    JsonNode awaitMeasurementWhere(String source, String metric, java.util.function.Predicate<JsonNode> wanted) {
+        return Awaitility.await(metric + " of " + source + " as wanted in the JSON lines sink").atMost(PATIENCE)
+                .pollInterval(Duration.ofMillis(200))
+                .until(() -> newest(source, metric), line -> line != null && wanted.test(line));
+    }
+
     /** The source's runtime status once {@code done} holds. */
     JsonNode awaitStatus(String source, java.util.function.Predicate<JsonNode> done) {
         return Awaitility.await("status of " + source).atMost(PATIENCE).pollInterval(Duration.ofMillis(100))

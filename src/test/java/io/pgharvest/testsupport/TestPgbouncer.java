@@ -45,12 +45,13 @@ public final class TestPgbouncer implements AutoCloseable {
     public static final String CONSOLE = "pgbouncer";
     private static final Duration START_TIMEOUT = Duration.ofSeconds(30);
 
-    private final Process process;
+    private final List<String> command;
     private final Path dir;
     private final int port;
+    private Process process;
 
-    private TestPgbouncer(Process process, Path dir, int port) {
-        this.process = process;
+    private TestPgbouncer(List<String> command, Path dir, int port) {
+        this.command = List.copyOf(command);
         this.dir = dir;
         this.port = port;
     }
@@ -122,21 +123,47 @@ public final class TestPgbouncer implements AutoCloseable {
             List<String> command = new ArrayList<>(account.commandPrefix());
             command.add(program.toString());
             command.add(dir.resolve("pgbouncer.ini").toString());
-            Process process = new ProcessBuilder(command)
-                    .directory(dir.toFile())
-                    .redirectErrorStream(true)
-                    .redirectOutput(dir.resolve("stdout.log").toFile())
-                    .start();
-            var bouncer = new TestPgbouncer(process, dir, port);
-            bouncer.awaitListening();
+            var bouncer = new TestPgbouncer(command, dir, port);
+            bouncer.launch();
             return bouncer;
         } catch (IOException e) {
             throw new UncheckedIOException("Cannot start pgbouncer", e);
         }
     }
 
+    private void launch() throws IOException {
+        process = new ProcessBuilder(command)
+                .directory(dir.toFile())
+                .redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.appendTo(dir.resolve("stdout.log").toFile()))
+                .start();
+        awaitListening();
+    }
+
     public int port() {
         return port;
+    }
+
+    /** Stops pgbouncer (its clients lose their sessions); {@link #restart} brings it back on the same port. */
+    public void stop() {
+        process.destroy();
+        try {
+            if (!process.waitFor(10, TimeUnit.SECONDS)) {
+                process.destroyForcibly();
+                process.waitFor(10, TimeUnit.SECONDS);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** Starts the stopped pgbouncer again with the same configuration and port. */
+    public void restart() {
+        try {
+            launch();
+        } catch (IOException e) {
+            throw new UncheckedIOException("Cannot restart pgbouncer", e);
+        }
     }
 
     /**
@@ -199,14 +226,7 @@ public final class TestPgbouncer implements AutoCloseable {
 
     @Override
     public void close() {
-        process.destroy();
-        try {
-            if (!process.waitFor(10, TimeUnit.SECONDS)) {
-                process.destroyForcibly();
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
+        stop();
         PostgresBinaries.deleteQuietly(dir);
     }
 
