@@ -251,13 +251,14 @@ final class ConsoleClient implements AutoCloseable {
             throw new SQLException("the console session is closed", CONNECTION_FAILURE);
         }
         try {
-            socket.setSoTimeout((int) Math.max(1, Math.min(Integer.MAX_VALUE, timeout.toMillis())));
+            long deadline = System.nanoTime() + timeout.toNanos();
+            socket.setSoTimeout(millisUntil(deadline));
             byte[] text = (sql + "\0").getBytes(StandardCharsets.UTF_8);
             out.writeByte('Q');
             out.writeInt(4 + text.length);
             out.write(text);
             out.flush();
-            return readResult();
+            return readResult(deadline);
         } catch (SocketTimeoutException e) {
             close();
             throw new SQLException("no answer within " + timeout.toMillis() + " ms to: " + sql, CONNECTION_FAILURE, e);
@@ -267,13 +268,17 @@ final class ConsoleClient implements AutoCloseable {
         }
     }
 
-    private Result readResult() throws IOException, SQLException {
+    /** Reads up to ReadyForQuery; the whole answer must arrive before {@code deadline}, not each message. */
+    private Result readResult(long deadline) throws IOException, SQLException {
         List<String> columns = List.of();
         List<Integer> types = List.of();
         List<List<String>> rows = new ArrayList<>();
         Result last = Result.EMPTY;
         SQLException error = null;
         while (true) {
+            if (in.available() == 0) {
+                socket.setSoTimeout(millisUntil(deadline));
+            }
             char type = (char) in.readUnsignedByte();
             DataInputStream message = readBody();
             switch (type) {
