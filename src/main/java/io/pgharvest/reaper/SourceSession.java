@@ -70,7 +70,7 @@ final class SourceSession implements AutoCloseable {
         this.postgres = false;
         this.pipeline = new QueryPipeline(endpoint);
         this.factsTimeout = Duration.ZERO;
-        this.facts = ServerFacts.notPostgres(now);
+        this.facts = ServerFacts.notPostgres(now, endpoint.version());
     }
 
     static SourceSession open(SessionOpener opener, ConnectionString conn, SourceKind kind, Instant now)
@@ -114,7 +114,7 @@ final class SourceSession implements AutoCloseable {
      */
     private ServerFacts readFacts(Instant now, boolean opening) throws SQLException {
         if (!postgres) {
-            facts = ServerFacts.notPostgres(now);
+            facts = ServerFacts.notPostgres(now, endpoint.version());
             return facts;
         }
         try (Statement st = connection.createStatement()) {

@@ -78,6 +78,8 @@ class PgbouncerCollectionTest {
                     && METRICS.stream().allMatch(m -> !metricStatus(s, m).path("lastSuccess").isMissingNode()
                     && !metricStatus(s, m).path("lastSuccess").isNull()));
             assertThat(status.get("kind").asString()).isEqualTo("pgbouncer");
+            assertThat(status.at("/runtime/serverVersion").asString()).startsWith("PgBouncer 1.");
+            assertThat(status.at("/runtime/serverVersionNum").isNull()).isTrue();
             JsonNode unknown = harvest.awaitStatus("bouncer", s -> metricStatus(s, "bouncer_unknown")
                     .path("lane").asString("").equals("solo"));
             assertThat(metricStatus(unknown, "bouncer_unknown").get("lastError").asString()).contains("no_such_list");

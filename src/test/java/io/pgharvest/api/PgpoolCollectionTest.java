@@ -53,6 +53,7 @@ class PgpoolCollectionTest {
 
             JsonNode status = harvest.awaitStatus("pool", s -> s.at("/runtime/state").asString().equals("connected"));
             assertThat(status.get("kind").asString()).isEqualTo("pgpool");
+            assertThat(status.at("/runtime/serverVersion").asString()).startsWith("4.");
             JsonNode test = harvest.api().post("/api/v1/sources/pool/test", Map.of()).json();
             assertThat(test.get("reachable").asBoolean()).isTrue();
             assertThat(test.get("serverVersion").asString()).startsWith("4.");
