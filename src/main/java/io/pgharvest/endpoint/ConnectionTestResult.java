@@ -6,7 +6,8 @@ package io.pgharvest.endpoint;
  *
  * @param reachable        a session was established and the probe query answered
  * @param serverVersionNum server_version_num, e.g. 180003; null when not reachable
- * @param serverVersion    server_version, e.g. "18.3"; null when not reachable
+ * @param serverVersion    server_version, e.g. "18.3"; for pgbouncer and pgpool what they report
+ *                         (SHOW VERSION, SHOW POOL_VERSION), e.g. "PgBouncer 1.18.0"; null when not reachable
  * @param inRecovery       pg_is_in_recovery(): true on a standby; null when not reachable
  * @param latencyMillis    time spent connecting and querying, or until the failure
  * @param error            what went wrong, with any password removed; null when reachable
@@ -26,9 +27,9 @@ public record ConnectionTestResult(
         return new ConnectionTestResult(true, serverVersionNum, serverVersion, inRecovery, latencyMillis, null, null);
     }
 
-    /** An admin console (pgbouncer, pgpool) accepted the session; it reports no PostgreSQL version. */
-    static ConnectionTestResult reachedConsole(long latencyMillis) {
-        return new ConnectionTestResult(true, null, null, null, latencyMillis, null, null);
+    /** An admin console (pgbouncer, pgpool) accepted the session and named its version. */
+    static ConnectionTestResult reachedConsole(String version, long latencyMillis) {
+        return new ConnectionTestResult(true, null, version, null, latencyMillis, null, null);
     }
 
     static ConnectionTestResult failed(long latencyMillis, String error, String sqlState) {

@@ -15,7 +15,8 @@ import org.springframework.stereotype.Component;
 
 /**
  * Tries a source once: opens a session with the engine's {@link SessionOpener} (same rules, same
- * source kind), asks a PostgreSQL server for its version and recovery state, and disconnects.
+ * source kind), asks a PostgreSQL server for its version and recovery state (pgbouncer and pgpool
+ * for the version they report), and disconnects.
  * Backs the source connection test of the admin API.
  *
  * <p>Never throws for connection problems, and answers within the given timeout plus
@@ -62,15 +63,24 @@ public class ConnectionTester {
     }
 
     private ConnectionTestResult probe(ConnectionString connection, SourceKind kind, Duration timeout, long started) {
-        try (Connection session = sessions.open(connection, kind, timeout)) {
-            if (!EndpointProtocol.of(kind).isPostgres()) {
-                return ConnectionTestResult.reachedConsole(elapsedMillis(started));
-            }
-            try (Statement statement = session.createStatement(); ResultSet row = statement.executeQuery(PROBE)) {
-                row.next();
-                return ConnectionTestResult.reached(row.getInt(1), row.getString(2), row.getBoolean(3),
-                        elapsedMillis(started));
-            }
+        if (!EndpointProtocol.of(kind).isPostgres()) {
+            return probeConsole(connection, kind, timeout, started);
+        }
+        try (Connection session = sessions.open(connection, kind, timeout);
+             Statement statement = session.createStatement(); ResultSet row = statement.executeQuery(PROBE)) {
+            row.next();
+            return ConnectionTestResult.reached(row.getInt(1), row.getString(2), row.getBoolean(3),
+                    elapsedMillis(started));
+        } catch (SQLException e) {
+            return ConnectionTestResult.failed(elapsedMillis(started), describe(e, connection), e.getSQLState());
+        }
+    }
+
+    /** pgbouncer, pgpool: the session the engine would open, and the command that names the endpoint. */
+    private ConnectionTestResult probeConsole(ConnectionString connection, SourceKind kind, Duration timeout,
+            long started) {
+        try (EndpointSession session = sessions.openEndpoint(connection, kind, timeout)) {
+            return ConnectionTestResult.reachedConsole(session.version(), elapsedMillis(started));
         } catch (SQLException e) {
             return ConnectionTestResult.failed(elapsedMillis(started), describe(e, connection), e.getSQLState());
         }

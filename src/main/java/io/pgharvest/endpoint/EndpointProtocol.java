@@ -9,8 +9,8 @@ import java.util.Properties;
  */
 public enum EndpointProtocol {
 
-    /** A PostgreSQL server: session settings in the startup packet, extended protocol. */
-    POSTGRES(true) {
+    /** A PostgreSQL server: pgjdbc, session settings in the startup packet, extended protocol. */
+    POSTGRES(null, "a PostgreSQL server") {
         @Override
         void configure(Properties props, SessionSettings settings) {
             // Travels in the startup packet: no extra round trip for SETs.
@@ -24,35 +24,49 @@ public enum EndpointProtocol {
     },
 
     /**
-     * An admin console (pgbouncer, pgpool): it rejects unknown startup options and the extended
-     * protocol, so sessions get the simple protocol and no options.
+     * pgbouncer's admin console (database {@code pgbouncer}): {@link ConsoleClient}, because it
+     * refuses startup parameters it does not track and pgjdbc always sends some.
      */
-    CONSOLE(false) {
-        @Override
-        void configure(Properties props, SessionSettings settings) {
-            props.setProperty("preferQueryMode", "simple");
-        }
-    };
+    PGBOUNCER("show version", "pgbouncer's admin console (database pgbouncer, user in admin_users or"
+            + " stats_users)"),
 
-    private final boolean postgres;
+    /** pgpool: its SHOW commands through {@link ConsoleClient}, like pgbouncer's console. */
+    PGPOOL("show pool_version", "pgpool-II");
 
-    EndpointProtocol(boolean postgres) {
-        this.postgres = postgres;
+    private final String versionCommand;
+    private final String description;
+
+    EndpointProtocol(String versionCommand, String description) {
+        this.versionCommand = versionCommand;
+        this.description = description;
     }
 
     /** The protocol spoken by endpoints of {@code kind}. */
     public static EndpointProtocol of(SourceKind kind) {
         return switch (kind) {
             case POSTGRES, POSTGRES_CONTINUOUS_DISCOVERY -> POSTGRES;
-            case PGBOUNCER, PGPOOL -> CONSOLE;
+            case PGBOUNCER -> PGBOUNCER;
+            case PGPOOL -> PGPOOL;
         };
     }
 
     /** Whether the endpoint is a PostgreSQL server (catalogs, version, recovery state, prepared statements). */
     public boolean isPostgres() {
-        return postgres;
+        return versionCommand == null;
     }
 
-    /** Adds this protocol's startup properties. */
-    abstract void configure(Properties props, SessionSettings settings);
+    /** What an endpoint of this kind is, for error messages. */
+    String description() {
+        return description;
+    }
+
+    /** The command that makes a console name its version; null for PostgreSQL. */
+    String versionCommand() {
+        return versionCommand;
+    }
+
+    /** Adds this protocol's pgjdbc startup properties; only PostgreSQL servers are reached with pgjdbc. */
+    void configure(Properties props, SessionSettings settings) {
+        throw new IllegalArgumentException(name() + " endpoints are not reached with pgjdbc; use openEndpoint");
+    }
 }

@@ -75,6 +75,35 @@ public final class SessionOpener {
         return connection;
     }
 
+    /**
+     * Opens a session on an endpoint that is not a PostgreSQL server (pgbouncer's console,
+     * pgpool) and asks it for its version, each within the configured connect timeout (a
+     * shorter {@code connect_timeout} of the string still applies). An endpoint that does not
+     * answer the version command is refused: it is not of the source's kind.
+     *
+     * @throws IllegalArgumentException for a PostgreSQL kind (use {@link #open})
+     */
+    public EndpointSession openEndpoint(ConnectionString conn, SourceKind kind) throws SQLException {
+        return openEndpoint(conn, kind, settings.connectTimeout());
+    }
+
+    /** {@link #openEndpoint(ConnectionString, SourceKind)} within {@code connectTimeout}. */
+    public EndpointSession openEndpoint(ConnectionString conn, SourceKind kind, Duration connectTimeout)
+            throws SQLException {
+        EndpointProtocol protocol = EndpointProtocol.of(kind);
+        if (protocol.isPostgres()) {
+            throw new IllegalArgumentException("sources of kind " + kind.label() + " are PostgreSQL servers");
+        }
+        Duration timeout = connectTimeout;
+        String configured = conn.parameters().get("connect_timeout");
+        if (configured != null && !configured.equals("0")
+                && Duration.ofSeconds(Long.parseLong(configured.strip())).compareTo(timeout) < 0) {
+            timeout = Duration.ofSeconds(Long.parseLong(configured.strip()));
+        }
+        ConsoleClient client = ConsoleClient.connect(conn, ConsoleTls.of(conn), timeout);
+        return ConsoleSession.start(client, protocol, timeout);
+    }
+
     /** The deadline passed: stop the attempt; one that succeeded in the meantime is used after all. */
     private static Connection abandon(FutureTask<Connection> attempt, ConnectionString conn, long started)
             throws SQLException {

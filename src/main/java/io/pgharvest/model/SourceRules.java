@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.regex.Pattern;
 import java.util.regex.PatternSyntaxException;
@@ -34,7 +35,14 @@ public final class SourceRules {
      * but are refused here rather than stored and silently never collected.
      */
     private static final Set<SourceKind> COLLECTED_KINDS =
-            EnumSet.of(SourceKind.POSTGRES, SourceKind.POSTGRES_CONTINUOUS_DISCOVERY);
+            EnumSet.of(SourceKind.POSTGRES, SourceKind.POSTGRES_CONTINUOUS_DISCOVERY,
+                    SourceKind.PGBOUNCER, SourceKind.PGPOOL);
+
+    /** Kinds reached through an admin console's SHOW commands rather than as a PostgreSQL server. */
+    private static final Set<SourceKind> CONSOLE_KINDS = EnumSet.of(SourceKind.PGBOUNCER, SourceKind.PGPOOL);
+
+    /** The connection parameters pgharvest's console client acts on; any other would be ignored. */
+    private static final Set<String> CONSOLE_PARAMETERS = Set.of("sslmode", "connect_timeout", "application_name");
 
     private SourceRules() {
     }
@@ -49,13 +57,16 @@ public final class SourceRules {
         checkConnStr(source.connStr(), problems);
         if (!COLLECTED_KINDS.contains(source.kind())) {
             problems.add(new FieldProblem("kind", "sources of kind '" + source.kind().label()
-                    + "' are not collected by this version of pgharvest; use 'postgres' or '"
-                    + SourceKind.POSTGRES_CONTINUOUS_DISCOVERY.label() + "'"));
+                    + "' are not collected by this version of pgharvest; use one of "
+                    + COLLECTED_KINDS.stream().map(kind -> "'" + kind.label() + "'").toList()));
         }
         checkPresetName("preset", source.preset(), config, problems);
         checkSelection("metrics", source.metrics(), config, problems);
         checkPresetName("standbyPreset", source.standbyPreset(), config, problems);
         checkSelection("standbyMetrics", source.standbyMetrics(), config, problems);
+        if (CONSOLE_KINDS.contains(source.kind())) {
+            checkConsole(source, config, problems);
+        }
         checkPattern("includePattern", source, source.includePattern(), problems);
         checkPattern("excludePattern", source, source.excludePattern(), problems);
         if (source.tags().size() > MAX_TAGS) {
@@ -114,6 +125,46 @@ public final class SourceRules {
                         + " or 0 to leave out a metric of the preset"));
             }
         });
+    }
+
+    /**
+     * pgbouncer and pgpool sources: only SHOW metrics (their consoles act on other commands), no
+     * standby selection (a console has no recovery state), and only the connection parameters
+     * the console client honours.
+     */
+    private static void checkConsole(Source source, ConfigSnapshot config, List<FieldProblem> problems) {
+        String kind = source.kind().label();
+        config.selectedMetrics(source, false).keySet().forEach(metric -> {
+            config.metrics().get(metric).sqls().values().stream()
+                    .map(MetricSql::problemOnConsole).flatMap(Optional::stream).findFirst()
+                    .ifPresent(why -> problems.add(new FieldProblem(
+                            source.metrics().containsKey(metric) ? "metrics." + metric : "preset",
+                            "metric " + metric + " cannot run on a " + kind + " source: its SQL " + why
+                                    + "; choose SHOW metrics (preset '" + kind + "')")));
+        });
+        if (source.hasStandbySelection()) {
+            problems.add(new FieldProblem(source.standbyPreset() != null ? "standbyPreset" : "standbyMetrics",
+                    "a " + kind + " source has no standby state; leave it out"));
+        }
+        if (source.onlyIfPrimary()) {
+            problems.add(new FieldProblem("onlyIfPrimary", "a " + kind + " source has no primary or standby role;"
+                    + " leave it out"));
+        }
+        try {
+            ConnectionString conn = ConnectionString.parse(source.connStr());
+            conn.parameters().forEach((name, value) -> {
+                if (!CONSOLE_PARAMETERS.contains(name)) {
+                    problems.add(new FieldProblem("connStr", "parameter " + name + " has no effect on " + kind
+                            + " sources (they honour " + String.join(", ", CONSOLE_PARAMETERS.stream().sorted().toList())
+                            + "); leave it out"));
+                } else if (name.equals("sslmode") && value.startsWith("verify")) {
+                    problems.add(new FieldProblem("connStr", "sslmode=" + value + " is not supported for " + kind
+                            + " sources: certificates are not verified on consoles; use require"));
+                }
+            });
+        } catch (InvalidConnectionStringException e) {
+            // reported by checkConnStr
+        }
     }
 
     /** Database name patterns select what continuous discovery collects; no other kind has a use for them. */

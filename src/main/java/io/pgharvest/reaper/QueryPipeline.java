@@ -1,5 +1,6 @@
 package io.pgharvest.reaper;
 
+import io.pgharvest.endpoint.EndpointSession;
 import io.pgharvest.model.MetricSql;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -58,6 +59,8 @@ final class QueryPipeline implements AutoCloseable {
     private static final Duration NETWORK_MARGIN = Duration.ofSeconds(30);
 
     private final Connection connection;
+    /** The session of an endpoint that is not PostgreSQL (then {@link #connection} is null). */
+    private final EndpointSession endpoint;
     private final Duration sessionStatementTimeout;
     private final Duration minNetworkTimeout;
     private final boolean pipelined;
@@ -73,9 +76,19 @@ final class QueryPipeline implements AutoCloseable {
     QueryPipeline(Connection connection, Duration sessionStatementTimeout, Duration minNetworkTimeout,
             boolean pipelined) {
         this.connection = connection;
+        this.endpoint = null;
         this.sessionStatementTimeout = sessionStatementTimeout;
         this.minNetworkTimeout = minNetworkTimeout;
         this.pipelined = pipelined;
+    }
+
+    /** For pgbouncer and pgpool: one command per round trip, each bounded by its metric's timeout. */
+    QueryPipeline(EndpointSession endpoint) {
+        this.connection = null;
+        this.endpoint = endpoint;
+        this.sessionStatementTimeout = Duration.ZERO;
+        this.minNetworkTimeout = Duration.ZERO;
+        this.pipelined = false;
     }
 
     /**
@@ -90,10 +103,10 @@ final class QueryPipeline implements AutoCloseable {
         for (MetricQuery query : queries) {
             refuseIfNotReading(query);
         }
-        allowNetworkSilenceFor(queries);
         if (!pipelined) {
             return runEachSimple(queries);
         }
+        allowNetworkSilenceFor(queries);
         // Metrics under the session's own limit first, then one group per other limit, each
         // opened by a transaction-local set_config. The setting holds until the next group or
         // the end of the pipeline's implicit transaction, so no reset is needed and each
@@ -144,10 +157,10 @@ final class QueryPipeline implements AutoCloseable {
      */
     AloneRun runAlone(MetricQuery query) throws SQLException {
         refuseIfNotReading(query);
-        allowNetworkSilenceFor(List.of(query));
         if (!pipelined) {
             return new AloneRun(runEachSimple(List.of(query)).getFirst(), false);
         }
+        allowNetworkSilenceFor(List.of(query));
         boolean ownTimeout = !query.statementTimeout().equals(sessionStatementTimeout);
         // The transaction-local setting ends with the round trip's transaction.
         var parts = new ArrayList<String>();
@@ -261,14 +274,11 @@ final class QueryPipeline implements AutoCloseable {
         }
     }
 
-    /** pgbouncer and pgpool consoles: simple protocol, one statement per round trip. */
+    /** pgbouncer and pgpool: one command per round trip (they take no transactions and no pipelines). */
     private List<FetchedRows> runEachSimple(List<MetricQuery> queries) throws SQLException {
         var results = new ArrayList<FetchedRows>(queries.size());
         for (MetricQuery query : queries) {
-            try (Statement statement = connection.createStatement()) {
-                List<FetchedRows> all = collect(statement, statement.execute(query.sql()));
-                results.add(all.isEmpty() ? FetchedRows.EMPTY : all.getLast());
-            }
+            results.add(new FetchedRows(endpoint.run(query.sql(), query.statementTimeout()), null));
         }
         return results;
     }

@@ -13,13 +13,25 @@ import java.time.Instant;
  *     connected to (with several hosts in the connection string it need not be the first)
  * @param database {@code current_database()}: which of the instance's databases this session
  *     reads, the key its share of a fanned-out result is found under; null when not PostgreSQL
+ * @param reportedVersion what a peer that is not PostgreSQL calls its version (e.g. "PgBouncer
+ *     1.18.0"); null for PostgreSQL, whose version is {@code versionNum}
  */
 record ServerFacts(int versionNum, boolean inRecovery, String systemIdentifier, String serverAddress,
-        String database, Instant readAt) {
+        String database, Instant readAt, String reportedVersion) {
 
-    /** For peers that are not PostgreSQL servers (pgbouncer, pgpool): every metric's newest SQL. */
-    static ServerFacts notPostgres(Instant now) {
-        return new ServerFacts(0, false, null, null, null, now);
+    /** Facts of a PostgreSQL server. */
+    ServerFacts(int versionNum, boolean inRecovery, String systemIdentifier, String serverAddress,
+            String database, Instant readAt) {
+        this(versionNum, inRecovery, systemIdentifier, serverAddress, database, readAt, null);
+    }
+
+    /**
+     * For peers that are not PostgreSQL servers (pgbouncer, pgpool): every metric's newest SQL.
+     *
+     * @param reportedVersion what the peer calls its version, shown in the status
+     */
+    static ServerFacts notPostgres(Instant now, String reportedVersion) {
+        return new ServerFacts(0, false, null, null, null, now, reportedVersion);
     }
 
     /**
@@ -46,6 +58,6 @@ record ServerFacts(int versionNum, boolean inRecovery, String systemIdentifier, 
     }
 
     String displayVersion() {
-        return versionNum == 0 ? null : (versionNum / 10000) + "." + (versionNum % 100);
+        return versionNum == 0 ? reportedVersion : (versionNum / 10000) + "." + (versionNum % 100);
     }
 }

@@ -1,6 +1,7 @@
 package io.pgharvest.reaper;
 
 import io.pgharvest.endpoint.EndpointProtocol;
+import io.pgharvest.endpoint.EndpointSession;
 import io.pgharvest.endpoint.RolePrivileges;
 import io.pgharvest.endpoint.SessionOpener;
 import io.pgharvest.endpoint.SessionSettings;
@@ -15,7 +16,9 @@ import java.time.Instant;
 
 /**
  * One reaper's connection to its source, opened by the {@link SessionOpener} (whose rules it
- * shares with the connection test), plus the server facts the engine schedules by.
+ * shares with the connection test), plus the server facts the engine schedules by. A source
+ * that is not a PostgreSQL server (pgbouncer, pgpool) has an {@link EndpointSession} instead of
+ * a JDBC connection; the opener picks its implementation for the kind.
  */
 final class SourceSession implements AutoCloseable {
 
@@ -31,6 +34,7 @@ final class SourceSession implements AutoCloseable {
     private static final Duration MIN_FACTS_TIMEOUT = Duration.ofSeconds(30);
 
     private final Connection connection;
+    private final EndpointSession endpoint;
     private final boolean postgres;
     private final QueryPipeline pipeline;
     private final Duration factsTimeout;
@@ -40,6 +44,7 @@ final class SourceSession implements AutoCloseable {
 
     private SourceSession(Connection connection, boolean postgres, QueryPipeline pipeline, Duration factsTimeout) {
         this.connection = connection;
+        this.endpoint = null;
         this.postgres = postgres;
         this.pipeline = pipeline;
         this.factsTimeout = factsTimeout;
@@ -60,8 +65,20 @@ final class SourceSession implements AutoCloseable {
         return wanted.compareTo(cap) > 0 ? cap : wanted;
     }
 
+    private SourceSession(EndpointSession endpoint, Instant now) {
+        this.connection = null;
+        this.endpoint = endpoint;
+        this.postgres = false;
+        this.pipeline = new QueryPipeline(endpoint);
+        this.factsTimeout = Duration.ZERO;
+        this.facts = ServerFacts.notPostgres(now, endpoint.version());
+    }
+
     static SourceSession open(SessionOpener opener, ConnectionString conn, SourceKind kind, Instant now)
             throws SQLException {
+        if (!EndpointProtocol.of(kind).isPostgres()) {
+            return new SourceSession(opener.openEndpoint(conn, kind), now);
+        }
         SessionSettings settings = opener.settings();
         Connection connection = opener.open(conn, kind);
         try {
@@ -98,7 +115,7 @@ final class SourceSession implements AutoCloseable {
      */
     private ServerFacts readFacts(Instant now, boolean opening) throws SQLException {
         if (!postgres) {
-            facts = ServerFacts.notPostgres(now);
+            facts = ServerFacts.notPostgres(now, endpoint.version());
             return facts;
         }
         try (Statement st = connection.createStatement()) {
@@ -170,9 +187,13 @@ final class SourceSession implements AutoCloseable {
      * What an error says about the session: gone (connection class 08, operator intervention
      * 57P, a closed connection: reconnect), slow (statement or lock timeout, a cancel: the
      * session is fine and so is the query, the server did not answer in time), or the query's
-     * own problem.
+     * own problem. A pooler's console cannot cancel a command: a command without answer ends
+     * its session, so it is never slow.
      */
     Failure classify(SQLException error) {
+        if (endpoint != null) {
+            return endpoint.isBroken(error) ? Failure.BROKEN : Failure.METRIC;
+        }
         String state = error.getSQLState();
         boolean connectionClass = state != null && (state.startsWith("08") || state.startsWith("57P"));
         try {
@@ -203,7 +224,11 @@ final class SourceSession implements AutoCloseable {
     @Override
     public void close() {
         pipeline.close();
-        closeQuietly(connection);
+        if (endpoint != null) {
+            endpoint.close();
+        } else {
+            closeQuietly(connection);
+        }
     }
 
     private static void closeQuietly(Connection connection) {

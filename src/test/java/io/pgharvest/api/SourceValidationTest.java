@@ -106,9 +106,9 @@ class SourceValidationTest extends ApiTestBase {
     }
 
     @Test
-    void kindsThatAreNotCollectedAreRefusedRatherThanStored() {
-        var answer = api().post("/api/v1/sources", Map.of("name", "v-pool", "connStr", "postgresql://db:6432/pgbouncer",
-                "kind", "pgbouncer"));
+    void pgwatchKindsThatAreNotCollectedAreRefusedRatherThanStored() {
+        var answer = api().post("/api/v1/sources", Map.of("name", "v-pool", "connStr", "http://etcd:2379",
+                "kind", "patroni-namespace-discovery"));
 
         assertThat(answer.status()).isEqualTo(400);
         assertThat(answer.errorFields()).containsExactly("kind");

@@ -131,11 +131,16 @@ class BuiltInCatalogTest {
     }
 
     @Test
-    void thePgbouncerPresetHoldsOnlyConsoleCommandsAndNoOtherPresetDoes() {
+    void thePoolerPresetsHoldTheirConsoleCommandsAndNoOtherPresetHoldsAny() {
         Set<String> console = names(CatalogUnderTest::isConsoleCommand);
 
-        assertThat(preset("pgbouncer").metrics().keySet()).isEqualTo(console);
-        catalog.presets().values().stream().filter(p -> !p.name().equals("pgbouncer"))
+        for (String pooler : List.of("pgbouncer", "pgpool")) {
+            assertThat(preset(pooler).metrics().keySet()).as(pooler)
+                    .isEqualTo(names(m -> console.contains(m.name()) && m.name().startsWith(pooler + "_")));
+        }
+        assertThat(preset("pgbouncer").metrics()).containsKeys("pgbouncer_stats", "pgbouncer_clients");
+        assertThat(preset("pgpool").metrics()).containsKeys("pgpool_stats", "pgpool_processes");
+        catalog.presets().values().stream().filter(p -> !p.name().equals("pgbouncer") && !p.name().equals("pgpool"))
                 .forEach(p -> assertThat(p.metrics().keySet()).as(p.name()).doesNotContainAnyElementsOf(console));
     }
 

@@ -25,7 +25,7 @@ final class MetricsDoc {
     static final String REGENERATE = "./mvnw -B test -Dtest=MetricsDocTest -D" + WRITE_PROPERTY + "=true";
     static final List<Integer> VERSIONS = List.of(14, 15, 16, 17, 18);
     /** Presets in reading order; the overview table has a column for each of these. */
-    static final List<String> MAIN_PRESETS = List.of("minimal", "basic", "standard", "exhaustive", "pgbouncer");
+    static final List<String> MAIN_PRESETS = List.of("minimal", "basic", "standard", "exhaustive", "pgbouncer", "pgpool");
 
     private MetricsDoc() {
     }
@@ -46,7 +46,7 @@ final class MetricsDoc {
                 .append("<!-- Generated from src/main/resources/catalog/metrics.yaml by io.pgharvest.store.MetricsDoc;")
                 .append(" do not edit. Regenerate with: ").append(REGENERATE).append(" -->\n\n")
                 .append(metrics.size()).append(" metrics: ").append(metrics.size() - console)
-                .append(" for PostgreSQL and ").append(console).append(" for pgbouncer's admin console.")
+                .append(" for PostgreSQL and ").append(console).append(" for pgbouncer's admin console and pgpool-II.")
                 .append(" Metrics per PostgreSQL version: ")
                 .append(VERSIONS.stream().map(v -> v + ": " + countFor(metrics, v)).collect(Collectors.joining(", ")))
                 .append(". [catalog.md](catalog.md) explains the conventions, the presets and how the catalog is tested.\n\n");
@@ -145,7 +145,7 @@ final class MetricsDoc {
 
     private static String versions(MetricDefinition metric) {
         if (CatalogUnderTest.isConsoleCommand(metric)) {
-            return "pgbouncer";
+            return metric.name().startsWith("pgpool_") ? "pgpool" : "pgbouncer";
         }
         return metric.sqls().keySet().iterator().next() + "+";
     }

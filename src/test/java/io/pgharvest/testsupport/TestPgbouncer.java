@@ -1,6 +1,12 @@
 package io.pgharvest.testsupport;
 
 import io.pgharvest.embedded.PostgresBinaries;
+import io.pgharvest.endpoint.EndpointSession;
+import io.pgharvest.endpoint.SessionOpener;
+import io.pgharvest.endpoint.SessionSettings;
+import io.pgharvest.model.ConnectionString;
+import io.pgharvest.model.Measurement;
+import io.pgharvest.model.SourceKind;
 import io.pgharvest.embedded.ServerAccount;
 
 import java.io.File;
@@ -13,8 +19,10 @@ import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -37,12 +45,13 @@ public final class TestPgbouncer implements AutoCloseable {
     public static final String CONSOLE = "pgbouncer";
     private static final Duration START_TIMEOUT = Duration.ofSeconds(30);
 
-    private final Process process;
+    private final List<String> command;
     private final Path dir;
     private final int port;
+    private Process process;
 
-    private TestPgbouncer(Process process, Path dir, int port) {
-        this.process = process;
+    private TestPgbouncer(List<String> command, Path dir, int port) {
+        this.command = List.copyOf(command);
         this.dir = dir;
         this.port = port;
     }
@@ -58,6 +67,28 @@ public final class TestPgbouncer implements AutoCloseable {
     }
 
     public static TestPgbouncer start(TestPostgres backend) {
+        return start(backend, "trust", null, null);
+    }
+
+    /**
+     * A pgbouncer whose clients log in with {@code authType} (trust, md5, scram-sha-256, plain);
+     * {@code user} (when not null) is an admin of the console with {@code password} in the
+     * auth file, in clear text so that every auth type can check it.
+     */
+    public static TestPgbouncer start(TestPostgres backend, String authType, String user, String password) {
+        return start(backend, authType, user, password, false);
+    }
+
+    /**
+     * A trusting pgbouncer whose clients must use TLS (client_tls_sslmode = require), with a
+     * self-signed certificate made by {@code openssl} (installed by the test setup).
+     */
+    public static TestPgbouncer startWithTls(TestPostgres backend) {
+        return start(backend, "trust", null, null, true);
+    }
+
+    private static TestPgbouncer start(TestPostgres backend, String authType, String user, String password,
+            boolean tls) {
         Path program = binary().orElseThrow(() -> new IllegalStateException(
                 "pgbouncer is not installed: run src/test/setup/install-test-servers.sh as root (Maven runs it before"
                         + " the tests)"));
@@ -67,7 +98,10 @@ public final class TestPgbouncer implements AutoCloseable {
             dir = Files.createTempDirectory("pgharvest-pgbouncer-");
             account.handOver(dir);
             int port = freePort();
-            write(account, dir.resolve("userlist.txt"), "\"" + TestPostgres.SUPERUSER + "\" \"\"\n");
+            String users = "\"" + TestPostgres.SUPERUSER + "\" \"\"\n"
+                    + (user == null ? "" : "\"" + user + "\" \"" + password + "\"\n");
+            write(account, dir.resolve("userlist.txt"), users);
+            String tlsSettings = tls ? selfSignedCertificate(account, dir) : "";
             write(account, dir.resolve("pgbouncer.ini"), """
                     [databases]
                     %s = host=%s port=%d dbname=postgres user=%s
@@ -76,38 +110,65 @@ public final class TestPgbouncer implements AutoCloseable {
                     listen_addr = 127.0.0.1
                     listen_port = %d
                     unix_socket_dir =
-                    auth_type = trust
+                    auth_type = %s
                     auth_file = %s
-                    admin_users = %s
+                    admin_users = %s%s
                     pool_mode = transaction
                     ignore_startup_parameters = extra_float_digits
                     stats_period = 1
                     logfile = %s
-                    """.formatted(DATABASE, backend.host(), backend.port(), TestPostgres.SUPERUSER, port,
-                    dir.resolve("userlist.txt"), TestPostgres.SUPERUSER, dir.resolve("pgbouncer.log")));
+                    %s""".formatted(DATABASE, backend.host(), backend.port(), TestPostgres.SUPERUSER, port,
+                    authType, dir.resolve("userlist.txt"), TestPostgres.SUPERUSER, user == null ? "" : ", " + user,
+                    dir.resolve("pgbouncer.log"), tlsSettings));
             List<String> command = new ArrayList<>(account.commandPrefix());
             command.add(program.toString());
             command.add(dir.resolve("pgbouncer.ini").toString());
-            Process process = new ProcessBuilder(command)
-                    .directory(dir.toFile())
-                    .redirectErrorStream(true)
-                    .redirectOutput(dir.resolve("stdout.log").toFile())
-                    .start();
-            var bouncer = new TestPgbouncer(process, dir, port);
-            bouncer.awaitListening();
+            var bouncer = new TestPgbouncer(command, dir, port);
+            bouncer.launch();
             return bouncer;
         } catch (IOException e) {
             throw new UncheckedIOException("Cannot start pgbouncer", e);
         }
     }
 
+    private void launch() throws IOException {
+        process = new ProcessBuilder(command)
+                .directory(dir.toFile())
+                .redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.appendTo(dir.resolve("stdout.log").toFile()))
+                .start();
+        awaitListening();
+    }
+
     public int port() {
         return port;
     }
 
+    /** Stops pgbouncer (its clients lose their sessions); {@link #restart} brings it back on the same port. */
+    public void stop() {
+        process.destroy();
+        try {
+            if (!process.waitFor(10, TimeUnit.SECONDS)) {
+                process.destroyForcibly();
+                process.waitFor(10, TimeUnit.SECONDS);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** Starts the stopped pgbouncer again with the same configuration and port. */
+    public void restart() {
+        try {
+            launch();
+        } catch (IOException e) {
+            throw new UncheckedIOException("Cannot restart pgbouncer", e);
+        }
+    }
+
     /**
      * A pgjdbc URL for a pooled database through pgbouncer. Not for the admin console
-     * ({@value #CONSOLE}): pgjdbc 42.7.5+ cannot log in there (see {@link #queryConsole}).
+     * ({@value #CONSOLE}): pgjdbc 42.7.5+ cannot log in there (use {@link #queryConsole}).
      */
     public String jdbcUrl(String database) {
         return "jdbc:postgresql://127.0.0.1:" + port + "/" + database + "?user=" + TestPostgres.SUPERUSER
@@ -115,14 +176,25 @@ public final class TestPgbouncer implements AutoCloseable {
     }
 
     /**
-     * Runs a command (e.g. {@code show pools}) on the admin console with the simple query
-     * protocol and returns the rows as text. Not through pgjdbc: after logging in, pgjdbc 42.7.5
-     * and later send {@code SET extra_float_digits} to any server that reports a version below 12,
-     * and pgbouncer's console (which reports its own version) rejects it with "SET failed" in
-     * every release before the fix of pgbouncer issue 1509.
+     * Runs a command (e.g. {@code show pools}) on the admin console as the superuser with
+     * pgharvest's own console client (pgjdbc cannot log in there, see docs/sources.md) and
+     * returns the rows as text.
      */
     public List<Map<String, String>> queryConsole(String command) throws IOException {
-        return SimpleQueryClient.query("127.0.0.1", port, TestPostgres.SUPERUSER, CONSOLE, command);
+        var opener = new SessionOpener(new SessionSettings(START_TIMEOUT, START_TIMEOUT, START_TIMEOUT, START_TIMEOUT));
+        var conn = ConnectionString.parse("postgresql://" + TestPostgres.SUPERUSER + "@127.0.0.1:" + port + "/" + CONSOLE
+                + "?sslmode=disable");
+        try (EndpointSession session = opener.openEndpoint(conn, SourceKind.PGBOUNCER)) {
+            var rows = new ArrayList<Map<String, String>>();
+            for (Measurement.Row row : session.run(command, START_TIMEOUT)) {
+                var text = new LinkedHashMap<String, String>();
+                row.values().forEach((column, value) -> text.put(column, value == null ? null : value.toString()));
+                rows.add(text);
+            }
+            return rows;
+        } catch (SQLException e) {
+            throw new IOException("'" + command + "' on pgbouncer's console failed: " + e.getMessage(), e);
+        }
     }
 
     /** pgbouncer's version as its console reports it, e.g. "PgBouncer 1.18.0". */
@@ -154,15 +226,29 @@ public final class TestPgbouncer implements AutoCloseable {
 
     @Override
     public void close() {
-        process.destroy();
+        stop();
+        PostgresBinaries.deleteQuietly(dir);
+    }
+
+    /** Makes key.pem and cert.pem in {@code dir} and returns the settings that require TLS from clients. */
+    private static String selfSignedCertificate(ServerAccount account, Path dir) throws IOException {
+        Process openssl = new ProcessBuilder("openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2",
+                "-subj", "/CN=localhost", "-keyout", dir.resolve("key.pem").toString(),
+                "-out", dir.resolve("cert.pem").toString())
+                .redirectErrorStream(true).redirectOutput(dir.resolve("openssl.log").toFile()).start();
         try {
-            if (!process.waitFor(10, TimeUnit.SECONDS)) {
-                process.destroyForcibly();
+            if (!openssl.waitFor(60, TimeUnit.SECONDS) || openssl.exitValue() != 0) {
+                throw new IllegalStateException("openssl could not make a certificate: "
+                        + Files.readString(dir.resolve("openssl.log")));
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
         }
-        PostgresBinaries.deleteQuietly(dir);
+        account.handOver(dir.resolve("key.pem"));
+        account.handOver(dir.resolve("cert.pem"));
+        return "client_tls_sslmode = require\nclient_tls_key_file = " + dir.resolve("key.pem")
+                + "\nclient_tls_cert_file = " + dir.resolve("cert.pem") + "\n";
     }
 
     private static void write(ServerAccount account, Path file, String content) throws IOException {
