@@ -183,6 +183,7 @@ public final class PgwatchImportReader {
                 notices.add(new ImportNotice(where, path + ".is_enabled", "missing: imported as enabled (pgwatch"
                         + " would treat the source as disabled); add is_enabled: false to keep it off"));
             }
+            definedIn.putIfAbsent("sources[" + source.name() + "]", where);
             if (sources.putIfAbsent(source.name(), source) != null) {
                 problems.add(new FieldProblem("sources[" + source.name() + "]", "is listed more than once"));
             }
@@ -238,7 +239,7 @@ public final class PgwatchImportReader {
         PgwatchImport finish() {
             var changes = new ConfigChanges(List.copyOf(sources.values()), List.copyOf(metrics.values()),
                     List.copyOf(presets.values()));
-            return new PgwatchImport(changes, notices, problems);
+            return new PgwatchImport(changes, notices, problems, definedIn);
         }
     }
 }
