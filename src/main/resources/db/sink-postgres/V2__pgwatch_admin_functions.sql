@@ -1,10 +1,11 @@
 -- The admin functions pgwatch operators call on a pgwatch storage database, with pgwatch's names,
 -- arguments and results, over pgharvest's layout (time partitions in "subpartitions", metric
 -- tables commented 'pgwatch-generated-metric-lvl'). Only the plain PostgreSQL layout exists here:
--- a schema_type other than 'postgres' is refused.
+-- a schema_type other than 'postgres' is refused. CREATE OR REPLACE: an adopted pgwatch storage
+-- database already has pgwatch's own versions, which these replace.
 
 -- The storage layout a schema_type argument of '' stands for; anything else than 'postgres' is refused.
-CREATE FUNCTION admin.pgharvest_schema_type(requested text)
+CREATE OR REPLACE FUNCTION admin.pgharvest_schema_type(requested text)
     RETURNS text
     LANGUAGE plpgsql STABLE AS
 $fn$
@@ -24,7 +25,7 @@ $fn$;
 
 -- Creates an empty metric table (as pgharvest creates one before a selected metric's first row);
 -- true when created, false when it was there already.
-CREATE FUNCTION admin.ensure_dummy_metrics_table(metric text)
+CREATE OR REPLACE FUNCTION admin.ensure_dummy_metrics_table(metric text)
     RETURNS boolean
     LANGUAGE plpgsql AS
 $fn$
@@ -43,7 +44,7 @@ END
 $fn$;
 
 -- Time partitions whose whole range ends before now() - older_than, oldest first within a metric.
-CREATE FUNCTION admin.get_old_time_partitions(older_than interval, schema_type text DEFAULT '')
+CREATE OR REPLACE FUNCTION admin.get_old_time_partitions(older_than interval, schema_type text DEFAULT '')
     RETURNS SETOF text
     LANGUAGE plpgsql STABLE AS
 $fn$
@@ -58,7 +59,7 @@ END
 $fn$;
 
 -- Drops what get_old_time_partitions lists; returns how many partitions were dropped.
-CREATE FUNCTION admin.drop_old_time_partitions(older_than interval, schema_type text DEFAULT '')
+CREATE OR REPLACE FUNCTION admin.drop_old_time_partitions(older_than interval, schema_type text DEFAULT '')
     RETURNS integer
     LANGUAGE plpgsql AS
 $fn$
@@ -77,7 +78,7 @@ $fn$;
 -- Brings admin.all_distinct_dbname_metrics (the dashboards' drop-downs) in line with the data:
 -- adds missing (dbname, metric) pairs, removes pairs without rows and those of dropped tables.
 -- Returns the number of listing rows added plus removed; 0 while another session runs it.
-CREATE FUNCTION admin.maintain_unique_sources()
+CREATE OR REPLACE FUNCTION admin.maintain_unique_sources()
     RETURNS integer
     LANGUAGE plpgsql AS
 $fn$
@@ -126,7 +127,7 @@ END
 $fn$;
 
 -- Empties every metric table and the listing; returns the number of metric tables emptied.
-CREATE FUNCTION admin.truncate_all_metric_tables()
+CREATE OR REPLACE FUNCTION admin.truncate_all_metric_tables()
     RETURNS integer
     LANGUAGE plpgsql AS
 $fn$
@@ -143,9 +144,12 @@ BEGIN
 END
 $fn$;
 
+-- pgwatch's older storage had a function of this name; an adopted pgwatch database may hold it.
+DROP ROUTINE IF EXISTS admin.drop_all_metric_tables();
+
 -- Drops every metric table, one partition per transaction so that a large store does not run
 -- out of lock slots; CALL it outside a transaction block.
-CREATE PROCEDURE admin.drop_all_metric_tables()
+CREATE OR REPLACE PROCEDURE admin.drop_all_metric_tables()
     LANGUAGE plpgsql AS
 $fn$
 DECLARE

@@ -185,12 +185,20 @@ public final class PostgresSink implements Sink {
         schemaLock.lock();
         try {
             if (!schemaReady) {
+                boolean adopting = PgwatchStorage.prepareAdoption(dataSource, maskedUrl);
+                if (adopting) {
+                    log.info("Sink {}: {} is a pgwatch storage database; taking it over with its data", name,
+                            maskedUrl);
+                }
                 try {
                     Flyway.configure(PostgresSink.class.getClassLoader())
                             .dataSource(dataSource)
                             .schemas("admin")
                             .table("pgharvest_schema_history")
                             .locations("classpath:db/sink-postgres")
+                            .baselineOnMigrate(adopting)
+                            .baselineVersion("1")
+                            .baselineDescription("pgwatch storage schema adopted")
                             .load()
                             .migrate();
                 } catch (RuntimeException e) {

@@ -106,6 +106,76 @@ class PgwatchSinkCompatibilityTest {
         }
     }
 
+    /**
+     * A storage database shaped like pgwatch's (written here from its documented layout: admin
+     * tables, a metric table with a day partition and a row, an admin function pgharvest replaces).
+     */
+    private static final String PGWATCH_STORAGE = """
+            CREATE SCHEMA admin;
+            CREATE SCHEMA subpartitions;
+            CREATE TABLE admin.storage_schema_type (schema_type text NOT NULL DEFAULT 'postgres',
+                initialized_on timestamptz NOT NULL DEFAULT now(), CHECK (schema_type IN ('postgres', 'timescale')));
+            INSERT INTO admin.storage_schema_type DEFAULT VALUES;
+            CREATE TABLE admin.all_distinct_dbname_metrics (dbname text NOT NULL, metric text NOT NULL,
+                created_on timestamptz NOT NULL DEFAULT now(), PRIMARY KEY (dbname, metric));
+            CREATE TABLE admin.config (key text PRIMARY KEY, value text NOT NULL);
+            CREATE TABLE admin.migration (id bigint PRIMARY KEY, version text NOT NULL);
+            CREATE TABLE admin.metrics_template (time timestamptz NOT NULL DEFAULT now(), dbname text NOT NULL,
+                data jsonb NOT NULL, tag_data jsonb, CHECK (false));
+            CREATE INDEX ON admin.metrics_template (dbname, time);
+            CREATE FUNCTION admin.get_top_level_metric_tables(OUT table_name text) RETURNS SETOF text
+                LANGUAGE sql AS $$ SELECT c.oid::regclass::text FROM pg_class c
+                WHERE c.relnamespace = 'public'::regnamespace AND c.relkind IN ('r', 'p')
+                AND obj_description(c.oid, 'pg_class') = 'pgwatch-generated-metric-lvl' ORDER BY 1 $$;
+            CREATE FUNCTION admin.ensure_dummy_metrics_table(metric text) RETURNS boolean
+                LANGUAGE sql AS $$ SELECT NULL::boolean $$;
+            CREATE TABLE public.db_stats (LIKE admin.metrics_template INCLUDING INDEXES) PARTITION BY RANGE (time);
+            COMMENT ON TABLE public.db_stats IS 'pgwatch-generated-metric-lvl';
+            CREATE TABLE subpartitions.db_stats_old PARTITION OF public.db_stats
+                FOR VALUES FROM ('2020-01-01 00:00+00') TO ('2020-01-02 00:00+00');
+            COMMENT ON TABLE subpartitions.db_stats_old IS 'pgwatch-generated-metric-time-lvl';
+            INSERT INTO public.db_stats VALUES ('2020-01-01 12:00+00', 'by-pgwatch', '{"numbackends": 3}', NULL);
+            INSERT INTO admin.all_distinct_dbname_metrics (dbname, metric) VALUES ('by-pgwatch', 'db_stats');
+            """;
+
+    @Test
+    void anExistingPgwatchStorageDatabaseIsTakenOverWithItsData() throws Exception {
+        newDatabase();
+        try (Connection c = PG.connect(database); Statement s = c.createStatement()) {
+            s.execute(PGWATCH_STORAGE);
+        }
+        PostgresSink sink = open(MetricCatalog.empty());
+        Instant now = Instant.now().truncatedTo(ChronoUnit.MICROS);
+        sink.write(List.of(measurement("by-pgharvest", "db_stats", now)));
+
+        try (Connection c = PG.connect(database); Statement s = c.createStatement()) {
+            assertThat(rows(s, "SELECT dbname FROM public.db_stats ORDER BY time"))
+                    .containsExactly("by-pgwatch", "by-pgharvest");
+            assertThat(rows(s, "SELECT admin.ensure_dummy_metrics_table('wal')")).containsExactly("t");
+            assertThat(rows(s, "SELECT admin.drop_old_time_partitions('1 day')")).containsExactly("1");
+            assertThat(rows(s, "SELECT dbname FROM public.db_stats")).containsExactly("by-pgharvest");
+            assertThat(rows(s, "SELECT version || ' ' || description FROM admin.pgharvest_schema_history"
+                    + " ORDER BY installed_rank")).containsExactly("1 pgwatch storage schema adopted",
+                    "2 pgwatch admin functions");
+        }
+    }
+
+    @Test
+    void aPgwatchStorageDatabaseOnTimescaleIsRefusedNamingTheLayout() throws Exception {
+        newDatabase();
+        try (Connection c = PG.connect(database); Statement s = c.createStatement()) {
+            s.execute(PGWATCH_STORAGE.replace("DEFAULT 'postgres'", "DEFAULT 'timescale'"));
+        }
+        PostgresSink sink = open(MetricCatalog.empty());
+
+        assertThatThrownBy(() -> sink.write(List.of(measurement("x", "db_stats", Instant.now()))))
+                .isInstanceOf(SQLException.class).hasMessageContaining("'timescale' layout");
+        try (Connection c = PG.connect(database); Statement s = c.createStatement()) {
+            assertThat(rows(s, "SELECT count(*) FROM public.db_stats")).containsExactly("1");
+            assertThat(rows(s, "SELECT to_regclass('admin.pgharvest_schema_history') IS NULL")).containsExactly("t");
+        }
+    }
+
     private static Measurement measurement(String source, String metric, Instant time) {
         return new Measurement(source, metric, time, List.of(new Measurement.Row(Map.of("x", 1L), null)), Map.of());
     }
@@ -119,8 +189,16 @@ class PgwatchSinkCompatibilityTest {
     }
 
     private PostgresSink sink(MetricCatalog catalog) {
+        newDatabase();
+        return open(catalog);
+    }
+
+    private void newDatabase() {
         database = "sink_compat_" + (++databases) + "_" + Long.toHexString(System.nanoTime());
         PG.createDatabase(database);
+    }
+
+    private PostgresSink open(MetricCatalog catalog) {
         PostgresSink sink = PostgresSink.create("pgharvest.sinks[0]", settings(PG.connStr(database)), THREADS, catalog,
                 Clock.systemUTC());
         sinks.add(sink);
