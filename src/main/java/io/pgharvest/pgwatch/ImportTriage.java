@@ -125,7 +125,13 @@ final class ImportTriage {
         var kept = new LinkedHashMap<String, Integer>();
         entries.forEach((metric, interval) -> {
             String name = renamed.getOrDefault(metric, metric);
-            if (metrics.containsKey(name) || storedMetrics.contains(name)) {
+            List<String> instead = SpecialMetrics.replacements(metric).stream()
+                    .filter(r -> metrics.containsKey(r) || storedMetrics.contains(r)).toList();
+            if (!instead.isEmpty()) {
+                instead.forEach(r -> kept.putIfAbsent(r, interval));
+                notice(key, field + "." + metric, "replaced by " + String.join(", ", instead)
+                        + ": pgharvest writes pgwatch's *_changes tables from them");
+            } else if (metrics.containsKey(name) || storedMetrics.contains(name)) {
                 kept.put(name, interval);
             } else if (skipped.containsKey(metric)) {
                 notice(key, field + "." + metric, "dropped: metric " + metric + " " + skipped.get(metric));

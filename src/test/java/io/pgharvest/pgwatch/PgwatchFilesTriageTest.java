@@ -107,9 +107,11 @@ class PgwatchFilesTriageTest {
         assertThat(after.metrics().get("tri_pool_nodes").sqls()).containsOnlyKeys(3);
         assertThat(after.metrics().get("tri_old_and_new").sqls()).containsOnlyKeys(14);
         assertThat(after.metrics()).doesNotContainKeys("tri_writes", "change_events", "tri-dashed");
+        // change_events selects pgharvest's hash metrics, from which it writes pgwatch's *_changes tables
         assertThat(after.presets().get("tri-with-dashes").metrics())
                 .containsExactlyInAnyOrderEntriesOf(java.util.Map.of("tri_old_and_new", 60, "tri_dashed", 30,
-                        "db_stats", 60));
+                        "db_stats", 60, "table_hashes", 300, "index_hashes", 300, "sproc_hashes", 300,
+                        "configuration_hashes", 300));
         assertThat(after.presets()).doesNotContainKey("tri_only_missing");
         assertThat(after.sources().get("tri_source").metrics()).containsOnlyKeys("tri_dashed");
     }
