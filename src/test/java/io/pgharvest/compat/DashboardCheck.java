@@ -157,11 +157,7 @@ public final class DashboardCheck {
         int[] counts = new int[4];
         for (JsonNode panel : panels(dashboard)) {
             List<String> queries = new ArrayList<>();
-            panel.path("targets").forEach(t -> {
-                if (t.hasNonNull("rawSql") && !t.get("rawSql").asString().isBlank()) {
-                    queries.add(t.get("rawSql").asString());
-                }
-            });
+            rawSql(panel.has("targets") ? panel.path("targets") : panel.path("spec").path("data"), queries);
             if (queries.isEmpty()) {
                 continue;
             }
@@ -193,11 +189,21 @@ public final class DashboardCheck {
         }
     }
 
+    /** Panels of the classic layout (panels, rows) and of Grafana's v2 schema (spec.elements). */
     private static List<JsonNode> panels(JsonNode dashboard) {
         var out = new ArrayList<JsonNode>();
         collect(dashboard.path("panels"), out);
         dashboard.path("rows").forEach(row -> collect(row.path("panels"), out));
+        dashboard.path("spec").path("elements").forEach(out::add);
         return out;
+    }
+
+    private static void rawSql(JsonNode node, List<String> out) {
+        if (node.isObject() && node.hasNonNull("rawSql") && !node.get("rawSql").asString().isBlank()) {
+            out.add(node.get("rawSql").asString());
+            return;
+        }
+        node.forEach(child -> rawSql(child, out));
     }
 
     private static void collect(JsonNode panels, List<JsonNode> out) {
@@ -211,12 +217,18 @@ public final class DashboardCheck {
     private static Map<String, String> variables(JsonNode dashboard, Connection sink, GrafanaSql sql, String dbname)
             throws SQLException {
         var variables = new LinkedHashMap<String, String>();
-        for (JsonNode variable : dashboard.path("templating").path("list")) {
+        var declared = new ArrayList<JsonNode>();
+        dashboard.path("templating").path("list").forEach(declared::add);
+        dashboard.path("spec").path("variables").forEach(v -> declared.add(v.path("spec")));
+        for (JsonNode variable : declared) {
             String name = variable.path("name").asString();
             String value = current(variable);
-            if (variable.path("type").asString().equals("query")) {
-                JsonNode query = variable.path("query");
-                String text = query.isObject() ? query.path("rawSql").asString(query.path("query").asString())
+            JsonNode query = variable.path("query");
+            if (variable.path("type").asString().equals("query") || query.path("kind").asString().equals("DataQuery")) {
+                JsonNode spec = query.path("spec");
+                String text = query.isObject()
+                        ? firstText(spec.path("rawSql"), spec.path("__legacyStringValue"), query.path("rawSql"),
+                                query.path("query"))
                         : query.asString();
                 String first = firstValue(sink, sql.expand(text, withDbname(variables, dbname)));
                 if (first != null) {
@@ -226,6 +238,15 @@ public final class DashboardCheck {
             variables.put(name, value == null ? "" : value);
         }
         return withDbname(variables, dbname);
+    }
+
+    private static String firstText(JsonNode... candidates) {
+        for (JsonNode candidate : candidates) {
+            if (candidate.isString() && !candidate.asString().isBlank()) {
+                return candidate.asString();
+            }
+        }
+        return "";
     }
 
     private static Map<String, String> withDbname(Map<String, String> variables, String dbname) {
@@ -239,6 +260,9 @@ public final class DashboardCheck {
     private static String current(JsonNode variable) {
         JsonNode value = variable.path("current").path("value");
         String text = value.isArray() ? (value.isEmpty() ? null : value.get(0).asString()) : value.asString(null);
+        if (text != null && text.startsWith("$__auto")) {
+            return "1m";
+        }
         if (text == null || text.startsWith("$__")) {
             JsonNode options = variable.path("options");
             return options.isEmpty() ? (variable.path("type").asString().equals("interval") ? "1m" : null)
