@@ -41,6 +41,8 @@ public final class DashboardCheck {
 
     private static final JsonMapper JSON = JsonMapper.builder().build();
     private static final String SOURCE = "compat-source";
+    /** The multi-value variables of the dashboard being checked. */
+    private static final java.util.Set<String> multiValued = new java.util.HashSet<>();
 
     private DashboardCheck() {
     }
@@ -173,7 +175,8 @@ public final class DashboardCheck {
             }
             counts[data ? 1 : error == null ? 2 : 3]++;
             if (verbose && !data) {
-                System.out.println("  " + file.getFileName() + " / " + panel.path("title").asString() + ": "
+                System.out.println("  " + file.getFileName() + " / "
+                        + panel.path("title").asString(panel.path("spec").path("title").asString()) + ": "
                         + (error == null ? "empty" : error.lines().findFirst().orElse("")));
             }
         }
@@ -217,6 +220,7 @@ public final class DashboardCheck {
     private static Map<String, String> variables(JsonNode dashboard, Connection sink, GrafanaSql sql, String dbname)
             throws SQLException {
         var variables = new LinkedHashMap<String, String>();
+        multiValued.clear();
         var declared = new ArrayList<JsonNode>();
         dashboard.path("templating").path("list").forEach(declared::add);
         dashboard.path("spec").path("variables").forEach(v -> declared.add(v.path("spec")));
@@ -235,9 +239,17 @@ public final class DashboardCheck {
                     value = first;
                 }
             }
-            variables.put(name, value == null ? "" : value);
+            if (variable.path("multi").asBoolean(false) || variable.path("includeAll").asBoolean(false)) {
+                multiValued.add(name);
+            }
+            variables.put(name, format(name, value == null ? "" : value));
         }
         return withDbname(variables, dbname);
+    }
+
+    /** Grafana's SQL data sources write a multi-value variable as a list of quoted strings. */
+    private static String format(String name, String value) {
+        return multiValued.contains(name) ? "'" + value.replace("'", "''") + "'" : value;
     }
 
     private static String firstText(JsonNode... candidates) {
@@ -252,7 +264,7 @@ public final class DashboardCheck {
     private static Map<String, String> withDbname(Map<String, String> variables, String dbname) {
         var out = new LinkedHashMap<>(variables);
         for (String name : List.of("dbname", "databases", "monitoredsource", "recovery_dbname")) {
-            out.put(name, dbname);
+            out.put(name, format(name, dbname));
         }
         return out;
     }
