@@ -1,7 +1,9 @@
 package io.pgharvest.changes;
 
 import io.pgharvest.model.MeasurementPublisher;
+import io.pgharvest.sink.MetricCatalog;
 import io.pgharvest.sink.SinkDispatcher;
+import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Primary;
@@ -14,5 +16,12 @@ public class ChangeEventsConfiguration {
     @Primary
     MeasurementPublisher changeEventsPublisher(SinkDispatcher sinks) {
         return new ChangeEventsPublisher(sinks);
+    }
+
+    /** What the sinks prepare tables for: the change tables instead of the hash metrics. */
+    @Bean
+    @Primary
+    MetricCatalog changeTablesCatalog(@Qualifier("sinkMetricCatalog") MetricCatalog metrics) {
+        return new ChangeTablesCatalog(metrics);
     }
 }

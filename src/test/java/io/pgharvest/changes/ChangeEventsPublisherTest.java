@@ -3,6 +3,7 @@ package io.pgharvest.changes;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.pgharvest.model.Measurement;
+import io.pgharvest.sink.MetricCatalog;
 import io.pgharvest.testsupport.RecordingPublisher;
 import io.pgharvest.testsupport.TestPostgres;
 import java.sql.Connection;
@@ -73,6 +74,24 @@ class ChangeEventsPublisherTest {
         assertThat(sinks.of("src", "configuration_changes")).singleElement().satisfies(m -> assertThat(m.rows())
                 .extracting(r -> r.tags().get("setting") + "=" + r.values().get("value") + " " + r.values().get("event"))
                 .containsExactlyInAnyOrder("work_mem=8MB alter", "new_setting=on create"));
+    }
+
+    @Test
+    void theSinksPrepareTheChangeTablesOfSelectedHashMetricsInsteadOfTheHashTables() {
+        MetricCatalog selection = new MetricCatalog() {
+            @Override
+            public java.util.Optional<io.pgharvest.model.MetricDefinition> byStorageName(String storageName) {
+                return java.util.Optional.empty();
+            }
+
+            @Override
+            public java.util.Set<String> selectedStorageNames() {
+                return java.util.Set.of("db_stats", "table_hashes", "configuration_hashes");
+            }
+        };
+
+        assertThat(new ChangeTablesCatalog(selection).selectedStorageNames())
+                .containsExactlyInAnyOrder("db_stats", "table_changes", "configuration_changes");
     }
 
     private Measurement settings(Map<String, String> values) {

@@ -100,6 +100,7 @@ public final class DashboardCheck {
         String sink = "compat_sink_" + stamp;
         server.createDatabase(source);
         server.createDatabase(sink);
+        server.execute("postgres", "alter database " + source + " set track_functions = 'all'");
         server.execute(source, """
                 create extension if not exists pg_stat_statements;
                 create table accounts (id int primary key, balance int8 not null default 0);
