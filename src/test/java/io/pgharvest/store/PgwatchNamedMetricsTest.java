@@ -23,6 +23,7 @@ class PgwatchNamedMetricsTest {
                     "idx_blks_read", "idx_blks_hit", "toast_blks_read", "toast_blks_hit", "tidx_blks_read",
                     "tidx_blks_hit")),
             Map.entry("stat_statements_calls", List.of("calls", "total_time")),
+            Map.entry("table_bloat_approx_summary_sql", List.of("approx_table_bloat_b")),
             Map.entry("index_stats", List.of("tag_index_name", "tag_index_full_name", "tag_table_full_name",
                     "index_size_b", "idx_scan", "idx_tup_read", "idx_tup_fetch", "idx_blks_read", "idx_blks_hit")),
             Map.entry("replication", List.of("tag_application_name", "tag_client_info", "is_sync_int", "write_lag_b",
