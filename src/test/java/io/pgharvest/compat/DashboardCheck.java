@@ -32,7 +32,7 @@ import tools.jackson.databind.json.JsonMapper;
  * <pre>
  * ./mvnw -B -q test-compile dependency:build-classpath -Dmdep.outputFile=target/compat-cp.txt -Dmdep.includeScope=test
  * java -cp "target/classes:target/test-classes:$(cat target/compat-cp.txt)" io.pgharvest.compat.DashboardCheck \
- *      /path/to/pgwatch [--minutes 3] [--preset full] [--pgwatch-metrics] [--sink jdbc:postgresql://...]
+ *      /path/to/pgwatch [--minutes 3] [--preset full] [--pg-major 15] [--pgwatch-metrics] [--sink jdbc:postgresql://...]
  * </pre>
  * With {@code --sink} nothing is collected: the given sink (e.g. one pgwatch filled) is checked.
  * With {@code --pgwatch-metrics} pgwatch's own metrics.yaml is imported and its preset used.
@@ -59,7 +59,9 @@ public final class DashboardCheck {
         String dbname = options.getOrDefault("dbname", SOURCE);
         TestPostgres server = null;
         if (sinkUrl == null) {
-            server = TestPostgres.shared();
+            server = options.containsKey("pg-major")
+                    ? TestPostgres.start(Integer.parseInt(options.get("pg-major")), TestPostgres.SHARED_SETTINGS)
+                    : TestPostgres.shared();
             sinkUrl = fill(server, pgwatch, options);
         }
         Instant to = Instant.now();
@@ -80,6 +82,9 @@ public final class DashboardCheck {
             }
         }
         System.out.printf("%-40s %7d %7d %7d %7d%n", "TOTAL", total[0], total[1], total[2], total[3]);
+        if (server != null && options.containsKey("pg-major")) {
+            server.close();
+        }
         System.exit(0); // the shared embedded server stops with the JVM
     }
 
