@@ -27,10 +27,12 @@ final class ConsoleSession implements EndpointSession {
     private static final String WRONG_ENDPOINT = "08P01";
 
     private final ConsoleClient client;
+    private final EndpointProtocol protocol;
     private final String version;
 
-    private ConsoleSession(ConsoleClient client, String version) {
+    private ConsoleSession(ConsoleClient client, EndpointProtocol protocol, String version) {
         this.client = client;
+        this.protocol = protocol;
         this.version = version;
     }
 
@@ -48,7 +50,7 @@ final class ConsoleSession implements EndpointSession {
             if (result.rows().isEmpty() || result.rows().getFirst().isEmpty()) {
                 throw new SQLException("'" + command + "' returned nothing", WRONG_ENDPOINT);
             }
-            return new ConsoleSession(client, result.rows().getFirst().getFirst());
+            return new ConsoleSession(client, protocol, result.rows().getFirst().getFirst());
         } catch (SQLException e) {
             client.close();
             if (ConsoleClient.CONNECTION_FAILURE.equals(e.getSQLState())) {
@@ -62,6 +64,11 @@ final class ConsoleSession implements EndpointSession {
     @Override
     public String version() {
         return version;
+    }
+
+    @Override
+    public EndpointProtocol protocol() {
+        return protocol;
     }
 
     @Override

@@ -1,5 +1,6 @@
 package io.pgharvest.endpoint;
 
+import io.pgharvest.model.MetricRules;
 import io.pgharvest.model.SourceKind;
 import java.util.Properties;
 
@@ -10,7 +11,7 @@ import java.util.Properties;
 public enum EndpointProtocol {
 
     /** A PostgreSQL server: pgjdbc, session settings in the startup packet, extended protocol. */
-    POSTGRES(null, "a PostgreSQL server") {
+    POSTGRES(null, -1, "a PostgreSQL server") {
         @Override
         void configure(Properties props, SessionSettings settings) {
             // Travels in the startup packet: no extra round trip for SETs.
@@ -27,18 +28,31 @@ public enum EndpointProtocol {
      * pgbouncer's admin console (database {@code pgbouncer}): {@link ConsoleClient}, because it
      * refuses startup parameters it does not track and pgjdbc always sends some.
      */
-    PGBOUNCER("show version", "pgbouncer's admin console (database pgbouncer, user in admin_users or"
+    PGBOUNCER("show version", MetricRules.PGBOUNCER_SQL_KEY, "pgbouncer's admin console (database pgbouncer, user in admin_users or"
             + " stats_users)"),
 
     /** pgpool: its SHOW commands through {@link ConsoleClient}, like pgbouncer's console. */
-    PGPOOL("show pool_version", "pgpool-II");
+    PGPOOL("show pool_version", MetricRules.PGPOOL_SQL_KEY, "pgpool-II");
 
     private final String versionCommand;
+    private final int sqlKey;
     private final String description;
 
-    EndpointProtocol(String versionCommand, String description) {
+    EndpointProtocol(String versionCommand, int sqlKey, String description) {
         this.versionCommand = versionCommand;
+        this.sqlKey = sqlKey;
         this.description = description;
+    }
+
+    /**
+     * The key of a metric's {@code sqls} written for this kind of endpoint, pgwatch's convention
+     * ({@code 0} pgbouncer, {@code 3} pgpool). PostgreSQL servers pick by their major version.
+     */
+    public int sqlKey() {
+        if (isPostgres()) {
+            throw new IllegalStateException("PostgreSQL servers choose SQL by their major version");
+        }
+        return sqlKey;
     }
 
     /** The protocol spoken by endpoints of {@code kind}. */

@@ -18,6 +18,9 @@ public interface EndpointSession extends AutoCloseable {
     /** What the endpoint said it is when the session opened, e.g. "PgBouncer 1.18.0". */
     String version();
 
+    /** The kind of endpoint: which of a metric's SQL keys it runs ({@link EndpointProtocol#sqlKey()}). */
+    EndpointProtocol protocol();
+
     /**
      * Runs one command and returns its rows: integers as Long, numeric as BigDecimal, floats as
      * Double, booleans as Boolean, everything else as text.

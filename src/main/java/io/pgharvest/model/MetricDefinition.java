@@ -72,9 +72,17 @@ public record MetricDefinition(
         return Optional.of(instanceWide.getValue());
     }
 
-    /** The SQL for the highest version key at or below {@code serverMajorVersion}. */
+    /**
+     * The SQL for the highest version key at or below {@code serverMajorVersion}. The pooler keys
+     * below {@link MetricRules#MIN_MAJOR_VERSION} ({@code 0} pgbouncer, {@code 3} pgpool) are
+     * never picked for a PostgreSQL server, and are matched exactly when asked for.
+     */
     public Optional<String> sqlFor(int serverMajorVersion) {
-        var entry = ((NavigableMap<Integer, String>) sqls).floorEntry(serverMajorVersion);
+        var versions = (NavigableMap<Integer, String>) sqls;
+        if (serverMajorVersion < MetricRules.MIN_MAJOR_VERSION) {
+            return Optional.ofNullable(versions.get(serverMajorVersion));
+        }
+        var entry = versions.tailMap(MetricRules.MIN_MAJOR_VERSION, true).floorEntry(serverMajorVersion);
         return entry == null ? Optional.empty() : Optional.of(entry.getValue());
     }
 

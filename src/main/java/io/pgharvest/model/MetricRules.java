@@ -13,6 +13,12 @@ public final class MetricRules {
     /** Lowest and highest key accepted in a metric's {@code sqls} map. */
     public static final int MIN_MAJOR_VERSION = 9;
     public static final int MAX_MAJOR_VERSION = 99;
+    /**
+     * pgwatch's keys for SQL sent to a connection pooler's admin console instead of a PostgreSQL
+     * server: {@code 0} for pgbouncer, {@code 3} for pgpool.
+     */
+    public static final int PGBOUNCER_SQL_KEY = 0;
+    public static final int PGPOOL_SQL_KEY = 3;
     public static final int MAX_STATEMENT_TIMEOUT_SECONDS = 86_400;
     /** Size limits of a metric's texts. */
     public static final int MAX_SQL_CHARS = 65_536;
@@ -30,12 +36,13 @@ public final class MetricRules {
                     + " version it works on"));
         }
         metric.sqls().forEach((version, sql) -> {
-            if (version == null || version < MIN_MAJOR_VERSION || version > MAX_MAJOR_VERSION) {
+            if (version == null || !isSqlKey(version)) {
                 problems.add(new FieldProblem("sqls." + version, notAMajorVersion()));
             } else if (sql != null && sql.length() > MAX_SQL_CHARS) {
                 problems.add(new FieldProblem("sqls." + version, "at most " + MAX_SQL_CHARS + " characters"));
             } else {
-                MetricSql.problem(sql).ifPresent(why -> problems.add(new FieldProblem("sqls." + version, why)));
+                var problem = version < MIN_MAJOR_VERSION ? MetricSql.problemOnConsole(sql) : MetricSql.problem(sql);
+                problem.ifPresent(why -> problems.add(new FieldProblem("sqls." + version, why)));
             }
         });
         metric.instanceSqls().forEach((version, sql) -> {
@@ -84,10 +91,17 @@ public final class MetricRules {
             return OptionalInt.empty();
         }
         int version = Integer.parseInt(key);
-        return version < MIN_MAJOR_VERSION || version > MAX_MAJOR_VERSION ? OptionalInt.empty() : OptionalInt.of(version);
+        return isSqlKey(version) ? OptionalInt.of(version) : OptionalInt.empty();
+    }
+
+    /** A PostgreSQL major version, or one of the pooler keys ({@link #PGBOUNCER_SQL_KEY}, {@link #PGPOOL_SQL_KEY}). */
+    public static boolean isSqlKey(int key) {
+        return key == PGBOUNCER_SQL_KEY || key == PGPOOL_SQL_KEY
+                || key >= MIN_MAJOR_VERSION && key <= MAX_MAJOR_VERSION;
     }
 
     public static String notAMajorVersion() {
-        return "not a PostgreSQL major version (" + MIN_MAJOR_VERSION + " to " + MAX_MAJOR_VERSION + ")";
+        return "not a PostgreSQL major version (" + MIN_MAJOR_VERSION + " to " + MAX_MAJOR_VERSION + "), nor "
+                + PGBOUNCER_SQL_KEY + " (pgbouncer) or " + PGPOOL_SQL_KEY + " (pgpool)";
     }
 }

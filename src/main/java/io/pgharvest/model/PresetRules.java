@@ -3,7 +3,10 @@ package io.pgharvest.model;
 import java.util.ArrayList;
 import java.util.List;
 
-/** Every rule a {@link Preset} must satisfy: an identifier name and known metrics with positive intervals. */
+/**
+ * Every rule a {@link Preset} must satisfy: a name of {@value Identifiers#PRESET_NAME_REGEX} and known
+ * metrics with positive intervals.
+ */
 public final class PresetRules {
 
     private PresetRules() {
@@ -12,7 +15,7 @@ public final class PresetRules {
     /** Every problem of {@code preset}, checked against the metrics of {@code config}. */
     public static List<FieldProblem> check(Preset preset, ConfigSnapshot config) {
         var problems = new ArrayList<FieldProblem>();
-        Identifiers.check("name", preset.name(), problems);
+        Identifiers.checkPresetName("name", preset.name(), problems);
         if (preset.metrics().isEmpty()) {
             problems.add(new FieldProblem("metrics", "a preset needs at least one metric"));
         }

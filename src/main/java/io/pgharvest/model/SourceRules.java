@@ -39,7 +39,9 @@ public final class SourceRules {
                     SourceKind.PGBOUNCER, SourceKind.PGPOOL);
 
     /** Kinds reached through an admin console's SHOW commands rather than as a PostgreSQL server. */
-    private static final Set<SourceKind> CONSOLE_KINDS = EnumSet.of(SourceKind.PGBOUNCER, SourceKind.PGPOOL);
+    private static final Map<SourceKind, Integer> CONSOLE_SQL_KEYS = Map.of(
+            SourceKind.PGBOUNCER, MetricRules.PGBOUNCER_SQL_KEY,
+            SourceKind.PGPOOL, MetricRules.PGPOOL_SQL_KEY);
 
     /** The connection parameters pgharvest's console client acts on; any other would be ignored. */
     private static final Set<String> CONSOLE_PARAMETERS = Set.of("sslmode", "connect_timeout", "application_name");
@@ -64,7 +66,7 @@ public final class SourceRules {
         checkSelection("metrics", source.metrics(), config, problems);
         checkPresetName("standbyPreset", source.standbyPreset(), config, problems);
         checkSelection("standbyMetrics", source.standbyMetrics(), config, problems);
-        if (CONSOLE_KINDS.contains(source.kind())) {
+        if (CONSOLE_SQL_KEYS.containsKey(source.kind())) {
             checkConsole(source, config, problems);
         }
         checkPattern("includePattern", source, source.includePattern(), problems);
@@ -134,13 +136,15 @@ public final class SourceRules {
      */
     private static void checkConsole(Source source, ConfigSnapshot config, List<FieldProblem> problems) {
         String kind = source.kind().label();
+        int sqlKey = CONSOLE_SQL_KEYS.get(source.kind());
         config.selectedMetrics(source, false).keySet().forEach(metric -> {
-            config.metrics().get(metric).sqls().values().stream()
-                    .map(MetricSql::problemOnConsole).flatMap(Optional::stream).findFirst()
-                    .ifPresent(why -> problems.add(new FieldProblem(
-                            source.metrics().containsKey(metric) ? "metrics." + metric : "preset",
-                            "metric " + metric + " cannot run on a " + kind + " source: its SQL " + why
-                                    + "; choose SHOW metrics (preset '" + kind + "')")));
+            String field = source.metrics().containsKey(metric) ? "metrics." + metric : "preset";
+            String sql = config.metrics().get(metric).sqls().get(sqlKey);
+            Optional<String> problem = sql == null
+                    ? Optional.of("has no SQL under key " + sqlKey + " (the " + kind + " key)")
+                    : MetricSql.problemOnConsole(sql).map(why -> "its SQL " + why);
+            problem.ifPresent(why -> problems.add(new FieldProblem(field, "metric " + metric
+                    + " cannot run on a " + kind + " source: " + why + "; choose SHOW metrics (preset '" + kind + "')")));
         });
         if (source.hasStandbySelection()) {
             problems.add(new FieldProblem(source.standbyPreset() != null ? "standbyPreset" : "standbyMetrics",

@@ -18,8 +18,11 @@ import org.springframework.core.env.Environment;
 import org.springframework.stereotype.Component;
 
 /**
- * Imports pgwatch configuration into the store, all or nothing: reading problems and validation
- * problems of every item are reported together, and only an import without any is written.
+ * Imports pgwatch configuration into the store. What pgharvest cannot run (pgwatch's special
+ * metrics, pooler-less version keys, metrics breaking a rule, preset entries naming undefined
+ * metrics) is skipped with a notice ({@link ImportTriage}); the rest is all or nothing: reading
+ * and validation problems of every item are reported together, and only an import without any
+ * is written.
  *
  * <p>Environment references in the files are resolved through Spring's {@link Environment}: OS
  * environment variables, and equally named system or application properties (e.g. a Kubernetes
@@ -51,7 +54,8 @@ public class PgwatchImporter {
         return apply(filesOrFolders.toString(), reader.read(filesOrFolders), false, keepBuiltIns);
     }
 
-    private ImportReport apply(String what, PgwatchImport read, boolean dryRun, boolean keepBuiltIns) {
+    private ImportReport apply(String what, PgwatchImport file, boolean dryRun, boolean keepBuiltIns) {
+        PgwatchImport read = ImportTriage.triage(file, store.snapshot().metrics().keySet());
         var notices = new ArrayList<>(read.notices());
         ConfigChanges changes = keepBuiltIns ? withoutBuiltIns(read.changes(), notices) : read.changes();
         var problems = new ArrayList<>(read.problems());

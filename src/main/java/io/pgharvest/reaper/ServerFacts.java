@@ -15,23 +15,27 @@ import java.time.Instant;
  *     reads, the key its share of a fanned-out result is found under; null when not PostgreSQL
  * @param reportedVersion what a peer that is not PostgreSQL calls its version (e.g. "PgBouncer
  *     1.18.0"); null for PostgreSQL, whose version is {@code versionNum}
+ * @param endpointSqlKey for a peer that is not PostgreSQL, the key of a metric's {@code sqls}
+ *     written for its kind (pgwatch's {@code 0} pgbouncer, {@code 3} pgpool); unused for PostgreSQL
  */
 record ServerFacts(int versionNum, boolean inRecovery, String systemIdentifier, String serverAddress,
-        String database, Instant readAt, String reportedVersion) {
+        String database, Instant readAt, String reportedVersion, int endpointSqlKey) {
 
     /** Facts of a PostgreSQL server. */
     ServerFacts(int versionNum, boolean inRecovery, String systemIdentifier, String serverAddress,
             String database, Instant readAt) {
-        this(versionNum, inRecovery, systemIdentifier, serverAddress, database, readAt, null);
+        this(versionNum, inRecovery, systemIdentifier, serverAddress, database, readAt, null, -1);
     }
 
     /**
-     * For peers that are not PostgreSQL servers (pgbouncer, pgpool): every metric's newest SQL.
+     * For peers that are not PostgreSQL servers (pgbouncer, pgpool): metrics run the SQL written
+     * under their kind's key.
      *
      * @param reportedVersion what the peer calls its version, shown in the status
+     * @param sqlKey the key of the SQL written for the peer's kind
      */
-    static ServerFacts notPostgres(Instant now, String reportedVersion) {
-        return new ServerFacts(0, false, null, null, null, now, reportedVersion);
+    static ServerFacts notPostgres(Instant now, String reportedVersion, int sqlKey) {
+        return new ServerFacts(0, false, null, null, null, now, reportedVersion, sqlKey);
     }
 
     /**
@@ -52,9 +56,12 @@ record ServerFacts(int versionNum, boolean inRecovery, String systemIdentifier, 
         return systemIdentifier + "@" + address;
     }
 
-    /** The major version used to choose a metric's SQL; unknown peers get the newest SQL. */
+    /**
+     * The key a metric's SQL is chosen by: the PostgreSQL major version, or for a pooler its
+     * kind's key, which {@code MetricDefinition.sqlFor} matches exactly.
+     */
     int majorVersion() {
-        return versionNum == 0 ? Integer.MAX_VALUE : versionNum / 10000;
+        return versionNum == 0 ? endpointSqlKey : versionNum / 10000;
     }
 
     String displayVersion() {

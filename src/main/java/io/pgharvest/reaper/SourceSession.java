@@ -71,7 +71,7 @@ final class SourceSession implements AutoCloseable {
         this.postgres = false;
         this.pipeline = new QueryPipeline(endpoint);
         this.factsTimeout = Duration.ZERO;
-        this.facts = ServerFacts.notPostgres(now, endpoint.version());
+        this.facts = ServerFacts.notPostgres(now, endpoint.version(), endpoint.protocol().sqlKey());
     }
 
     static SourceSession open(SessionOpener opener, ConnectionString conn, SourceKind kind, Instant now)
@@ -115,7 +115,7 @@ final class SourceSession implements AutoCloseable {
      */
     private ServerFacts readFacts(Instant now, boolean opening) throws SQLException {
         if (!postgres) {
-            facts = ServerFacts.notPostgres(now, endpoint.version());
+            facts = ServerFacts.notPostgres(now, endpoint.version(), endpoint.protocol().sqlKey());
             return facts;
         }
         try (Statement st = connection.createStatement()) {

@@ -12,6 +12,13 @@ import tools.jackson.core.JsonGenerator;
  * NUL characters and unpaired surrogates become U+FFFD (PostgreSQL's jsonb rejects
  * {@code \u0000}, UTF-8 cannot encode a lone surrogate), and anything that is
  * not a number, string or boolean is written as its {@code toString()}.
+ *
+ * <p>Numbers are written the way pgwatch's Go encoder writes them, because Grafana dashboards made
+ * for pgwatch cast them with {@code (data->>'x')::int8}, which fails on {@code 100.0}: a whole
+ * number has no fraction ({@code 150018}, not {@code 150018.0}; a {@code numeric} of
+ * {@code 100.00} is {@code 100}), other doubles take the shortest form that reads back to the same
+ * value, in plain notation from 1e-6 up to 1e21 and in exponent notation ({@code 1e+21},
+ * {@code 1.5e-7}) outside it.
  */
 public final class JsonValues {
 
@@ -27,7 +34,7 @@ public final class JsonValues {
             case Long l -> json.writeNumber(l);
             case Short s -> json.writeNumber(s);
             case Byte b -> json.writeNumber(b);
-            case BigDecimal bd -> json.writeNumber(bd);
+            case BigDecimal bd -> writeDecimal(json, bd);
             case BigInteger bi -> json.writeNumber(bi);
             case Number n -> writeDouble(json, n.doubleValue());
             case Boolean b -> json.writeBoolean(b);
@@ -57,10 +64,32 @@ public final class JsonValues {
 
     private static void writeDouble(JsonGenerator json, double d) {
         if (Double.isFinite(d)) {
-            json.writeNumber(d);
+            json.writeNumber(formatDouble(d));
         } else {
             json.writeNull();
         }
+    }
+
+    /** A finite double as pgwatch's encoder (Go's encoding/json) spells it. */
+    static String formatDouble(double d) {
+        if (d == 0) {
+            return "0";
+        }
+        // Double.toString gives the shortest digits that read back to d (JDK 19+).
+        var shortest = new BigDecimal(Double.toString(d)).stripTrailingZeros();
+        double abs = Math.abs(d);
+        if (abs >= 1e-6 && abs < 1e21) {
+            return shortest.toPlainString();
+        }
+        String digits = shortest.unscaledValue().abs().toString();
+        int exponent = digits.length() - 1 - shortest.scale();
+        String mantissa = digits.length() == 1 ? digits : digits.charAt(0) + "." + digits.substring(1);
+        return (d < 0 ? "-" : "") + mantissa + "e" + (exponent < 0 ? "-" : "+") + Math.abs(exponent);
+    }
+
+    private static void writeDecimal(JsonGenerator json, BigDecimal value) {
+        BigDecimal stripped = value.signum() == 0 ? BigDecimal.ZERO : value.stripTrailingZeros();
+        json.writeNumber(stripped.scale() < 0 ? stripped.setScale(0).toPlainString() : stripped.toPlainString());
     }
 
     /** Replaces NUL and unpaired surrogates (which no UTF-8 encoder accepts) with U+FFFD. */

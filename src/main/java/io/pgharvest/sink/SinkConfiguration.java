@@ -8,7 +8,6 @@ import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.ObjectProvider;
@@ -30,8 +29,7 @@ public class SinkConfiguration {
     /** Metric definitions from the config store when there is one; every column a gauge otherwise. */
     @Bean
     MetricCatalog sinkMetricCatalog(ObjectProvider<ConfigStore> store) {
-        return storageName -> Optional.ofNullable(store.getIfAvailable())
-                .flatMap(s -> new ConfigStoreMetricCatalog(s).byStorageName(storageName));
+        return new ConfigStoreMetricCatalog(store::getIfAvailable);
     }
 
     /** The {@link io.pgharvest.model.MeasurementPublisher}: started early, stopped after the reapers. */

@@ -5,6 +5,7 @@ import io.pgharvest.model.FanOutRewrite;
 import io.pgharvest.model.MetricDefinition;
 import io.pgharvest.model.Preset;
 import io.pgharvest.model.Source;
+import io.pgharvest.model.SourceKind;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -181,11 +182,22 @@ public final class PgwatchImportReader {
         }
 
         private void addSource(SourceEntry entry, String where, String path) {
-            Source source = expand(entry.toSource(), path);
+            String kind = expandWhole(entry.kind(), path + ".kind");
+            try {
+                SourceKind.fromLabel(kind);
+            } catch (IllegalArgumentException e) {
+                // pgwatch's own sample holds kinds pgharvest does not collect (prometheus, patroni):
+                // the rest of the file still imports.
+                notices.add(new ImportNotice(where, path, "skipped: source " + entry.name() + " is of kind '" + kind
+                        + "', which pgharvest does not collect (" + e.getMessage() + ")"));
+                return;
+            }
+            Source source = expand(entry.withKind(kind).toSource(), path);
             if (entry.isEnabled() == null) {
                 notices.add(new ImportNotice(where, path + ".is_enabled", "missing: imported as enabled (pgwatch"
                         + " would treat the source as disabled); add is_enabled: false to keep it off"));
             }
+            definedIn.putIfAbsent("sources[" + source.name() + "]", where);
             if (sources.putIfAbsent(source.name(), source) != null) {
                 problems.add(new FieldProblem("sources[" + source.name() + "]", "is listed more than once"));
             }
@@ -241,7 +253,7 @@ public final class PgwatchImportReader {
         PgwatchImport finish() {
             var changes = new ConfigChanges(List.copyOf(sources.values()), List.copyOf(metrics.values()),
                     List.copyOf(presets.values()));
-            return new PgwatchImport(changes, notices, problems);
+            return new PgwatchImport(changes, notices, problems, definedIn);
         }
     }
 }

@@ -70,7 +70,25 @@ final class PgwatchYaml {
         if (empty >= 0) {
             throw new ConfigFileException(file, 0, 0, "[" + empty + "]: the list item is empty", null);
         }
-        return entries.stream().map(SourceEntry::toSource).toList();
+        var sources = new ArrayList<Source>();
+        for (int i = 0; i < entries.size(); i++) {
+            try {
+                sources.add(entries.get(i).toSource());
+            } catch (IllegalArgumentException e) {
+                throw new ConfigFileException(file, lineOf(file, "0|[" + i + "].kind"), 0,
+                        "[" + i + "].kind: " + e.getMessage(), e);
+            }
+        }
+        return sources;
+    }
+
+    /** The line of a property (key as in {@link #propertyLines}), 0 when the file cannot tell. */
+    private int lineOf(Path file, String key) {
+        try {
+            return propertyLines(Files.readAllBytes(file), file).getOrDefault(key, 0);
+        } catch (IOException | ConfigFileException e) {
+            return 0;
+        }
     }
 
     /** The metrics and presets of a {@code metrics.yaml}; a missing or empty file holds none. */

@@ -16,7 +16,7 @@ import java.util.Map;
 record SourceEntry(
         String name,
         String connStr,
-        SourceKind kind,
+        String kind,
         String group,
         Boolean isEnabled,
         String presetMetrics,
@@ -39,16 +39,26 @@ record SourceEntry(
     }
 
     static SourceEntry of(Source source) {
-        return new SourceEntry(source.name(), source.connStr(), source.kind(), source.group(), source.enabled(),
+        return new SourceEntry(source.name(), source.connStr(), source.kind().label(), source.group(), source.enabled(),
                 source.preset(), source.metrics(), source.standbyPreset(), source.standbyMetrics(), source.tags(),
                 source.includePattern(), source.excludePattern(), source.onlyIfPrimary());
     }
 
-    /** A missing {@code is_enabled} means enabled (pgwatch would read it as false; see docs/configuration.md). */
+    /**
+     * A missing {@code is_enabled} means enabled (pgwatch would read it as false; see docs/configuration.md).
+     *
+     * @throws IllegalArgumentException when {@code kind} is not one pgharvest knows (the import
+     *         skips such sources with a notice rather than failing on them)
+     */
     Source toSource() {
-        return new Source(name, connStr, kind, group, isEnabled == null || isEnabled, blankToNull(presetMetrics),
+        return new Source(name, connStr, SourceKind.fromLabel(kind), group, isEnabled == null || isEnabled, blankToNull(presetMetrics),
                 customMetrics, blankToNull(presetMetricsStandby), customMetricsStandby, customTags,
                 onlyIfMaster != null && onlyIfMaster, blankToNull(includePattern), blankToNull(excludePattern));
+    }
+
+    SourceEntry withKind(String newKind) {
+        return new SourceEntry(name, connStr, newKind, group, isEnabled, presetMetrics, customMetrics,
+                presetMetricsStandby, customMetricsStandby, customTags, includePattern, excludePattern, onlyIfMaster);
     }
 
     static String blankToNull(String text) {

@@ -107,7 +107,7 @@ class SourceValidationTest extends ApiTestBase {
 
     @Test
     void pgwatchKindsThatAreNotCollectedAreRefusedRatherThanStored() {
-        var answer = api().post("/api/v1/sources", Map.of("name", "v-pool", "connStr", "http://etcd:2379",
+        var answer = api().post("/api/v1/sources", Map.of("name", "v-pool", "connStr", "postgresql://etcd:2379/x",
                 "kind", "patroni-namespace-discovery"));
 
         assertThat(answer.status()).isEqualTo(400);

@@ -63,6 +63,7 @@ class CatalogVersionMatrixTest {
             Map.entry("connections_by_client", "no client but the monitoring session is connected to the standby"),
             Map.entry("blocking_locks", "nobody waits for a lock on the standby"),
             Map.entry("function_stats", "no function was called on the standby"),
+            Map.entry("sproc_stats", "no function was called on the standby"),
             Map.entry("table_io_stats", "statistics are per server; nothing read the tables on the standby"));
 
     private static final Set<String> SYSTEM_SCHEMAS = Set.of("pg_catalog", "information_schema");

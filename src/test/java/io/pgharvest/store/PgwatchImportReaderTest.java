@@ -19,7 +19,8 @@ import org.junit.jupiter.api.io.TempDir;
 class PgwatchImportReaderTest {
 
     private final PgwatchImportReader reader = new PgwatchImportReader(
-            Map.of("PGPASS", "p@ss w0rd", "MONITOR_USER", "monitor", "PRESET", "standard")::get);
+            Map.of("PGPASS", "p@ss w0rd", "MONITOR_USER", "monitor", "PRESET", "standard", "SOURCE_KIND",
+                    "postgres")::get);
 
     private PgwatchImport read(String yaml) {
         return reader.read(yaml.getBytes(StandardCharsets.UTF_8), "body");
@@ -163,17 +164,35 @@ class PgwatchImportReaderTest {
     }
 
     @Test
-    void aKindPgharvestDoesNotSupportStopsTheReadWithTheLine() {
-        assertThatThrownBy(() -> read("""
+    void aSourceOfAKindPgharvestDoesNotCollectIsSkippedWithANoticeAndTheRestIsRead() {
+        PgwatchImport read = read("""
                 - name: a
                   conn_str: postgresql://u@h/db
                 - name: b
                   kind: patroni
+                  conn_str: etcd://localhost:2379/service/batman
+                - name: c
+                  kind: prometheus
+                  conn_str: http://localhost:9187/metrics
+                """);
+
+        assertThat(read.changes().sources()).extracting(Source::name).containsExactly("a");
+        assertThat(read.notices()).filteredOn(n -> n.message().startsWith("skipped"))
+                .extracting(n -> n.location() + ": " + n.field())
+                .containsExactly("body line 3: [1]", "body line 6: [2]");
+        assertThat(read.problems()).isEmpty();
+    }
+
+    @Test
+    void aKindGivenAsAnEnvironmentReferenceIsExpandedInStartupFiles() {
+        PgwatchImport read = readStartupFile("""
+                - name: a
                   conn_str: postgresql://u@h/db
-                """))
-                .isInstanceOf(ConfigFileException.class)
-                .satisfies(e -> assertThat(((ConfigFileException) e).line()).isEqualTo(4))
-                .hasMessageContaining("patroni");
+                  kind: $SOURCE_KIND
+                """);
+
+        assertThat(read.changes().sources()).singleElement()
+                .satisfies(s -> assertThat(s.kind()).isEqualTo(SourceKind.POSTGRES));
     }
 
     @Test

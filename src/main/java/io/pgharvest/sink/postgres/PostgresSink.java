@@ -4,6 +4,7 @@ import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import io.pgharvest.model.ConnectionString;
 import io.pgharvest.model.Measurement;
+import io.pgharvest.sink.MetricCatalog;
 import io.pgharvest.sink.Sink;
 import io.pgharvest.sink.SinkProperties;
 import io.pgharvest.sink.SinkRejectedException;
@@ -60,10 +61,11 @@ public final class PostgresSink implements Sink {
     private final CopyBuffer copyBuffer = new CopyBuffer();
     private final ReentrantLock schemaLock = new ReentrantLock();
     private final PartitionMaintenance maintenance;
+    private final SelectedTables selectedTables;
     private volatile boolean schemaReady;
 
     private PostgresSink(String name, String maskedUrl, HikariDataSource dataSource, SinkProperties settings,
-            Clock clock) {
+            MetricCatalog catalog, Clock clock) {
         this.name = name;
         this.maskedUrl = maskedUrl;
         this.dataSource = dataSource;
@@ -73,6 +75,8 @@ public final class PostgresSink implements Sink {
         this.maintenance = new PartitionMaintenance(name, dataSource, this::ensureSchema,
                 new MetricTables(layout, settings.partitionsAhead()), settings.retention(),
                 settings.maintenanceInterval(), clock);
+        this.selectedTables = new SelectedTables(name, dataSource, this::ensureSchema,
+                new MetricTables(layout, settings.partitionsAhead()), catalog, clock);
     }
 
     /**
@@ -82,6 +86,15 @@ public final class PostgresSink implements Sink {
      */
     public static PostgresSink create(String property, SinkProperties settings, SinkPoolThreads threads,
             Clock clock) {
+        return create(property, settings, threads, MetricCatalog.empty(), clock);
+    }
+
+    /**
+     * As {@link #create(String, SinkProperties, SinkPoolThreads, Clock)}; the tables of the metrics
+     * {@code catalog} says the sources select are created before their first row.
+     */
+    public static PostgresSink create(String property, SinkProperties settings, SinkPoolThreads threads,
+            MetricCatalog catalog, Clock clock) {
         var target = Target.of(property, settings);
         var config = new HikariConfig();
         config.setPoolName("sink-" + settings.name());
@@ -96,8 +109,10 @@ public final class PostgresSink implements Sink {
         config.setConnectionInitSql("SET lock_timeout = '30s'");
         config.setScheduledExecutor(threads.housekeeping());
         config.setThreadFactory(threads.connectionThreads());
-        var sink = new PostgresSink(settings.name(), target.masked(), new HikariDataSource(config), settings, clock);
+        var sink = new PostgresSink(settings.name(), target.masked(), new HikariDataSource(config), settings,
+                catalog, clock);
         sink.maintenance.start();
+        sink.selectedTables.start();
         log.info("PostgreSQL sink {} writes to {}", settings.name(), target.masked());
         return sink;
     }
@@ -157,6 +172,7 @@ public final class PostgresSink implements Sink {
 
     @Override
     public void close() {
+        selectedTables.stop();
         maintenance.stop();
         dataSource.close();
     }
@@ -169,12 +185,20 @@ public final class PostgresSink implements Sink {
         schemaLock.lock();
         try {
             if (!schemaReady) {
+                boolean adopting = PgwatchStorage.prepareAdoption(dataSource, maskedUrl);
+                if (adopting) {
+                    log.info("Sink {}: {} is a pgwatch storage database; taking it over with its data", name,
+                            maskedUrl);
+                }
                 try {
                     Flyway.configure(PostgresSink.class.getClassLoader())
                             .dataSource(dataSource)
                             .schemas("admin")
                             .table("pgharvest_schema_history")
                             .locations("classpath:db/sink-postgres")
+                            .baselineOnMigrate(adopting)
+                            .baselineVersion("1")
+                            .baselineDescription("pgwatch storage schema adopted")
                             .load()
                             .migrate();
                 } catch (RuntimeException e) {

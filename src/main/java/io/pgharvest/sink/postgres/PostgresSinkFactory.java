@@ -21,7 +21,7 @@ final class PostgresSinkFactory implements SinkFactory, AutoCloseable {
 
     @Override
     public Sink create(String property, SinkProperties settings, MetricCatalog catalog, Clock clock) {
-        return PostgresSink.create(property, settings, threads, clock);
+        return PostgresSink.create(property, settings, threads, catalog, clock);
     }
 
     /** Called by Spring after the sinks (created later, closed earlier) are closed. */

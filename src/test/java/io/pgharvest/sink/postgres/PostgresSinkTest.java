@@ -97,6 +97,29 @@ class PostgresSinkTest {
     }
 
     @Test
+    void wholeNumbersAreWrittenWithoutAFractionSoThatDashboardsCanCastThemToInt8() throws Exception {
+        PostgresSink sink = sink(Duration.ofDays(14));
+        var values = new LinkedHashMap<String, Object>();
+        values.put("whole_double", 150018.0);
+        values.put("hundred", 100.0f);
+        values.put("whole_numeric", new java.math.BigDecimal("100.00"));
+        values.put("big_numeric", new java.math.BigDecimal("1E+3"));
+        values.put("ratio", 0.25);
+        values.put("tiny", 1.5e-7);
+        values.put("huge", 1e21);
+        sink.write(List.of(new Measurement("db-one", "numbers", Instant.now(),
+                List.of(new Measurement.Row(values, null)), Map.of())));
+
+        try (Connection c = PG.connect(database); Statement s = c.createStatement()) {
+            assertThat(rows(s, "SELECT (data->>'whole_double')::int8 || ' ' || (data->>'hundred')::int8 || ' '"
+                    + " || (data->>'whole_numeric')::int8 || ' ' || (data->>'big_numeric')::int8 FROM public.numbers"))
+                    .containsExactly("150018 100 100 1000");
+            assertThat(rows(s, "SELECT data->>'ratio' || ' ' || (data->>'tiny') || ' ' || (data->>'huge')"
+                    + " FROM public.numbers")).containsExactly("0.25 0.00000015 1000000000000000000000");
+        }
+    }
+
+    @Test
     void nanAndInfinityAreStoredAsNullWithoutFailingTheBatch() throws Exception {
         PostgresSink sink = sink(Duration.ofDays(14));
         var values = new LinkedHashMap<String, Object>();

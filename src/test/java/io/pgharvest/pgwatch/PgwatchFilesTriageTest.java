@@ -1,0 +1,176 @@
+package io.pgharvest.pgwatch;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.pgharvest.model.ConfigSnapshot;
+import io.pgharvest.store.ConfigStore;
+import io.pgharvest.store.ImportNotice;
+import io.pgharvest.store.TestStores;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.EnabledIf;
+import org.junit.jupiter.api.io.TempDir;
+import org.springframework.mock.env.MockEnvironment;
+
+/**
+ * pgwatch's files import unchanged: what pgharvest cannot run is skipped with a notice per item,
+ * the rest is imported. The fixture copies the shapes of pgwatch's shipped metrics.yaml (special
+ * metrics, pooler keys 0 and 3, presets naming undefined metrics, dashes), not its content.
+ */
+class PgwatchFilesTriageTest {
+
+    private static final String METRICS = """
+            metrics:
+              change_events:
+                sqls:
+                  14: ""
+              instance_up:
+                sqls:
+                  14: select 1::int as is_up
+              server_log_event_counts:
+                sqls:
+                  14: |-
+                    /* done in code elsewhere */
+              tri_pooler_stats:
+                sqls:
+                  0: show stats
+              tri_pool_nodes:
+                sqls:
+                  3: show pool_nodes
+              tri_old_and_new:
+                sqls:
+                  8: select 1 as x
+                  14: select 2 as x
+              tri_writes:
+                sqls:
+                  14: delete from pg_class
+              tri-dashed:
+                sqls:
+                  14: select 1 as y
+            presets:
+              tri-with-dashes:
+                metrics:
+                  tri_old_and_new: 60
+                  tri-dashed: 30
+                  change_events: 300
+                  tri_undefined: 60
+                  db_stats: 60
+              tri_only_missing:
+                metrics:
+                  tri_nowhere: 60
+            ---
+            - name: tri_source
+              conn_str: postgresql://monitor@db1.example.com/orders
+              preset_metrics: tri-with-dashes
+              custom_metrics:
+                tri_writes: 60
+                instance_up: 60
+                tri-dashed: 10
+              is_enabled: true
+            """;
+
+    @TempDir
+    Path dataDir;
+
+    @Test
+    void whatPgharvestCannotRunIsReportedPerItemAndSkippedWhileTheRestImports() {
+        ConfigStore store = TestStores.inDirectory(dataDir);
+        var importer = new PgwatchImporter(store, new MockEnvironment());
+        long before = store.snapshot().index();
+
+        ImportReport dry = importer.importYaml(METRICS.getBytes(StandardCharsets.UTF_8), true, false);
+        assertThat(store.snapshot().index()).isEqualTo(before);
+
+        ImportReport real = importer.importYaml(METRICS.getBytes(StandardCharsets.UTF_8), false, false);
+        for (ImportReport report : List.of(dry, real)) {
+            assertThat(report.changes()).extracting(c -> c.type() + " " + c.name() + " " + c.action())
+                    .containsExactlyInAnyOrder("metric tri_pooler_stats created", "metric tri_pool_nodes created",
+                            "metric tri_old_and_new created", "metric tri_dashed created",
+                            "preset tri-with-dashes created", "source tri_source created");
+            assertThat(report.notices()).extracting(ImportNotice::field).contains(
+                    "metrics[change_events]", "metrics[instance_up]", "metrics[server_log_event_counts]",
+                    "metrics[tri_old_and_new].sqls.8", "metrics[tri_writes].sqls.14", "metrics[tri_writes]",
+                    "metrics[tri-dashed]", "presets[tri-with-dashes].metrics.change_events",
+                    "presets[tri-with-dashes].metrics.tri_undefined", "presets[tri_only_missing].metrics.tri_nowhere",
+                    "presets[tri_only_missing]", "sources[tri_source].custom_metrics.tri_writes",
+                    "sources[tri_source].custom_metrics.instance_up");
+        }
+        assertThat(real.notices()).filteredOn(n -> n.field().equals("metrics[tri_writes].sqls.14"))
+                .singleElement().satisfies(n -> assertThat(n.message()).contains("DELETE"));
+        assertThat(real.notices()).filteredOn(n -> n.field().equals("metrics[instance_up]"))
+                .singleElement().satisfies(n -> assertThat(n.message()).contains("writes instance_up itself"));
+
+        ConfigSnapshot after = store.snapshot();
+        assertThat(after.metrics().get("tri_pooler_stats").sqls()).containsOnlyKeys(0);
+        assertThat(after.metrics().get("tri_pool_nodes").sqls()).containsOnlyKeys(3);
+        assertThat(after.metrics().get("tri_old_and_new").sqls()).containsOnlyKeys(14);
+        assertThat(after.metrics()).doesNotContainKeys("tri_writes", "change_events", "tri-dashed");
+        // change_events selects pgharvest's hash metrics, from which it writes pgwatch's *_changes tables
+        assertThat(after.presets().get("tri-with-dashes").metrics())
+                .containsExactlyInAnyOrderEntriesOf(java.util.Map.of("tri_old_and_new", 60, "tri_dashed", 30,
+                        "db_stats", 60, "table_hashes", 300, "index_hashes", 300, "sproc_hashes", 300,
+                        "configuration_hashes", 300));
+        assertThat(after.presets()).doesNotContainKey("tri_only_missing");
+        assertThat(after.sources().get("tri_source").metrics()).containsOnlyKeys("tri_dashed");
+    }
+
+    /**
+     * pgwatch's own metrics.yaml, when its path is given ({@code -Dpgwatch.metrics=...} or
+     * {@code PGWATCH_METRICS}); the file is never part of this repository.
+     */
+    @Test
+    @EnabledIf("shippedMetricsGiven")
+    void pgwatchsShippedMetricsFileImportsWithEveryItemImportedOrReported() throws Exception {
+        Path file = Path.of(shippedMetrics());
+        ConfigStore store = TestStores.inDirectory(dataDir);
+        var importer = new PgwatchImporter(store, new MockEnvironment());
+
+        ImportReport report = importer.importFiles(List.of(file), false);
+
+        var yaml = new tools.jackson.dataformat.yaml.YAMLMapper().readTree(file.toFile());
+        var metricNames = yaml.get("metrics").propertyNames();
+        var presetNames = yaml.get("presets").propertyNames();
+        var reported = report.notices().stream().map(ImportNotice::field).collect(java.util.stream.Collectors.toSet());
+        var imported = report.changes().stream().map(ImportReport.Change::name).toList();
+        for (String metric : metricNames) {
+            assertThat(imported.contains(metric) || reported.contains("metrics[" + metric + "]"))
+                    .as("metric %s imported or reported", metric).isTrue();
+        }
+        for (String preset : presetNames) {
+            assertThat(imported.contains(preset) || reported.contains("presets[" + preset + "]"))
+                    .as("preset %s imported or reported", preset).isTrue();
+        }
+        assertThat(store.snapshot().presets()).containsKeys("basic", "standard", "exhaustive", "full");
+        report.notices().forEach(n -> System.out.println("pgwatch metrics.yaml notice: " + n));
+    }
+
+    static boolean shippedMetricsGiven() {
+        return shippedMetrics() != null;
+    }
+
+    private static String shippedMetrics() {
+        String path = System.getProperty("pgwatch.metrics", System.getenv("PGWATCH_METRICS"));
+        return path == null || path.isBlank() ? null : path;
+    }
+
+    @Test
+    void poolerKeysAreNeverPickedForAPostgresServerAndMatchedExactlyForTheirPooler() {
+        ConfigStore store = TestStores.inDirectory(dataDir);
+        new PgwatchImporter(store, new MockEnvironment()).importYaml("""
+                metrics:
+                  tri_mixed:
+                    sqls:
+                      0: show stats
+                      3: show pool_nodes
+                      14: select 1 as x
+                """.getBytes(StandardCharsets.UTF_8), false, false);
+        var metric = store.snapshot().metrics().get("tri_mixed");
+
+        assertThat(metric.sqlFor(15)).contains("select 1 as x");
+        assertThat(metric.sqlFor(0)).contains("show stats");
+        assertThat(metric.sqlFor(3)).contains("show pool_nodes");
+        assertThat(metric.sqlFor(10)).isEmpty();
+    }
+}
