@@ -43,6 +43,7 @@ public class ReaperService implements SmartLifecycle {
     private static final Duration WATCH_TIMEOUT = Duration.ofMinutes(1);
 
     private final ConfigStore store;
+    private final SourceOwnership ownership;
     private final ReaperContext context;
     private final ReaperProperties properties;
     private final TickTimer timer;
@@ -55,15 +56,28 @@ public class ReaperService implements SmartLifecycle {
     private final ChangeNotifier statusChanges = new ChangeNotifier(1);
     private volatile boolean running;
     private volatile Thread watcher;
+    private volatile Thread ownershipWatcher;
 
     public ReaperService(ConfigStore store, MeasurementPublisher publisher, MeterRegistry registry,
             ReaperProperties properties, SessionOpener sessions, Clock clock) {
-        this(store, publisher, registry, properties, sessions, TickTimer.system(clock));
+        this(store, SourceOwnership.ALL, publisher, registry, properties, sessions, TickTimer.system(clock));
+    }
+
+    /** An engine that collects only the sources {@code ownership} gives this instance. */
+    public ReaperService(ConfigStore store, SourceOwnership ownership, MeasurementPublisher publisher,
+            MeterRegistry registry, ReaperProperties properties, SessionOpener sessions, Clock clock) {
+        this(store, ownership, publisher, registry, properties, sessions, TickTimer.system(clock));
     }
 
     ReaperService(ConfigStore store, MeasurementPublisher publisher, MeterRegistry registry,
             ReaperProperties properties, SessionOpener sessions, TickTimer timer) {
+        this(store, SourceOwnership.ALL, publisher, registry, properties, sessions, timer);
+    }
+
+    ReaperService(ConfigStore store, SourceOwnership ownership, MeasurementPublisher publisher,
+            MeterRegistry registry, ReaperProperties properties, SessionOpener sessions, TickTimer timer) {
         this.store = store;
+        this.ownership = ownership;
         this.properties = properties;
         this.timer = timer;
         this.context = new ReaperContext(publisher, new ReaperMeters(registry), new InstanceMetricCache(), sessions,
@@ -88,6 +102,8 @@ public class ReaperService implements SmartLifecycle {
             // Watch from the index just applied, so a change made in between is not missed.
             long applied = snapshot.index();
             watcher = Thread.ofVirtual().name("reaper-config-watcher").start(() -> watchStore(applied));
+            long owned = ownership.changes().index();
+            ownershipWatcher = Thread.ofVirtual().name("reaper-ownership-watcher").start(() -> watchOwnership(owned));
         } finally {
             reconcileLock.unlock();
         }
@@ -102,9 +118,10 @@ public class ReaperService implements SmartLifecycle {
                 return;
             }
             running = false;
-            Thread w = watcher;
-            if (w != null) {
-                w.interrupt();
+            for (Thread w : new Thread[] {watcher, ownershipWatcher}) {
+                if (w != null) {
+                    w.interrupt();
+                }
             }
             stopping = List.copyOf(reapers.values());
             stopping.forEach(SourceReaper::stop);
@@ -113,7 +130,7 @@ public class ReaperService implements SmartLifecycle {
         } finally {
             reconcileLock.unlock();
         }
-        awaitAll(stopping, properties.shutdownTimeout());
+        awaitAll(stopping, properties.shutdownTimeout()).forEach(ownership::released);
     }
 
     @Override
@@ -159,6 +176,24 @@ public class ReaperService implements SmartLifecycle {
         }
     }
 
+    /** Starts and stops reapers as sources move between this instance and others. */
+    private void watchOwnership(long applied) {
+        long seen = applied;
+        while (running) {
+            try {
+                long index = ownership.changes().awaitAbove(seen, WATCH_TIMEOUT);
+                if (index != seen && running) {
+                    seen = index;
+                    reconcile(store.snapshot());
+                }
+            } catch (InterruptedException e) {
+                return;
+            } catch (RuntimeException e) {
+                log.error("Could not apply a change of source ownership; will retry on the next change", e);
+            }
+        }
+    }
+
     /** Brings the set of reapers in line with {@code snapshot}; idempotent. */
     private void reconcile(ConfigSnapshot snapshot) {
         reconcileLock.lock();
@@ -168,7 +203,7 @@ public class ReaperService implements SmartLifecycle {
             }
             var wanted = new HashMap<String, ReaperConfig>();
             for (Source source : snapshot.sources().values()) {
-                if (source.enabled()) {
+                if (source.enabled() && ownership.holds(source.name())) {
                     try {
                         wanted.put(source.name(), ReaperConfig.of(source, snapshot));
                     } catch (IllegalArgumentException e) {
@@ -191,6 +226,9 @@ public class ReaperService implements SmartLifecycle {
     private void startOrUpdate(String name, ReaperConfig config) {
         SourceReaper existing = reapers.get(name);
         if (existing == null) {
+            if (!ownership.acquire(name)) {
+                return;
+            }
             var reaper = new SourceReaper(config, context, timer);
             reapers.put(name, reaper);
             configs.put(name, config);
@@ -211,8 +249,9 @@ public class ReaperService implements SmartLifecycle {
             reaper.stop();
             log.info("Source {}: collection stopped", name);
             // Waiting must not hold up the reconcile of the other sources.
-            Thread.ofVirtual().name("reaper-retire-" + name)
-                    .start(() -> awaitAll(List.of(reaper), properties.shutdownTimeout()));
+            // Only a reaper that has stopped is released: its source may then start elsewhere.
+            Thread.ofVirtual().name("reaper-retire-" + name).start(
+                    () -> awaitAll(List.of(reaper), properties.shutdownTimeout()).forEach(ownership::released));
         }
     }
 
@@ -254,18 +293,23 @@ public class ReaperService implements SmartLifecycle {
         statusChanges.advanceTo(statusIndex.incrementAndGet());
     }
 
-    private static void awaitAll(List<SourceReaper> stopping, Duration timeout) {
+    /** Waits for the reapers to stop; returns the names of those that did. */
+    private static List<String> awaitAll(List<SourceReaper> stopping, Duration timeout) {
         Instant deadline = Instant.now().plus(timeout);
+        var stopped = new java.util.ArrayList<String>();
         for (SourceReaper reaper : stopping) {
             try {
                 Duration left = Duration.between(Instant.now(), deadline);
-                if (!reaper.awaitStop(left.isNegative() ? Duration.ZERO : left)) {
+                if (reaper.awaitStop(left.isNegative() ? Duration.ZERO : left)) {
+                    stopped.add(reaper.name());
+                } else {
                     log.warn("Source {}: reaper did not stop in time", reaper.name());
                 }
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
-                return;
+                break;
             }
         }
+        return stopped;
     }
 }
