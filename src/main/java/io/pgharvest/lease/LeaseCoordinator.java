@@ -42,6 +42,10 @@ public final class LeaseCoordinator implements SourceOwnership, SmartLifecycle {
 
     /** Starts after the reaper service (which then has nothing to run yet) and stops before it, handing everything over. */
     public static final int PHASE = Integer.MAX_VALUE - 50;
+    /** How long after a tick's due time its reaper is told to stop: the tick has begun by then. */
+    private static final long HAND_BACK_DELAY_MILLIS = 100;
+    /** Sources whose next tick is further off are handed back at once (a missed tick is then unlikely to matter). */
+    private static final long MAX_HAND_BACK_WAIT_MILLIS = 10_000;
     private static final Logger log = LoggerFactory.getLogger(LeaseCoordinator.class);
 
     private final String self;
@@ -156,22 +160,12 @@ public final class LeaseCoordinator implements SourceOwnership, SmartLifecycle {
             return;
         }
         leaving = true;
-        Set<String> toFree;
-        lock.lock();
-        try {
-            toFree = new HashSet<>(held);
-            toFree.removeAll(running);
-            held.clear();
-        } finally {
-            lock.unlock();
-        }
-        changes.advanceTo(changes.index() + 1);
-        toFree.forEach(this::freeInDatabase);
         try (Connection c = dataSource.getConnection()) {
             table.heartbeat(c, properties.groups(), true);
         } catch (SQLException e) {
             log.warn("Fleet: cannot mark instance {} as leaving: {}", self, e.getMessage());
         }
+        handBackAfterNextTicks(held());
         awaitReapersStopped(Duration.ofSeconds(30));
         active = false;
         Thread t = loop;
@@ -184,6 +178,65 @@ public final class LeaseCoordinator implements SourceOwnership, SmartLifecycle {
             log.warn("Fleet: cannot remove instance {}; its row expires by itself: {}", self, e.getMessage());
         }
         log.info("Fleet: instance {} left", self);
+    }
+
+    /**
+     * Gives up {@code sources} one by one, each just after its next tick has started: the reaper
+     * here finishes that tick and stops, the lease is freed, and the next owner starts before the
+     * following grid point (the grid is the same on every instance), so no tick is missed. A source
+     * without a known schedule, or whose next tick is far off, is given up at once.
+     */
+    private void handBackAfterNextTicks(Set<String> sources) {
+        var order = new java.util.TreeMap<Long, java.util.List<String>>();
+        long now = System.currentTimeMillis();
+        for (String source : sources) {
+            long at = statuses.apply(source)
+                    .filter(status -> status.lastTickStart() != null && status.tickPeriod() != null)
+                    .map(status -> nextTickAfter(status.lastTickStart().toEpochMilli(),
+                            status.tickPeriod().toMillis(), now) + HAND_BACK_DELAY_MILLIS)
+                    .filter(due -> due - now <= MAX_HAND_BACK_WAIT_MILLIS)
+                    .orElse(now);
+            order.computeIfAbsent(at, k -> new java.util.ArrayList<>()).add(source);
+        }
+        for (var entry : order.entrySet()) {
+            long wait = entry.getKey() - System.currentTimeMillis();
+            if (wait > 0) {
+                try {
+                    Thread.sleep(wait);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+            giveUp(entry.getValue());
+        }
+    }
+
+    private static long nextTickAfter(long lastTick, long period, long now) {
+        long next = lastTick + period;
+        while (next < now) {
+            next += period;
+        }
+        return next;
+    }
+
+    /** Stops holding {@code sources}: their reapers stop, and each lease is freed once its reaper has. */
+    private void giveUp(java.util.Collection<String> sources) {
+        var freeNow = new HashSet<String>();
+        lock.lock();
+        try {
+            for (String source : sources) {
+                if (held.remove(source)) {
+                    handingBack.add(source);
+                    if (!running.contains(source)) {
+                        freeNow.add(source);
+                    }
+                }
+            }
+        } finally {
+            lock.unlock();
+        }
+        changes.advanceTo(changes.index() + 1);
+        freeNow.forEach(this::freeInDatabase);
     }
 
     /** Stops renewing without handing anything back, as a crashed instance would (for tests). */
@@ -288,13 +341,25 @@ public final class LeaseCoordinator implements SourceOwnership, SmartLifecycle {
                     claimed.add(source);
                 }
             }
-            var handBack = new HashSet<>(plan.release());
+            var handBack = new HashSet<String>();
+            if (!handBackPending()) {
+                handBack.addAll(plan.release());
+            }
             // Leases of sources that are gone or disabled are handed back too.
             stillHeld.stream().filter(source -> !wanted.containsKey(source)).forEach(handBack::add);
             change(claimed, handBack);
             if (settled) {
                 table.forget(c, snapshot.sources().keySet());
             }
+        }
+    }
+
+    private boolean handBackPending() {
+        lock.lock();
+        try {
+            return !handingBack.isEmpty();
+        } finally {
+            lock.unlock();
         }
     }
 
@@ -342,6 +407,8 @@ public final class LeaseCoordinator implements SourceOwnership, SmartLifecycle {
                 }
             }
             held.addAll(adopted);
+            // Freed meanwhile (by this instance or by expiry): nothing left to hand back.
+            handingBack.removeIf(source -> !stillHeld.contains(source) && !held.contains(source));
             changed = !gone.isEmpty() || !adopted.isEmpty();
         } finally {
             lock.unlock();
@@ -353,32 +420,28 @@ public final class LeaseCoordinator implements SourceOwnership, SmartLifecycle {
     }
 
     private void change(Set<String> claimed, Set<String> handBack) {
-        if (claimed.isEmpty() && handBack.isEmpty()) {
-            return;
-        }
-        var freeNow = new HashSet<String>();
-        lock.lock();
-        try {
-            held.addAll(claimed);
-            handingBack.removeAll(claimed);
-            held.removeAll(handBack);
-            handingBack.addAll(handBack);
-            for (String source : handBack) {
-                if (!running.contains(source)) {
-                    freeNow.add(source);
-                }
-            }
-        } finally {
-            lock.unlock();
-        }
         if (!claimed.isEmpty()) {
+            lock.lock();
+            try {
+                held.addAll(claimed);
+                handingBack.removeAll(claimed);
+            } finally {
+                lock.unlock();
+            }
             log.info("Fleet: instance {} took {} sources", self, claimed.size());
+            changes.advanceTo(changes.index() + 1);
         }
         if (!handBack.isEmpty()) {
             log.info("Fleet: instance {} hands back {} sources", self, handBack.size());
+            lock.lock();
+            try {
+                // Not claimed or chosen again while the hand-back waits for their ticks.
+                handingBack.addAll(handBack);
+            } finally {
+                lock.unlock();
+            }
+            Thread.ofVirtual().name("fleet-hand-back").start(() -> handBackAfterNextTicks(handBack));
         }
-        changes.advanceTo(changes.index() + 1);
-        freeNow.forEach(this::freeInDatabase);
     }
 
     private void freeInDatabase(String source) {
