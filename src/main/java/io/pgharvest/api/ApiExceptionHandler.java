@@ -30,6 +30,7 @@ import org.springframework.web.bind.annotation.RestControllerAdvice;
 import org.springframework.web.context.request.WebRequest;
 import org.springframework.web.servlet.mvc.method.annotation.ResponseEntityExceptionHandler;
 import tools.jackson.core.JacksonException;
+import tools.jackson.core.exc.InputCoercionException;
 import tools.jackson.core.exc.StreamReadException;
 import tools.jackson.databind.exc.MismatchedInputException;
 import tools.jackson.databind.exc.UnrecognizedPropertyException;
@@ -102,6 +103,13 @@ class ApiExceptionHandler extends ResponseEntityExceptionHandler {
     @Override
     protected ResponseEntity<Object> handleHttpMessageNotReadable(HttpMessageNotReadableException e,
             HttpHeaders headers, HttpStatusCode status, WebRequest request) {
+        for (Throwable cause = e; cause != null; cause = cause.getCause()) {
+            if (cause instanceof RequestLimitsFilter.BodyTooLargeException tooLarge) {
+                ProblemDetail body = detail(HttpStatus.CONTENT_TOO_LARGE, ProblemTypes.TOO_LARGE,
+                        tooLarge.getMessage(), null);
+                return handleExceptionInternal(e, body, headers, HttpStatus.CONTENT_TOO_LARGE, request);
+            }
+        }
         FieldProblem problem = describe(e);
         ProblemDetail body = detail(HttpStatus.BAD_REQUEST, ProblemTypes.MALFORMED,
                 "The request body is not the expected JSON; see errors.", List.of(problem));
@@ -126,6 +134,15 @@ class ApiExceptionHandler extends ResponseEntityExceptionHandler {
         if (cause instanceof UnrecognizedPropertyException unknown) {
             return new FieldProblem(JacksonPaths.describe(unknown.getPath()), "unknown property; expected one of "
                     + unknown.getKnownPropertyIds());
+        }
+        if (cause instanceof InputCoercionException coercion) {
+            String field = coercion.getPath().isEmpty() ? "body" : JacksonPaths.describe(coercion.getPath());
+            return new FieldProblem(field, "is out of range; expected a whole number up to " + Integer.MAX_VALUE);
+        }
+        if (cause instanceof MismatchedInputException mismatch && mismatch.getPath().isEmpty()) {
+            Class<?> target = mismatch.getTargetType();
+            return new FieldProblem("body", "has the wrong type; expected "
+                    + (target == null ? "a JSON object" : "a JSON object (" + typeName(target) + ")"));
         }
         if (cause instanceof MismatchedInputException mismatch && !mismatch.getPath().isEmpty()) {
             Class<?> target = mismatch.getTargetType();

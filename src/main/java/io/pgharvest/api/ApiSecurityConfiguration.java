@@ -26,4 +26,14 @@ class ApiSecurityConfiguration {
         registration.setOrder(Ordered.HIGHEST_PRECEDENCE + 10);
         return registration;
     }
+
+    /** Before the token check: a 401 answer carries the security headers too. */
+    @Bean
+    FilterRegistrationBean<RequestLimitsFilter> requestLimitsFilter(JsonMapper json,
+            @Value("${management.endpoints.web.base-path:/actuator}") String actuatorBasePath) {
+        var registration = new FilterRegistrationBean<>(new RequestLimitsFilter(json, actuatorBasePath));
+        registration.addUrlPatterns("/*");
+        registration.setOrder(Ordered.HIGHEST_PRECEDENCE + 5);
+        return registration;
+    }
 }

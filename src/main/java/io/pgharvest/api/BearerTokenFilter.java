@@ -10,7 +10,7 @@ import java.nio.charset.StandardCharsets;
 import java.security.Principal;
 import java.util.LinkedHashMap;
 import java.util.Set;
-import org.springframework.http.MediaType;
+import org.springframework.http.HttpStatus;
 import org.springframework.web.filter.OncePerRequestFilter;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -71,17 +71,9 @@ class BearerTokenFilter extends OncePerRequestFilter {
 
     private void reject(HttpServletRequest request, HttpServletResponse response, String challenge, String detail)
             throws IOException {
-        var problem = new LinkedHashMap<String, Object>();
-        problem.put("type", ProblemTypes.UNAUTHORIZED.toString());
-        problem.put("title", "Unauthorized");
-        problem.put("status", HttpServletResponse.SC_UNAUTHORIZED);
-        problem.put("detail", detail);
-        problem.put("instance", request.getRequestURI());
-        response.setStatus(HttpServletResponse.SC_UNAUTHORIZED);
         response.setHeader("WWW-Authenticate", challenge);
-        response.setContentType(MediaType.APPLICATION_PROBLEM_JSON_VALUE);
-        response.setCharacterEncoding(StandardCharsets.UTF_8.name());
-        response.getOutputStream().write(json.writeValueAsBytes(problem));
+        ProblemResponses.write(response, json, HttpStatus.UNAUTHORIZED, ProblemTypes.UNAUTHORIZED, detail,
+                request.getRequestURI());
     }
 
     /** Marks the request as authenticated for the actuator, without roles. */

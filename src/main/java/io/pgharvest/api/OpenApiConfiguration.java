@@ -9,7 +9,11 @@ import io.swagger.v3.oas.models.media.Content;
 import io.swagger.v3.oas.models.media.MediaType;
 import io.swagger.v3.oas.models.media.Schema;
 import io.swagger.v3.oas.models.responses.ApiResponse;
+import java.util.Locale;
+import java.util.Map;
 import org.springdoc.core.customizers.OpenApiCustomizer;
+import org.springdoc.core.utils.PropertyResolverUtils;
+import org.springframework.beans.factory.config.BeanPostProcessor;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
@@ -30,6 +34,43 @@ import org.springframework.context.annotation.Configuration;
 class OpenApiConfiguration {
 
     static final String BEARER = "bearer";
+
+    /**
+     * springdoc resolves {@code ${...}} in every text of the description against the
+     * environment, and the description is public: a text that documents {@code ${VAR}} (or any
+     * placeholder that happens to match a property) would publish a value of the process. The
+     * texts are written to be shown as they are, so resolution is switched off.
+     */
+    @Bean
+    static BeanPostProcessor literalApiDocsTexts() {
+        return new BeanPostProcessor() {
+            @Override
+            public Object postProcessAfterInitialization(Object bean, String beanName) {
+                if (bean instanceof PropertyResolverUtils resolver && !(bean instanceof LiteralTexts)) {
+                    return new LiteralTexts(resolver);
+                }
+                return bean;
+            }
+        };
+    }
+
+    /** Returns every text as written. */
+    private static final class LiteralTexts extends PropertyResolverUtils {
+
+        LiteralTexts(PropertyResolverUtils original) {
+            super(original.getFactory(), null, original.getSpringDocConfigProperties());
+        }
+
+        @Override
+        public String resolve(String text, Locale locale) {
+            return text;
+        }
+
+        @Override
+        public Map<String, Object> resolveExtensions(Locale locale, Map<String, Object> extensions) {
+            return extensions;
+        }
+    }
 
     @Bean
     OpenApiCustomizer commonErrorResponses() {

@@ -26,6 +26,8 @@ public final class ProblemTypes {
     public static final URI BUILT_IN = URI.create(BASE + "built-in");
     /** Any other client error. */
     public static final URI BAD_REQUEST = URI.create(BASE + "bad-request");
+    /** The request (body or URL) is larger than pgharvest accepts. */
+    public static final URI TOO_LARGE = URI.create(BASE + "too-large");
     public static final URI INTERNAL = URI.create(BASE + "internal-error");
 
     private ProblemTypes() {

@@ -1,5 +1,6 @@
 package io.pgharvest.demo;
 
+import io.pgharvest.config.DataDirectory;
 import io.pgharvest.store.ConfigStore;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -14,7 +15,7 @@ import org.springframework.context.annotation.Profile;
 class DemoConfiguration {
 
     @Bean
-    DemoDatabase demoDatabase(ConfigStore store) {
-        return new DemoDatabase(store);
+    DemoDatabase demoDatabase(ConfigStore store, DataDirectory dataDirectory) {
+        return new DemoDatabase(store, dataDirectory.resolve(DemoDatabase.MARKER_FILE));
     }
 }

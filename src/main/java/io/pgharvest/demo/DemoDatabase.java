@@ -1,10 +1,12 @@
 package io.pgharvest.demo;
 
 import io.pgharvest.embedded.EmbeddedPostgres;
+import io.pgharvest.embedded.ParentWatchdog;
 import io.pgharvest.model.Preset;
 import io.pgharvest.model.Source;
 import io.pgharvest.sink.SinkDispatcher;
 import io.pgharvest.store.ConfigStore;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -21,6 +23,12 @@ import org.springframework.context.SmartLifecycle;
  * <p>Lifecycle: starts after the sinks and before the reapers (so the source can be reached
  * from the first tick) and stops after the reapers; the server and its data are removed on stop,
  * and so is the source, which would otherwise point at a port nobody listens on.
+ *
+ * <p>Safety: the superuser gets a generated password and every connection (TCP and socket) must
+ * use it (scram-sha-256), so another local user cannot log in. A {@link ParentWatchdog} stops the
+ * server when the JVM dies, even by SIGKILL; and should both be killed at once, the marker file
+ * {@value #MARKER_FILE} in the data directory lets the next start stop the stale server and
+ * remove its files.
  */
 final class DemoDatabase implements SmartLifecycle {
 
@@ -31,15 +39,19 @@ final class DemoDatabase implements SmartLifecycle {
     static final int DEMO_INTERVAL_SECONDS = 10;
     /** Between the sinks (started first) and the web server and reapers (started later). */
     static final int PHASE = SinkDispatcher.PHASE + 1024;
+    static final String MARKER_FILE = "demo-postgres";
     private static final Logger log = LoggerFactory.getLogger(DemoDatabase.class);
 
     private final ConfigStore store;
+    private final Path marker;
     private final ReentrantLock lifecycle = new ReentrantLock();
     private EmbeddedPostgres server;
+    private ParentWatchdog watchdog;
     private DemoWorkload workload;
 
-    DemoDatabase(ConfigStore store) {
+    DemoDatabase(ConfigStore store, Path marker) {
         this.store = store;
+        this.marker = marker;
     }
 
     @Override
@@ -49,21 +61,32 @@ final class DemoDatabase implements SmartLifecycle {
             if (server != null) {
                 return;
             }
+            StaleDemoServer.removeIfAny(marker);
             log.info("Demo profile: starting an embedded PostgreSQL (first start unpacks it, a few seconds)");
             EmbeddedPostgres started = EmbeddedPostgres.launch(Map.of("shared_preload_libraries", "pg_stat_statements"));
+            ParentWatchdog guard = null;
             try {
-                String admin = "postgresql://postgres@" + started.host() + ":" + started.port() + "/postgres";
-                String demo = "postgresql://postgres@" + started.host() + ":" + started.port() + "/" + DATABASE;
+                guard = started.watchParent();
+                StaleDemoServer.record(marker, started);
+                String password = DemoPassword.require(started);
+                String admin = "postgresql://postgres:" + password + "@" + started.host() + ":" + started.port()
+                        + "/postgres";
+                String demo = "postgresql://postgres:" + password + "@" + started.host() + ":" + started.port() + "/"
+                        + DATABASE;
                 DemoWorkload traffic = DemoWorkload.start(admin, demo);
                 store.putSource(demoSource(demo));
                 server = started;
+                watchdog = guard;
                 workload = traffic;
             } catch (RuntimeException e) {
                 started.close();
+                if (guard != null) {
+                    guard.close();
+                }
                 throw e;
             }
             log.info("Demo profile: source '{}' collects the '{}' preset every {} s from PostgreSQL on port {}"
-                    + " (local connections need no password: do not run the demo on a shared host)",
+                    + " (superuser with a generated password, stopped with pgharvest)",
                     SOURCE, PRESET, DEMO_INTERVAL_SECONDS, server.port());
         } finally {
             lifecycle.unlock();
@@ -90,6 +113,8 @@ final class DemoDatabase implements SmartLifecycle {
             }
             workload.stop(Duration.ofSeconds(5));
             server.close();
+            watchdog.close();
+            StaleDemoServer.forget(marker);
             server = null;
         } finally {
             lifecycle.unlock();

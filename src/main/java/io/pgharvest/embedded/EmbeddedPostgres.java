@@ -28,7 +28,7 @@ import java.util.stream.Stream;
  * later cold copy for a standby) reuses them, including the port.
  *
  * <p>A shutdown hook stops the server if its owner forgets {@link #close()}; a JVM that is killed
- * (SIGKILL) leaves the postmaster running, as with any embedded database.
+ * (SIGKILL) leaves the postmaster running unless the owner also started {@link #watchParent()}.
  */
 public final class EmbeddedPostgres implements PostgresServer {
 
@@ -145,6 +145,24 @@ public final class EmbeddedPostgres implements PostgresServer {
     @Override
     public int port() {
         return port;
+    }
+
+    /** The temp directory holding the data directory, the log and the socket; removed by {@link #close()}. */
+    public Path instanceDir() {
+        return instanceDir;
+    }
+
+    /** The running postmaster's process id. */
+    public long postmasterPid() {
+        return ParentWatchdog.postmasterPid(dataDir);
+    }
+
+    /**
+     * Stops this server and removes its files when the JVM dies, even by SIGKILL, which runs no
+     * shutdown hook. Close the watchdog when closing the server normally.
+     */
+    public ParentWatchdog watchParent() {
+        return ParentWatchdog.start(postmasterPid(), instanceDir);
     }
 
     Path dataDir() {

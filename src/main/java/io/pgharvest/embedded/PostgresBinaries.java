@@ -99,6 +99,7 @@ public final class PostgresBinaries {
         Path cacheRoot = Path.of(System.getProperty("java.io.tmpdir"), "pgharvest-postgres");
         Path target = cacheRoot.resolve(artifactVersion(archive));
         if (isComplete(target)) {
+            requireTrusted(cacheRoot, target, target.resolve("bin"));
             return target;
         }
         // FileChannel.lock is per process; a second thread of this JVM would get OverlappingFileLockException.
@@ -108,6 +109,7 @@ public final class PostgresBinaries {
                 Files.createDirectories(cacheRoot);
                 Files.setPosixFilePermissions(cacheRoot, DIRECTORY_MODE);
             }
+            requireTrusted(cacheRoot);
             try (FileChannel lockFile = FileChannel.open(cacheRoot.resolve(target.getFileName() + ".lock"),
                     StandardOpenOption.CREATE, StandardOpenOption.WRITE);
                  FileLock ignored = lockFile.lock()) {
@@ -120,6 +122,34 @@ public final class PostgresBinaries {
             throw new UncheckedIOException("Cannot unpack " + archive + " into " + target, e);
         } finally {
             IN_PROCESS.unlock();
+        }
+    }
+
+    /**
+     * The binaries run as PostgreSQL with the demo's (or a test's) data: in a shared temp folder
+     * they must belong to this process's user and be writable by nobody else, or another local
+     * user could have planted programs there.
+     *
+     * @throws IllegalStateException naming the folder and what is wrong with it
+     */
+    static void requireTrusted(Path... folders) {
+        for (Path folder : folders) {
+            try {
+                int owner = (Integer) Files.getAttribute(folder, "unix:uid", LinkOption.NOFOLLOW_LINKS);
+                int self = (Integer) Files.getAttribute(Path.of("/proc/self"), "unix:uid");
+                if (owner != self) {
+                    throw new IllegalStateException("The PostgreSQL binaries folder " + folder + " belongs to user id "
+                            + owner + ", not to this process (" + self + "); remove it or set java.io.tmpdir to a"
+                            + " folder of your own");
+                }
+                var mode = Files.getPosixFilePermissions(folder, LinkOption.NOFOLLOW_LINKS);
+                if (mode.contains(PosixFilePermission.GROUP_WRITE) || mode.contains(PosixFilePermission.OTHERS_WRITE)) {
+                    throw new IllegalStateException("The PostgreSQL binaries folder " + folder + " is writable by"
+                            + " other users (" + PosixFilePermissions.toString(mode) + "); remove it");
+                }
+            } catch (IOException e) {
+                throw new UncheckedIOException("Cannot check the owner of " + folder, e);
+            }
         }
     }
 

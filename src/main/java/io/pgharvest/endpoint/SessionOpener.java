@@ -7,6 +7,10 @@ import java.sql.Driver;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.Properties;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.FutureTask;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 /**
  * Opens every session pgharvest makes to a monitored endpoint: the engine's sessions and the
@@ -37,13 +41,51 @@ public final class SessionOpener {
         return open(conn, kind, settings.connectTimeout());
     }
 
-    /** Connects within {@code connectTimeout} (a shorter {@code connect_timeout} of the string still applies). */
+    /**
+     * Connects within {@code connectTimeout} in total (a shorter {@code connect_timeout} of the
+     * string still applies), TLS negotiation and login included: pgjdbc bounds each phase and
+     * each attempt on its own (with {@code sslmode=prefer} a silent server costs two attempts),
+     * so the attempt runs on a virtual thread that is interrupted, closing its socket, when the
+     * deadline passes. Errors say what happened (login timed out, not a PostgreSQL server,
+     * connection closed during login, TLS not offered), with pgjdbc's own text after it.
+     */
     public Connection open(ConnectionString conn, SourceKind kind, Duration connectTimeout) throws SQLException {
-        Connection connection = driver.connect(conn.jdbcUrl(), properties(conn, kind, connectTimeout));
+        Properties props = properties(conn, kind, connectTimeout);
+        var attempt = new FutureTask<Connection>(() -> connect(conn, props));
+        Thread.ofVirtual().name("connect-" + conn.hosts().getFirst()).start(attempt);
+        long started = System.nanoTime();
+        try {
+            return attempt.get(connectTimeout.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (TimeoutException e) {
+            return abandon(attempt, conn, started);
+        } catch (ExecutionException e) {
+            throw ConnectErrors.explain(e.getCause(), conn, System.nanoTime() - started);
+        } catch (InterruptedException e) {
+            attempt.cancel(true);
+            Thread.currentThread().interrupt();
+            throw new SQLException("connecting to " + conn.hosts() + " was interrupted", "08001", e);
+        }
+    }
+
+    private Connection connect(ConnectionString conn, Properties props) throws SQLException {
+        Connection connection = driver.connect(conn.jdbcUrl(), props);
         if (connection == null) {
             throw new SQLException("pgjdbc does not accept the URL of " + conn.hosts(), "08001");
         }
         return connection;
+    }
+
+    /** The deadline passed: stop the attempt; one that succeeded in the meantime is used after all. */
+    private static Connection abandon(FutureTask<Connection> attempt, ConnectionString conn, long started)
+            throws SQLException {
+        if (!attempt.cancel(true)) {
+            try {
+                return attempt.get();
+            } catch (ExecutionException | InterruptedException | java.util.concurrent.CancellationException ignored) {
+                // fall through to the timeout error
+            }
+        }
+        throw ConnectErrors.timedOut(conn, System.nanoTime() - started);
     }
 
     /** The pgjdbc properties of a session to {@code conn}, which is an endpoint of {@code kind}. */

@@ -11,9 +11,17 @@ import java.time.Duration;
  * @param defaultStatementTimeout server-side limit of a metric without a timeout of its own
  * @param lockTimeout server-side limit for waiting on a lock
  * @param socketTimeout client-side safety net for a server that stops answering mid-query
+ * @param refusePrivileged refuse sessions whose role is a superuser or can write
+ *     ({@link RolePrivileges})
  */
 public record SessionSettings(Duration connectTimeout, Duration defaultStatementTimeout, Duration lockTimeout,
-        Duration socketTimeout) {
+        Duration socketTimeout, boolean refusePrivileged) {
 
     public static final String APPLICATION_NAME = "pgharvest";
+
+    /** Settings that accept privileged roles (and warn about them). */
+    public SessionSettings(Duration connectTimeout, Duration defaultStatementTimeout, Duration lockTimeout,
+            Duration socketTimeout) {
+        this(connectTimeout, defaultStatementTimeout, lockTimeout, socketTimeout, false);
+    }
 }

@@ -14,6 +14,9 @@ public final class MetricRules {
     public static final int MIN_MAJOR_VERSION = 9;
     public static final int MAX_MAJOR_VERSION = 99;
     public static final int MAX_STATEMENT_TIMEOUT_SECONDS = 86_400;
+    /** Size limits of a metric's texts. */
+    public static final int MAX_SQL_CHARS = 65_536;
+    public static final int MAX_DESCRIPTION_CHARS = 4_096;
 
     private MetricRules() {
     }
@@ -29,10 +32,15 @@ public final class MetricRules {
         metric.sqls().forEach((version, sql) -> {
             if (version == null || version < MIN_MAJOR_VERSION || version > MAX_MAJOR_VERSION) {
                 problems.add(new FieldProblem("sqls." + version, notAMajorVersion()));
-            } else if (sql == null || sql.isBlank()) {
-                problems.add(new FieldProblem("sqls." + version, "the query must not be empty"));
+            } else if (sql != null && sql.length() > MAX_SQL_CHARS) {
+                problems.add(new FieldProblem("sqls." + version, "at most " + MAX_SQL_CHARS + " characters"));
+            } else {
+                MetricSql.problem(sql).ifPresent(why -> problems.add(new FieldProblem("sqls." + version, why)));
             }
         });
+        if (metric.description().length() > MAX_DESCRIPTION_CHARS) {
+            problems.add(new FieldProblem("description", "at most " + MAX_DESCRIPTION_CHARS + " characters"));
+        }
         for (int i = 0; i < metric.gauges().size(); i++) {
             String gauge = metric.gauges().get(i);
             if (gauge == null || gauge.isBlank()) {

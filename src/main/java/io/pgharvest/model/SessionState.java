@@ -11,6 +11,10 @@ public enum SessionState {
     CONNECTED,
     /** The reaper cannot reach the source and retries with back-off. */
     DISCONNECTED,
+    /** A tick has waited for the server's answer for longer than a tick period. */
+    STALLED,
+    /** The reaper's loop failed unexpectedly; it is restarted with back-off. */
+    FAILED,
     /** The reaper has stopped. */
     STOPPED;
 

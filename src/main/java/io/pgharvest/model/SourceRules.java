@@ -19,6 +19,12 @@ import java.util.regex.PatternSyntaxException;
  */
 public final class SourceRules {
 
+    /** Size limits: what every measurement, label or log line carries stays small. */
+    public static final int MAX_TAGS = 32;
+    public static final int MAX_TAG_NAME = 63;
+    public static final int MAX_TAG_VALUE = 256;
+    public static final int MAX_CONN_STR = 4096;
+
     public static final String SOURCE_NAME_REGEX = "[A-Za-z0-9][A-Za-z0-9_.-]{0,62}";
 
     private static final Pattern SOURCE_NAME = Pattern.compile(SOURCE_NAME_REGEX);
@@ -50,11 +56,19 @@ public final class SourceRules {
         checkSelection("standbyMetrics", source.standbyMetrics(), config, problems);
         checkPattern("includePattern", source, source.includePattern(), problems);
         checkPattern("excludePattern", source, source.excludePattern(), problems);
+        if (source.tags().size() > MAX_TAGS) {
+            problems.add(new FieldProblem("tags", "at most " + MAX_TAGS + " tags; every measurement carries them"));
+        }
         source.tags().forEach((key, value) -> {
             if (key.isBlank()) {
                 problems.add(new FieldProblem("tags", "tag names must not be blank"));
+            } else if (key.length() > MAX_TAG_NAME) {
+                problems.add(new FieldProblem("tags", "tag names have at most " + MAX_TAG_NAME + " characters"));
             } else if (value == null) {
                 problems.add(new FieldProblem("tags." + key, "needs a value"));
+            } else if (value.length() > MAX_TAG_VALUE) {
+                problems.add(new FieldProblem("tags." + key, "at most " + MAX_TAG_VALUE
+                        + " characters; it is copied into every measurement and Prometheus label"));
             }
         });
         return problems;
@@ -63,6 +77,10 @@ public final class SourceRules {
     private static void checkConnStr(String connStr, List<FieldProblem> problems) {
         if (connStr.isBlank()) {
             problems.add(new FieldProblem("connStr", "is required"));
+            return;
+        }
+        if (connStr.length() > MAX_CONN_STR) {
+            problems.add(new FieldProblem("connStr", "at most " + MAX_CONN_STR + " characters"));
             return;
         }
         try {

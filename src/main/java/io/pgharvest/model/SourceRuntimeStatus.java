@@ -11,6 +11,7 @@ import java.util.List;
  * @param state where the reaper stands with its session
  * @param lastConnectionError the last error connecting or the error that broke the session
  * @param skippedTicks grid points passed without a run because a tick overran
+ * @param privilegeWarning set when the session's role is a superuser or can write
  */
 public record SourceRuntimeStatus(
         String source,
@@ -27,9 +28,17 @@ public record SourceRuntimeStatus(
         Duration lastTickDuration,
         long ticks,
         long skippedTicks,
-        List<MetricRuntimeStatus> metrics) {
+        List<MetricRuntimeStatus> metrics,
+        String privilegeWarning) {
 
     public SourceRuntimeStatus {
         metrics = List.copyOf(metrics);
+    }
+
+    /** This status with another state and the error that explains it. */
+    public SourceRuntimeStatus withState(SessionState newState, String error, Instant errorAt) {
+        return new SourceRuntimeStatus(source, newState, connected, error, errorAt, serverVersion, serverVersionNum,
+                inRecovery, systemIdentifier, tickPeriod, lastTickStart, lastTickDuration, ticks, skippedTicks, metrics,
+                privilegeWarning);
     }
 }

@@ -31,7 +31,6 @@ import org.springframework.web.bind.annotation.RestController;
 class ImportController {
 
     /** Far above any real configuration; keeps a mistaken upload from filling the heap. */
-    static final int MAX_BODY_BYTES = 16 * 1024 * 1024;
 
     private final PgwatchImporter importer;
 
@@ -44,7 +43,7 @@ class ImportController {
             description = "The body is pgwatch's sources.yaml (a list), metrics.yaml (metrics and presets), a map with"
                     + " any of sources, metrics and presets, or several such YAML documents separated by ---."
                     + " Sources, metrics and presets are created or replaced all together; an invalid item rejects"
-                    + " the whole import. $VAR and ${VAR} in conn_str are read from the environment.")
+                    + " the whole import. $VAR and ${VAR} are refused: the environment is read only by start-up imports.")
     @ApiResponse(responseCode = "200", description = "Imported, or what would change (dryRun)",
             headers = @Header(name = INDEX_HEADER, description = "store index after the import"))
     @ApiResponse(responseCode = "400", description = "YAML does not parse, or items are invalid (errors names each"
@@ -58,13 +57,7 @@ class ImportController {
             @RequestParam(defaultValue = "false") boolean dryRun,
             @Parameter(description = "leave metrics and presets named like built-in ones out of the import")
             @RequestParam(defaultValue = "false") boolean keepBuiltIns) {
-        if (body.length > MAX_BODY_BYTES) {
-            ProblemDetail problem = ProblemDetail.forStatusAndDetail(HttpStatus.CONTENT_TOO_LARGE,
-                    "The body is larger than " + MAX_BODY_BYTES + " bytes; import the files at start-up instead"
-                            + " (pgharvest.import.metrics and pgharvest.import.sources).");
-            problem.setType(ProblemTypes.BAD_REQUEST);
-            return ResponseEntity.status(HttpStatus.CONTENT_TOO_LARGE).body(problem);
-        }
+        // Bodies over 16 MiB are refused while they are read (api.RequestLimitsFilter): 413.
         ImportReport report = importer.importYaml(body, dryRun, keepBuiltIns);
         return ResponseEntity.ok().header(INDEX_HEADER, Long.toString(report.index())).body(report);
     }

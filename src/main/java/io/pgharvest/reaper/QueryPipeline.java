@@ -1,5 +1,6 @@
 package io.pgharvest.reaper;
 
+import io.pgharvest.model.MetricSql;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
@@ -8,9 +9,11 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * Sends several metric queries to PostgreSQL in ONE network round trip.
@@ -28,7 +31,16 @@ import java.util.Map;
  *
  * <p>Metrics with their own statement timeout are grouped by it, each group opened by a
  * {@code set_config(..., true)} call: the setting is transaction-local, so it bounds exactly the
- * statements up to the next group, and the round trip's implicit transaction ends it.
+ * statements up to the next group, and the round trip's transaction ends it.
+ *
+ * <p>Read-only boundary: every round trip to PostgreSQL is framed as
+ * {@code BEGIN READ ONLY; ...; ROLLBACK}. The transaction is read-only from its first statement
+ * (a metric cannot turn that off once a snapshot exists), and the closing ROLLBACK undoes
+ * whatever a metric changed in the session (set_config, a role set through it), so nothing a
+ * metric does survives into the next metric's tick. A failed round trip leaves the transaction
+ * aborted; it is rolled back before the session is used again. Before anything is sent, each
+ * metric's SQL must pass {@link MetricSql} for the endpoint's kind, also SQL stored before that
+ * rule existed.
  *
  * <p>Not thread-safe: owned by one reaper's session.
  */
@@ -36,6 +48,12 @@ final class QueryPipeline implements AutoCloseable {
 
     private static final int CACHED_STATEMENTS = 32;
     private static final String SEPARATOR = "\n;\n";
+    private static final String BEGIN = "begin transaction read only";
+    private static final String ROLLBACK = "rollback";
+    /** The framing's statements around the metrics: BEGIN before, ROLLBACK after. */
+    private static final int FRAME_BEFORE = 1;
+    private static final int FRAME_STATEMENTS = 2;
+    private static final int MAX_VERDICTS = 1024;
     /** Room for network and server overhead on top of the statements' own time limits. */
     private static final Duration NETWORK_MARGIN = Duration.ofSeconds(30);
 
@@ -44,6 +62,8 @@ final class QueryPipeline implements AutoCloseable {
     private final Duration minNetworkTimeout;
     private final boolean pipelined;
     private final Map<String, PreparedStatement> statements = new LinkedHashMap<>(16, 0.75f, true);
+    /** MetricSql's verdict per SQL text (the scan is cheap, but ticks repeat the same texts). */
+    private final Map<String, Optional<String>> verdicts = new HashMap<>();
     private long networkTimeoutMillis = -1;
 
     /**
@@ -67,6 +87,9 @@ final class QueryPipeline implements AutoCloseable {
         if (queries.isEmpty()) {
             return List.of();
         }
+        for (MetricQuery query : queries) {
+            refuseIfNotReading(query);
+        }
         allowNetworkSilenceFor(queries);
         if (!pipelined) {
             return runEachSimple(queries);
@@ -81,6 +104,7 @@ final class QueryPipeline implements AutoCloseable {
         }
         Arrays.sort(order, Comparator.comparingLong(i -> timeoutKey(queries.get(i))));
         var parts = new ArrayList<String>();
+        parts.add(BEGIN);
         int[] partOfQuery = new int[queries.size()];
         Duration currentTimeout = sessionStatementTimeout;
         for (int index : order) {
@@ -92,6 +116,7 @@ final class QueryPipeline implements AutoCloseable {
             partOfQuery[index] = parts.size();
             parts.add(query.sql());
         }
+        parts.add(ROLLBACK);
         String text = String.join(SEPARATOR, parts);
         List<FetchedRows> all = execute(text);
         if (all.size() != parts.size()) {
@@ -118,19 +143,47 @@ final class QueryPipeline implements AutoCloseable {
      *     did: such a metric can never share a pipeline
      */
     AloneRun runAlone(MetricQuery query) throws SQLException {
+        refuseIfNotReading(query);
         allowNetworkSilenceFor(List.of(query));
         if (!pipelined) {
             return new AloneRun(runEachSimple(List.of(query)).getFirst(), false);
         }
         boolean ownTimeout = !query.statementTimeout().equals(sessionStatementTimeout);
-        // The transaction-local setting ends with the round trip's implicit transaction.
-        String text = ownTimeout ? String.join(SEPARATOR, setTimeout(query.statementTimeout()), query.sql()) : query.sql();
-        List<FetchedRows> all = execute(text);
-        int wrappers = ownTimeout ? 1 : 0;
-        return new AloneRun(all.size() > wrappers ? all.getLast() : FetchedRows.EMPTY, all.size() > 1 + wrappers);
+        // The transaction-local setting ends with the round trip's transaction.
+        var parts = new ArrayList<String>();
+        parts.add(BEGIN);
+        if (ownTimeout) {
+            parts.add(setTimeout(query.statementTimeout()));
+        }
+        parts.add(query.sql());
+        parts.add(ROLLBACK);
+        List<FetchedRows> all = execute(String.join(SEPARATOR, parts));
+        if (all.size() != parts.size()) {
+            throw new PipelineShapeException(parts.size(), all.size());
+        }
+        return new AloneRun(all.get(parts.size() - 2), false);
     }
 
-    /** The outcome of {@link #runAlone}. */
+    /**
+     * Refuses SQL that is not one reading statement for this endpoint, before it is sent: the
+     * store checks metrics when they are defined, but files written by hand or by an older
+     * version reach the engine too.
+     */
+    private void refuseIfNotReading(MetricQuery query) throws SQLException {
+        if (verdicts.size() > MAX_VERDICTS) {
+            verdicts.clear();
+        }
+        Optional<String> problem = verdicts.computeIfAbsent(query.sql(),
+                sql -> pipelined ? MetricSql.problem(sql) : MetricSql.problemOnConsole(sql));
+        if (problem.isPresent()) {
+            throw new NotReadingException(query.metric(), problem.get());
+        }
+    }
+
+    /**
+     * The outcome of {@link #runAlone}. {@code severalStatements} stays false: SQL of several
+     * statements is refused before it is sent.
+     */
     record AloneRun(FetchedRows rows, boolean severalStatements) {
     }
 
@@ -158,6 +211,9 @@ final class QueryPipeline implements AutoCloseable {
         if (text.indexOf('?') >= 0) {
             try (Statement statement = connection.createStatement()) {
                 return collect(statement, statement.execute(text));
+            } catch (SQLException e) {
+                rollbackAfter(e);
+                throw e;
             }
         }
         PreparedStatement statement = preparedFor(text);
@@ -165,7 +221,20 @@ final class QueryPipeline implements AutoCloseable {
             return collect(statement, statement.execute());
         } catch (SQLException e) {
             evict(text);
+            rollbackAfter(e);
             throw e;
+        }
+    }
+
+    /**
+     * A statement failed inside the framing: the server skipped the closing ROLLBACK and holds
+     * an aborted transaction, which would refuse every later statement of the session.
+     */
+    private void rollbackAfter(SQLException failure) {
+        try (Statement statement = connection.createStatement()) {
+            statement.execute(ROLLBACK);
+        } catch (SQLException e) {
+            failure.addSuppressed(e); // the session is probably gone; the caller decides
         }
     }
 
@@ -234,6 +303,15 @@ final class QueryPipeline implements AutoCloseable {
             statement.close();
         } catch (SQLException ignored) {
             // The session may already be gone; the statement dies with it.
+        }
+    }
+
+    /** A metric's SQL is not one reading statement: it is never sent. */
+    static final class NotReadingException extends SQLException {
+        private static final String INSUFFICIENT_PRIVILEGE = "42501";
+
+        NotReadingException(String metric, String problem) {
+            super("metric " + metric + " refused, its SQL " + problem, INSUFFICIENT_PRIVILEGE);
         }
     }
 

@@ -19,7 +19,7 @@ class ReaperConfiguration {
     @Bean
     SessionOpener sessionOpener(ReaperProperties properties, HarvestProperties harvest) {
         return new SessionOpener(new SessionSettings(harvest.connectTimeout(), properties.defaultStatementTimeout(),
-                properties.lockTimeout(), properties.socketTimeout()));
+                properties.lockTimeout(), properties.socketTimeout(), properties.refusePrivilegedSources()));
     }
 
     @Bean

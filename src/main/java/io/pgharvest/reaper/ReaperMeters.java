@@ -44,6 +44,11 @@ final class ReaperMeters {
                 .description("Metrics sent in one pipelined round trip").register(registry);
     }
 
+    /** A reaper's loop failed unexpectedly and is restarted. */
+    void reaperRestarted() {
+        registry.counter("pgharvest.reaper.restarts").increment();
+    }
+
     MeterRegistry registry() {
         return registry;
     }

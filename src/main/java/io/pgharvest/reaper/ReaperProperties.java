@@ -23,6 +23,9 @@ import org.springframework.validation.annotation.Validated;
  * @param factsRefreshInterval how often version and recovery state are re-read (they are also
  *     re-read after every reconnect)
  * @param shutdownTimeout how long stopping waits for running ticks before abandoning them
+ * @param refusePrivilegedSources refuse to collect from a source whose role is a superuser or
+ *     can write to a table (shown as a connection error); when off, such a source is collected
+ *     and flagged in its status and health
  */
 @Validated
 @ConfigurationProperties("pgharvest.reaper")
@@ -35,7 +38,8 @@ public record ReaperProperties(
         @NotNull @DefaultValue("1m") Duration reconnectBackoffMax,
         @NotNull @DefaultValue("5m") Duration soloBackoffMax,
         @NotNull @DefaultValue("5m") Duration factsRefreshInterval,
-        @NotNull @DefaultValue("10s") Duration shutdownTimeout) {
+        @NotNull @DefaultValue("10s") Duration shutdownTimeout,
+        @DefaultValue("false") boolean refusePrivilegedSources) {
 
     public ReaperProperties {
         requirePositive("pgharvest.reaper.min-tick-period", minTickPeriod);

@@ -13,7 +13,6 @@ import io.pgharvest.support.Backoff;
 import io.pgharvest.support.ChangeNotifier;
 import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -275,6 +274,7 @@ public class ReaperService implements SmartLifecycle {
         if (!Objects.equals(a.state(), b.state()) || !Objects.equals(a.lastConnectionError(), b.lastConnectionError())
                 || !Objects.equals(a.serverVersionNum(), b.serverVersionNum())
                 || !Objects.equals(a.inRecovery(), b.inRecovery()) || !Objects.equals(a.tickPeriod(), b.tickPeriod())
+                || !Objects.equals(a.privilegeWarning(), b.privilegeWarning())
                 || a.metrics().size() != b.metrics().size()) {
             return true;
         }
@@ -293,13 +293,16 @@ public class ReaperService implements SmartLifecycle {
         statusChanges.advanceTo(statusIndex.incrementAndGet());
     }
 
-    /** Waits for the reapers to stop; returns the names of those that did. */
+    /**
+     * Waits for the reapers to stop; returns the names of those that did. Monotonic: a
+     * wall-clock step during shutdown must not shorten or stretch the wait.
+     */
     private static List<String> awaitAll(List<SourceReaper> stopping, Duration timeout) {
-        Instant deadline = Instant.now().plus(timeout);
+        long deadline = System.nanoTime() + timeout.toNanos();
         var stopped = new java.util.ArrayList<String>();
         for (SourceReaper reaper : stopping) {
             try {
-                Duration left = Duration.between(Instant.now(), deadline);
+                Duration left = Duration.ofNanos(deadline - System.nanoTime());
                 if (reaper.awaitStop(left.isNegative() ? Duration.ZERO : left)) {
                     stopped.add(reaper.name());
                 } else {

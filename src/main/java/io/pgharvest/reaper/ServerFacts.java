@@ -23,11 +23,19 @@ record ServerFacts(int versionNum, boolean inRecovery, String systemIdentifier, 
     /**
      * Identifies the PostgreSQL instance for sharing instance-level results. The address tells
      * a standby from its primary (same system identifier); the identifier tells two servers
-     * behind the same address apart over time (a rebuilt server).
+     * behind the same address apart (a rebuilt server, or containers that all report the same
+     * inet_server_addr()).
+     *
+     * @return null when the system identifier is not readable (no pg_monitor): then the
+     *     instance is unknown and its results are not shared, since two servers could otherwise
+     *     deliver each other's rows
      */
     String instanceKey(String fallbackHost) {
+        if (systemIdentifier == null) {
+            return null;
+        }
         String address = serverAddress == null || serverAddress.isBlank() ? fallbackHost : serverAddress;
-        return (systemIdentifier == null ? "" : systemIdentifier) + "@" + address;
+        return systemIdentifier + "@" + address;
     }
 
     /** The major version used to choose a metric's SQL; unknown peers get the newest SQL. */

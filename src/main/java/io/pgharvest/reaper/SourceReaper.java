@@ -56,13 +56,18 @@ final class SourceReaper {
     private SourceSession session;
     private TickSchedule schedule = TickSchedule.empty();
     private final SoloLane solo;
-    private final MetricLedger ledger = new MetricLedger();
+    private final MetricLedger ledger;
     private Map<String, Integer> sortedSelectionOf;
     private List<Map.Entry<String, Integer>> sortedSelection = List.of();
     private final Map<String, MetricLane> inactiveMetrics = new LinkedHashMap<>();
     private int connectFailures;
     private Instant nextConnectAttempt = Instant.MIN;
     private String lastConnectionError;
+    /** Set while the supervisor waits to restart a failed loop. */
+    private volatile String loopFailure;
+    /** System.nanoTime() when the running tick began; 0 between ticks. */
+    private volatile long tickStartedNanos;
+    private String loggedPrivilegeWarning;
     private Instant lastConnectionErrorAt;
     private boolean factsStale;
     private long ticks;
@@ -74,13 +79,14 @@ final class SourceReaper {
 
     SourceReaper(ReaperConfig config, ReaperContext context, TickTimer timer) {
         this.name = config.name();
+        this.ledger = new MetricLedger(name);
         this.context = context;
         this.timer = timer;
         this.pendingConfig = config;
         this.solo = new SoloLane(context.soloMaxBackoff());
         this.sourceMeters = context.meters().forSource(name);
         this.status = new SourceRuntimeStatus(name, SessionState.STARTING, false, null, null, null, null, null, null,
-                null, null, null, 0, 0, List.of());
+                null, null, null, 0, 0, List.of(), null);
     }
 
     String name() {
@@ -127,30 +133,61 @@ final class SourceReaper {
         return true;
     }
 
+    /**
+     * The last published status; while a tick has waited for the server longer than a tick
+     * period (and the default statement timeout, which the server enforces itself), it shows
+     * {@link SessionState#STALLED}: the reaper thread is blocked then and publishes nothing.
+     */
     SourceRuntimeStatus status() {
-        return status;
+        SourceRuntimeStatus published = status;
+        long started = tickStartedNanos;
+        Duration period = published.tickPeriod();
+        if (started == 0 || period == null || published.state() != SessionState.CONNECTED) {
+            return published;
+        }
+        Duration waiting = Duration.ofNanos(System.nanoTime() - started);
+        Duration statementLimit = context.sessions().settings().defaultStatementTimeout();
+        Duration limit = period.compareTo(statementLimit) > 0 ? period : statementLimit;
+        if (waiting.compareTo(limit) <= 0) {
+            return published;
+        }
+        return published.withState(SessionState.STALLED, "no answer from the server for " + waiting.toSeconds()
+                + " s (tick period " + period.toSeconds() + " s)", published.lastTickStart());
     }
 
+    /**
+     * The reaper's supervisor: a loop that fails unexpectedly (also while starting: reading the
+     * configuration, connecting) is reported as {@link SessionState#FAILED} with its error,
+     * counted, and started again after a capped back-off; it never ends unseen.
+     */
     private void runLoop() {
+        int failures = 0;
         try {
-            // Connect at once rather than at the first grid point, which may be up to one
-            // period away: an operator who adds a source learns within seconds whether it works.
-            applyPendingConfig();
-            ensureSession(timer.now());
-            publishStatus(null);
             while (!stopRequested) {
                 try {
-                    runOnce();
-                } catch (RuntimeException e) {
-                    // Loops never die from one failure: record it, pause a little, carry on.
-                    log.error("Source {}: unexpected error in the reaper loop", name, e);
-                    timer.sleepUntil(timer.now().plus(Duration.ofSeconds(1)), wake);
+                    // Connect at once rather than at the first grid point, which may be up to one
+                    // period away: an operator who adds a source learns within seconds whether it works.
+                    applyPendingConfig();
+                    ensureSession(timer.now());
+                    publishStatus(null);
+                    while (!stopRequested) {
+                        runOnce();
+                        failures = 0;
+                    }
+                } catch (RuntimeException | Error e) {
+                    failures++;
+                    Duration delay = context.reconnectBackoff().after(failures);
+                    context.meters().reaperRestarted();
+                    loopFailure = "reaper failed, restarting in " + delay.toMillis() + " ms: " + e;
+                    log.error("Source {}: reaper loop failed, restarting it in {}", name, delay, e);
+                    closeSession();
+                    publishStatus(SessionState.FAILED);
+                    timer.sleepUntil(timer.now().plus(delay), wake);
+                    loopFailure = null;
                 }
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-        } catch (RuntimeException | Error e) {
-            log.error("Reaper of source {} stopped by an unexpected error", name, e);
         } finally {
             closeSession();
             context.meters().release(sourceMeters);
@@ -232,6 +269,7 @@ final class SourceReaper {
 
     private void tick(TickSchedule.DueTick due, Instant startedAt) {
         long startNanos = System.nanoTime();
+        tickStartedNanos = startNanos;
         context.meters().lag(Duration.between(due.scheduledAt(), startedAt));
         sourceMeters.tick(due.skippedPoints());
         skippedTicks += due.skippedPoints();
@@ -255,6 +293,7 @@ final class SourceReaper {
             if (due.metrics().contains(INSTANCE_UP)) {
                 out.add(instanceUp(up && runner != null, startedAt));
             }
+            tickStartedNanos = 0;
             lastTickStart = startedAt;
             lastTickDuration = Duration.ofNanos(System.nanoTime() - startNanos);
             publish(out);
@@ -324,6 +363,10 @@ final class SourceReaper {
             }
             connectFailures = 0;
             factsStale = false;
+            // The status shows the current trouble, not an error that is over.
+            lastConnectionError = null;
+            lastConnectionErrorAt = null;
+            warnOnceAboutPrivileges(session.privileges().warning());
             replan(now);
             return true;
         } catch (SQLException e) {
@@ -337,6 +380,14 @@ final class SourceReaper {
             }
             return false;
         }
+    }
+
+    /** Logged when the role's privileges are first seen or change, not on every reconnect. */
+    private void warnOnceAboutPrivileges(String warning) {
+        if (warning != null && !warning.equals(loggedPrivilegeWarning)) {
+            log.warn("Source {}: {}", name, warning);
+        }
+        loggedPrivilegeWarning = warning;
     }
 
     private void refreshFactsIfDue(Instant now) throws SQLException {
@@ -416,13 +467,14 @@ final class SourceReaper {
                         intervals.containsKey(metric) ? schedule.nextDue(metric) : null));
             }
         }
-        return new SourceRuntimeStatus(name, state, session != null, lastConnectionError, lastConnectionErrorAt,
+        String error = state == SessionState.FAILED ? loopFailure : lastConnectionError;
+        return new SourceRuntimeStatus(name, state, session != null, error, lastConnectionErrorAt,
                 facts == null ? null : facts.displayVersion(),
                 facts == null || facts.versionNum() == 0 ? null : facts.versionNum(),
                 facts == null ? null : facts.inRecovery(),
                 facts == null ? null : facts.systemIdentifier(),
                 schedule.isEmpty() ? null : schedule.period(), lastTickStart, lastTickDuration, ticks, skippedTicks,
-                metrics);
+                metrics, session == null ? null : session.privileges().warning());
     }
 
     /** The selection in name order; sorted again only when the selection itself changes, not every tick. */

@@ -1,6 +1,7 @@
 package io.pgharvest.reaper;
 
 import io.pgharvest.endpoint.EndpointProtocol;
+import io.pgharvest.endpoint.RolePrivileges;
 import io.pgharvest.endpoint.SessionOpener;
 import io.pgharvest.endpoint.SessionSettings;
 import io.pgharvest.model.ConnectionString;
@@ -20,12 +21,14 @@ final class SourceSession implements AutoCloseable {
     private static final String FACTS_SQL = """
             select current_setting('server_version_num')::int, pg_is_in_recovery(),
                    coalesce(host(inet_server_addr()), '') || ':' || coalesce(inet_server_port(), 0)""";
+    private static final String INSUFFICIENT_PRIVILEGE = "42501";
     private static final String SYSTEM_ID_SQL = "select system_identifier::text from pg_control_system()";
 
     private final Connection connection;
     private final boolean postgres;
     private final QueryPipeline pipeline;
     private ServerFacts facts;
+    private RolePrivileges privileges = RolePrivileges.READ_ONLY;
     private boolean systemIdReadable = true;
 
     private SourceSession(Connection connection, boolean postgres, QueryPipeline pipeline) {
@@ -46,6 +49,13 @@ final class SourceSession implements AutoCloseable {
             var session = new SourceSession(connection, postgres, new QueryPipeline(connection,
                     settings.defaultStatementTimeout(), settings.socketTimeout(), postgres));
             session.refreshFacts(now);
+            if (postgres) {
+                session.privileges = RolePrivileges.of(connection);
+                if (settings.refusePrivileged() && session.privileges.privileged()) {
+                    throw new SQLException("refused: the source " + session.privileges.warning()
+                            + "; pgharvest.reaper.refuse-privileged-sources is on", INSUFFICIENT_PRIVILEGE);
+                }
+            }
             return session;
         } catch (SQLException | RuntimeException e) {
             closeQuietly(connection);
@@ -84,6 +94,11 @@ final class SourceSession implements AutoCloseable {
             systemIdReadable = false;
             return null;
         }
+    }
+
+    /** What the session's role could do beyond reading (read once when the session opened). */
+    RolePrivileges privileges() {
+        return privileges;
     }
 
     ServerFacts facts() {

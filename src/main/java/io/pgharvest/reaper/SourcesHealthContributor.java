@@ -13,13 +13,26 @@ import org.springframework.boot.health.contributor.Status;
 
 /**
  * The {@code sources} health component: one child per configured source, UP while its reaper
- * has a session, DOWN with the reason while it cannot reach the source, OUT_OF_SERVICE when
- * disabled. It describes the monitored fleet, not the collector, so it is kept out of the
- * readiness group: a database being down never makes pgharvest itself unready.
+ * has a session, {@value #UNREACHABLE_CODE} with the reason while it cannot reach the source,
+ * {@value #DISABLED_CODE} when disabled.
+ *
+ * <p>It describes the monitored fleet, not the collector: a database being down or disabled
+ * must never turn pgharvest's own health DOWN or OUT_OF_SERVICE (load balancers and
+ * orchestrators probe it and would take pgharvest out for the state of the databases it
+ * watches). So the bad states are statuses of their own, which the root's status order does not
+ * know and therefore ignores; the {@code fleet} health group
+ * ({@code /actuator/health/fleet}) orders them, so it shows the worst source.
  *
  * <p>Only observes: reading a status never throws and never touches a source.
  */
 final class SourcesHealthContributor implements CompositeHealthContributor {
+
+    static final String UNREACHABLE_CODE = "UNREACHABLE";
+    static final String DISABLED_CODE = "DISABLED";
+    static final Status UNREACHABLE = new Status(UNREACHABLE_CODE, "pgharvest cannot reach the source");
+    static final Status DISABLED = new Status(DISABLED_CODE, "the source is disabled");
+    static final Status STALLED = new Status("STALLED", "the source stopped answering in the middle of a tick");
+    static final Status FAILED = new Status("FAILED", "the source's reaper failed and is being restarted");
 
     private final ConfigStore store;
     private final ReaperService reapers;
@@ -47,7 +60,7 @@ final class SourcesHealthContributor implements CompositeHealthContributor {
 
     private Health health(Source source) {
         if (!source.enabled()) {
-            return Health.status(Status.OUT_OF_SERVICE).withDetail("reason", "disabled").build();
+            return Health.status(DISABLED).withDetail("reason", "disabled").build();
         }
         return reapers.status(source.name()).map(SourcesHealthContributor::health)
                 .orElseGet(() -> Health.unknown().withDetail("reason", "no reaper running").build());
@@ -56,12 +69,18 @@ final class SourcesHealthContributor implements CompositeHealthContributor {
     private static Health health(SourceRuntimeStatus status) {
         Health.Builder builder = switch (status.state()) {
             case CONNECTED -> Health.up();
-            case DISCONNECTED -> Health.down().withDetail("reason", String.valueOf(status.lastConnectionError()));
+            case DISCONNECTED -> Health.status(UNREACHABLE)
+                    .withDetail("reason", String.valueOf(status.lastConnectionError()));
+            case STALLED -> Health.status(STALLED).withDetail("reason", String.valueOf(status.lastConnectionError()));
+            case FAILED -> Health.status(FAILED).withDetail("reason", String.valueOf(status.lastConnectionError()));
             default -> Health.unknown();
         };
         if (status.serverVersion() != null) {
             builder.withDetail("serverVersion", status.serverVersion());
             builder.withDetail("inRecovery", status.inRecovery());
+        }
+        if (status.privilegeWarning() != null) {
+            builder.withDetail("privilegeWarning", status.privilegeWarning());
         }
         long solo = status.metrics().stream().filter(m -> m.lane() == MetricLane.SOLO).count();
         if (solo > 0) {

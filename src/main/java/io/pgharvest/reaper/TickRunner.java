@@ -69,7 +69,8 @@ final class TickRunner {
             if (sql == null) {
                 continue; // not active for this server; the reaper reports it in the status
             }
-            if (definition.instanceLevel() && deliverCached(metric, definition, intervals.get(metric), now)) {
+            if (definition.instanceLevel() && instanceKey != null
+                    && deliverCached(metric, definition, intervals.get(metric), now)) {
                 continue;
             }
             var query = new MetricQuery(metric, sql, timeoutOf(definition));
@@ -163,7 +164,7 @@ final class TickRunner {
 
     private void deliver(String metric, FetchedRows rows, Instant now) {
         MetricDefinition definition = config.definitions().get(metric);
-        if (definition.instanceLevel()) {
+        if (definition.instanceLevel() && instanceKey != null) { // null: instance unknown, nothing shared
             ledger.deliveredShared(metric, cache.put(instanceKey, metric, now, rows));
         }
         out.add(measurement(definition, rows, now));

@@ -19,24 +19,36 @@ interface TickTimer {
      */
     boolean sleepUntil(Instant deadline, WakeSignal signal) throws InterruptedException;
 
-    /** The production timer on a {@link Clock}; sleeps park the (virtual) thread. */
+    /**
+     * The production timer: monotonic. Time is the wall clock read once at creation plus the
+     * elapsed {@link System#nanoTime()}, so a step of the system clock (an hour back, say) neither
+     * stops every reaper until the clock catches up nor fires a burst of ticks; sleeps park the
+     * (virtual) thread for the monotonic remainder. Measurement times follow: they keep counting
+     * from the start of the process (NTP's slewing moves both clocks alike; only a step makes
+     * them differ, until the next start).
+     */
     static TickTimer system(Clock clock) {
+        return monotonic(clock.instant(), System::nanoTime);
+    }
+
+    /** A monotonic timer anchored at {@code anchor}, reading elapsed time from {@code nanoTime}. */
+    static TickTimer monotonic(Instant anchor, java.util.function.LongSupplier nanoTime) {
+        long anchorNanos = nanoTime.getAsLong();
         return new TickTimer() {
             @Override
             public Instant now() {
-                return clock.instant();
+                return anchor.plusNanos(nanoTime.getAsLong() - anchorNanos);
             }
 
             @Override
             public boolean sleepUntil(Instant deadline, WakeSignal signal) throws InterruptedException {
                 while (true) {
-                    Duration remaining = Duration.between(clock.instant(), deadline);
+                    Duration remaining = Duration.between(now(), deadline);
+                    if (remaining.isNegative() || remaining.isZero()) {
+                        return false;
+                    }
                     if (signal.await(remaining)) {
                         return true;
-                    }
-                    // A wall-clock step backwards leaves time remaining: sleep again.
-                    if (!clock.instant().isBefore(deadline)) {
-                        return false;
                     }
                 }
             }

@@ -14,6 +14,18 @@ public interface Sink extends AutoCloseable {
 
     void write(List<Measurement> batch) throws Exception;
 
+    /**
+     * Checks cheaply whether the sink would accept a write now (e.g. {@code select 1}), so that a
+     * sink is shown UP only after it answered and resumes within seconds of coming back instead
+     * of after its full retry back-off.
+     *
+     * @return false when this sink has no probe (its next write is the probe); true when it answered
+     * @throws Exception when it does not accept writes now
+     */
+    default boolean probe() throws Exception {
+        return false;
+    }
+
     @Override
     default void close() throws Exception {
     }

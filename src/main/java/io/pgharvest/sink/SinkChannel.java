@@ -14,6 +14,8 @@ import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
@@ -35,10 +37,28 @@ import org.slf4j.LoggerFactory;
  *
  * <p>{@link #publish} never waits for I/O: it takes a short lock that no thread holds while
  * talking to the sink or the disk.
+ *
+ * <p>Durability: while the sink is not known to accept writes (not yet UP, failing, or a write
+ * hanging for longer than {@link #SPILL_INTERVAL}), the spiller moves everything in memory to the
+ * spill log every {@link #SPILL_INTERVAL} with one fsync (group commit), and a batch taken from
+ * memory whose write fails is written before the log at once. So a {@code kill -9} during an
+ * outage loses at most the measurements of the last interval. While the sink is healthy, memory
+ * only spills above its bound (a crash then loses what waited for the next batch, at most
+ * {@code batch-delay} plus one write); the one batch of a write that hangs is kept in memory
+ * until the write ends.
+ *
+ * <p>The writer runs under a supervisor: an unexpected error ends one loop, is counted and
+ * shown ({@link SinkStatus#writerFailure()}), and a new loop starts after a capped back-off.
+ * A sink is UP only after a write or a probe succeeded; while it fails it is probed every
+ * {@link #PROBE_INTERVAL}, so delivery resumes within about a second of the sink coming back.
  */
 final class SinkChannel {
 
     private static final Logger log = LoggerFactory.getLogger(SinkChannel.class);
+    /** Longest a measurement stays only in memory while the sink is failing. */
+    static final Duration SPILL_INTERVAL = Duration.ofMillis(500);
+    /** How often a failing sink is probed between write attempts. */
+    static final Duration PROBE_INTERVAL = Duration.ofSeconds(1);
 
     private enum State { NEW, RUNNING, STOPPING, STOPPED }
 
@@ -49,6 +69,10 @@ final class SinkChannel {
     private final String type;
     private final DeliverySettings settings;
     private final SpillLog spill;
+    /** Measurements whose destination conflicts with the sink (SinkRejectedException#parked). */
+    private final SpillLog parked;
+    private final Map<String, String> conflicts = new ConcurrentHashMap<>();
+    private long nextParkedRetry;
     private final Clock clock;
     private final ReentrantLock lock = new ReentrantLock();
     private final ReentrantLock appendOrder = new ReentrantLock();
@@ -59,6 +83,8 @@ final class SinkChannel {
     private final AtomicLong written = new AtomicLong();
     private final AtomicLong dropped = new AtomicLong();
     private final AtomicLong failures = new AtomicLong();
+    private final AtomicLong quarantined = new AtomicLong();
+    private final AtomicLong writerRestarts = new AtomicLong();
     private final Timer writeTimer;
 
     // Guarded by lock.
@@ -71,7 +97,18 @@ final class SinkChannel {
 
     private volatile int queued;
     private volatile boolean abandon;
-    private volatile boolean up = true;
+    /** True only after a write or probe succeeded, until the next failure. */
+    private volatile boolean up;
+    /**
+     * The sink is believed to take writes: false at start until its probe answered (or it has no
+     * probe), and from a failure to the next success. While false, memory goes to disk every
+     * SPILL_INTERVAL.
+     */
+    private volatile boolean accepting;
+    private volatile String writerFailure;
+    /** System.nanoTime() when the running write began, 0 while no write runs. */
+    private volatile long writeStartedNanos;
+    private int consecutiveFailures;
     private volatile String lastError;
     private volatile Instant lastErrorAt;
     private volatile Instant downSince;
@@ -87,7 +124,10 @@ final class SinkChannel {
         this.sink = sink;
         this.type = type;
         this.settings = settings;
-        this.spill = SpillLog.open(spillDir, settings.diskBound(), new SpillCodec(), dropped::addAndGet);
+        this.spill = SpillLog.open(spillDir, settings.diskBound(), new SpillCodec(), dropped::addAndGet,
+                quarantined::addAndGet);
+        this.parked = SpillLog.open(spillDir.resolve("parked"), settings.diskBound(), new SpillCodec(),
+                dropped::addAndGet, quarantined::addAndGet);
         this.clock = clock;
         Tags tags = Tags.of("sink", sink.name());
         Gauge.builder("pgharvest.sink.queue.depth", this, c -> c.queued)
@@ -96,6 +136,9 @@ final class SinkChannel {
                 .description("Measurements waiting in the spill log").tags(tags).register(meters);
         Gauge.builder("pgharvest.sink.spill.bytes", spill, SpillLog::bytes)
                 .description("Size of the spill log").baseUnit("bytes").tags(tags).register(meters);
+        Gauge.builder("pgharvest.sink.parked.measurements", parked, SpillLog::undelivered)
+                .description("Measurements kept because their table conflicts with the sink").tags(tags)
+                .register(meters);
         Gauge.builder("pgharvest.sink.up", this, c -> c.up ? 1 : 0)
                 .description("1 when the last write succeeded").tags(tags).register(meters);
         FunctionCounter.builder("pgharvest.sink.written", written, AtomicLong::get)
@@ -105,6 +148,11 @@ final class SinkChannel {
                 .tags(tags).register(meters);
         FunctionCounter.builder("pgharvest.sink.failures", failures, AtomicLong::get)
                 .description("Failed write attempts").tags(tags).register(meters);
+        FunctionCounter.builder("pgharvest.sink.spill.quarantined", quarantined, AtomicLong::get)
+                .description("Spill records that could not be read, set aside in quarantine/").tags(tags)
+                .register(meters);
+        FunctionCounter.builder("pgharvest.sink.writer.restarts", writerRestarts, AtomicLong::get)
+                .description("Writer loops ended by an unexpected error and restarted").tags(tags).register(meters);
         this.writeTimer = Timer.builder("pgharvest.sink.write.duration")
                 .description("Time of successful batch writes").tags(tags).register(meters);
     }
@@ -207,22 +255,72 @@ final class SinkChannel {
 
     SinkStatus status() {
         return new SinkStatus(sink.name(), type, up, lastError, lastErrorAt, queued, spill.undelivered(),
-                spill.bytes(), written.get(), dropped.get(), failures.get());
+                spill.bytes(), written.get(), dropped.get(), failures.get(), quarantined.get(), writerFailure,
+                writerRestarts.get(), parked.undelivered(), Map.copyOf(conflicts));
     }
 
+    /** The writer's supervisor: a loop that fails unexpectedly is reported and started again. */
     private void runWriter() {
-        try {
-            Pending batch;
-            while ((batch = nextBatch()) != null) {
-                if (!deliver(batch)) {
+        probe();
+        int restarts = 0;
+        while (true) {
+            try {
+                writeUntilStopped();
+                return;
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            } catch (RuntimeException | Error e) {
+                writerRestarts.incrementAndGet();
+                Duration delay = settings.retryBackoff().after(++restarts);
+                writerFailure = describe(e);
+                recordError("writer failed: " + writerFailure);
+                log.error("Sink {}: writer failed, restarting it in {}; measurements are kept", sink.name(), delay, e);
+                spill.release();
+                try {
+                    if (stopSignal.await(delay.toMillis(), TimeUnit.MILLISECONDS) || abandon) {
+                        return;
+                    }
+                } catch (InterruptedException interrupted) {
+                    Thread.currentThread().interrupt();
                     return;
                 }
             }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        } catch (RuntimeException | Error e) {
-            log.error("Sink {}: writer stopped by an unexpected error; queued measurements are persisted at "
-                    + "shutdown", sink.name(), e);
+        }
+    }
+
+    /** One writer loop; a batch taken from memory by a loop that failed is delivered first. */
+    private void writeUntilStopped() throws InterruptedException {
+        Pending carried = carriedOver();
+        Pending batch;
+        while ((batch = carried != null ? carried : nextBatch()) != null) {
+            carried = null;
+            if (!deliver(batch)) {
+                return;
+            }
+            retryParkedIfDue();
+        }
+    }
+
+    private Pending carriedOver() {
+        lock.lock();
+        try {
+            return inFlight == null ? null : new Pending(inFlight, null);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** At start: a sink with a probe is UP only once it answered; one without is trusted until it fails. */
+    private void probe() {
+        try {
+            if (sink.probe()) {
+                markUp();
+            } else {
+                accepting = true;
+            }
+        } catch (Exception e) {
+            markDown(e);
         }
     }
 
@@ -230,7 +328,7 @@ final class SinkChannel {
     private Pending nextBatch() throws InterruptedException {
         while (!abandon) {
             if (spill.undelivered() > 0) {
-                if (stopping()) {
+                if (stopping() && !flushing()) {
                     return null; // left for the next run; memory goes after it
                 }
                 SpillLog.Batch fromSpill = readSpill();
@@ -300,39 +398,164 @@ final class SinkChannel {
         }
     }
 
-    /** Writes one batch, retrying with back-off; false when stopping while the sink still fails. */
+    /**
+     * Writes one batch. When the write fails, a batch read from the spill log stays there, and a
+     * batch taken from memory is written before the log (so a crash does not lose it); then the
+     * writer waits for the sink (back-off, cut short by a successful probe).
+     *
+     * @return false when stopping while the sink still fails
+     */
     private boolean deliver(Pending batch) throws InterruptedException {
-        int attempt = 0;
         while (true) {
             long started = System.nanoTime();
             try {
-                sink.write(batch.measurements());
+                writeStartedNanos = started;
+                try {
+                    sink.write(batch.measurements());
+                } finally {
+                    writeStartedNanos = 0;
+                }
                 delivered(batch, batch.measurements().size(), started);
                 return true;
             } catch (SinkRejectedException e) {
                 int rejected = e.rejected().size();
-                dropped.addAndGet(rejected);
-                log.error("Sink {}: {} measurements can never be written and are dropped: {}",
-                        sink.name(), rejected, e.getMessage(), e.getCause());
                 recordError(e.getMessage());
+                if (e.parked()) {
+                    park(e);
+                } else {
+                    dropped.addAndGet(rejected);
+                    log.error("Sink {}: {} measurements can never be written and are dropped: {}",
+                            sink.name(), rejected, e.getMessage(), e.getCause());
+                }
                 delivered(batch, batch.measurements().size() - rejected, started);
                 return true;
             } catch (Exception e) {
                 failures.incrementAndGet();
+                consecutiveFailures++;
                 markDown(e);
-                if (!stopping() && !abandon) {
-                    Duration delay = settings.retryBackoff().after(++attempt);
-                    log.debug("Sink {}: write failed (attempt {}), retrying in {}", sink.name(), attempt, delay, e);
-                    stopSignal.await(delay.toMillis(), TimeUnit.MILLISECONDS);
+                boolean onDisk = batch.fromSpill() != null ? releaseSpillBatch() : moveInFlightToDisk(batch);
+                boolean retry = awaitRetry();
+                if (onDisk || !retry) {
+                    return retry;
                 }
-                if (stopping() || abandon) {
-                    if (batch.fromSpill() != null) {
-                        spill.release(); // still on disk, read again by the next run
-                    }
-                    return false;
-                }
+                // Could not be put on disk: retried from memory (and persisted at shutdown).
             }
         }
+    }
+
+    /** Keeps measurements whose table conflicts with the sink on disk, and says which tables. */
+    private void park(SinkRejectedException e) {
+        boolean newConflict = !conflicts.keySet().containsAll(e.conflicts().keySet());
+        conflicts.putAll(e.conflicts());
+        if (newConflict) {
+            log.error("Sink {}: {}; the other metrics keep flowing, retried every {}", sink.name(), e.getMessage(),
+                    settings.retryMax());
+        }
+        try {
+            parked.append(e.rejected());
+        } catch (IOException | RuntimeException failure) {
+            dropped.addAndGet(e.rejected().size());
+            log.error("Sink {}: {} measurements of conflicting tables could not be kept and are dropped",
+                    sink.name(), e.rejected().size(), failure);
+        }
+        nextParkedRetry = System.nanoTime() + settings.retryMax().toNanos();
+    }
+
+    /**
+     * Every retry-max, while the sink works, tries the oldest parked measurements again: once
+     * their table is fixed they are delivered (late, out of order with newer ones) and the
+     * conflict disappears from health.
+     */
+    private void retryParkedIfDue() throws InterruptedException {
+        if (parked.undelivered() == 0 || !up || System.nanoTime() - nextParkedRetry < 0) {
+            return;
+        }
+        nextParkedRetry = System.nanoTime() + settings.retryMax().toNanos();
+        SpillLog.Batch batch;
+        try {
+            batch = parked.read(settings.batchSize());
+        } catch (IOException e) {
+            log.error("Sink {}: reading parked measurements failed", sink.name(), e);
+            return;
+        }
+        if (batch == null) {
+            return;
+        }
+        try {
+            sink.write(batch.measurements());
+            conflictsResolved(batch.measurements());
+            written.addAndGet(batch.measurements().size());
+        } catch (SinkRejectedException e) {
+            written.addAndGet(batch.measurements().size() - e.rejected().size());
+            conflictsResolved(batch.measurements().stream().filter(m -> !e.conflicts().containsKey(m.metric())).toList());
+            park(e); // appended again behind the rest; the old copies are acknowledged below
+        } catch (Exception e) {
+            parked.release();
+            return;
+        }
+        try {
+            parked.ack(batch);
+        } catch (IOException e) {
+            log.error("Sink {}: parked measurements delivered but not marked; they may be delivered again",
+                    sink.name(), e);
+        }
+    }
+
+    private void conflictsResolved(List<Measurement> delivered) {
+        for (Measurement m : delivered) {
+            if (conflicts.remove(m.metric()) != null) {
+                log.info("Sink {}: table {} accepts measurements again", sink.name(), m.metric());
+            }
+        }
+    }
+
+    private boolean releaseSpillBatch() {
+        spill.release(); // still on disk, read again
+        return true;
+    }
+
+    private boolean moveInFlightToDisk(Pending batch) {
+        try {
+            spill.prepend(batch.measurements());
+        } catch (IOException | RuntimeException e) {
+            log.error("Sink {}: a failed batch of {} measurements could not be written to the spill log; it is "
+                    + "retried from memory", sink.name(), batch.measurements().size(), e);
+            return false;
+        }
+        lock.lock();
+        try {
+            inFlight = null;
+        } finally {
+            lock.unlock();
+        }
+        return true;
+    }
+
+    /**
+     * Waits until the next attempt: the back-off of the failures so far, cut short when a probe
+     * succeeds (checked every {@link #PROBE_INTERVAL}).
+     *
+     * @return false when stopping
+     */
+    private boolean awaitRetry() throws InterruptedException {
+        long deadline = System.nanoTime() + settings.retryBackoff().after(consecutiveFailures).toNanos();
+        while (!stopping() && !abandon) {
+            long left = deadline - System.nanoTime();
+            if (left <= 0) {
+                return true;
+            }
+            if (stopSignal.await(Math.min(left, PROBE_INTERVAL.toNanos()), TimeUnit.NANOSECONDS)) {
+                break;
+            }
+            try {
+                if (sink.probe()) {
+                    return true;
+                }
+            } catch (Exception e) {
+                recordError(describe(e));
+            }
+        }
+        return false;
     }
 
     private void delivered(Pending batch, int count, long started) {
@@ -354,21 +577,35 @@ final class SinkChannel {
                 lock.unlock();
             }
         }
-        if (!up) {
-            Instant since = downSince;
+        writerFailure = null;
+        markUp();
+    }
+
+    private void markUp() {
+        Instant since = downSince;
+        if (since != null) {
             log.info("Sink {} is writing again after {}; {} measurements wait in the spill log", sink.name(),
-                    since == null ? "a failure" : Duration.between(since, clock.instant()), spill.undelivered());
+                    Duration.between(since, clock.instant()), spill.undelivered());
         }
+        consecutiveFailures = 0;
+        accepting = true;
         up = true;
         downSince = null;
     }
 
     private void markDown(Exception e) {
         recordError(describe(e));
-        if (up) {
-            up = false;
+        up = false;
+        accepting = false;
+        if (downSince == null) {
             downSince = clock.instant();
-            log.warn("Sink {} is down: {}; measurements are kept and retried", sink.name(), describe(e), e);
+            log.warn("Sink {} is down: {}; measurements are kept on disk and retried", sink.name(), describe(e), e);
+            lock.lock();
+            try {
+                spillWanted.signalAll(); // from now on memory goes to disk every SPILL_INTERVAL
+            } finally {
+                lock.unlock();
+            }
         }
     }
 
@@ -382,6 +619,20 @@ final class SinkChannel {
         return e.getClass().getSimpleName() + (message == null ? "" : ": " + message);
     }
 
+    /**
+     * While stopping, a sink that takes writes is still given the spilled measurements until the
+     * flush deadline: at start-up the spiller may have moved memory to disk before the first probe
+     * answered, and a healthy sink should not leave them behind for the next run.
+     */
+    private boolean flushing() {
+        lock.lock();
+        try {
+            return state == State.STOPPING && accepting && System.nanoTime() - flushDeadline < 0;
+        } finally {
+            lock.unlock();
+        }
+    }
+
     private boolean stopping() {
         lock.lock();
         try {
@@ -391,20 +642,61 @@ final class SinkChannel {
         }
     }
 
+    /**
+     * Moves memory to disk: above the memory bound down to half of it, and while the sink does
+     * not accept writes everything, every {@link #SPILL_INTERVAL} (each move is one append and
+     * one fsync).
+     */
     private void runSpiller() {
         while (true) {
+            boolean all;
             lock.lock();
             try {
-                while (state == State.RUNNING && memory.size() <= settings.memoryQueue()) {
-                    spillWanted.awaitUninterruptibly();
-                }
-                if (state != State.RUNNING) {
-                    return;
+                while (true) {
+                    if (state != State.RUNNING) {
+                        return;
+                    }
+                    if (memory.size() > settings.memoryQueue()) {
+                        all = false;
+                        break;
+                    }
+                    boolean notAccepting = !acceptingWrites();
+                    if (notAccepting && !memory.isEmpty()) {
+                        all = true;
+                        break;
+                    }
+                    // Polls: the sink's state changes without telling the spiller (a write starts hanging).
+                    awaitQuietly(spillWanted, SPILL_INTERVAL);
                 }
             } finally {
                 lock.unlock();
             }
-            moveOldestToDisk();
+            moveToDisk(all);
+            if (all) {
+                sleepQuietly(SPILL_INTERVAL); // group commit: gather the next interval's arrivals
+            }
+        }
+    }
+
+    /** Whether memory may wait for the writer: the sink takes writes and no write hangs. */
+    private boolean acceptingWrites() {
+        long writing = writeStartedNanos;
+        return accepting && (writing == 0 || System.nanoTime() - writing < SPILL_INTERVAL.toNanos());
+    }
+
+    private static void awaitQuietly(Condition condition, Duration timeout) {
+        try {
+            condition.awaitNanos(timeout.toNanos());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private void sleepQuietly(Duration duration) {
+        try {
+            stopSignal.await(duration.toNanos(), TimeUnit.NANOSECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
     }
 
@@ -414,12 +706,17 @@ final class SinkChannel {
      * memory when the spiller and an overloaded publisher both move some.
      */
     private void moveOldestToDisk() {
+        moveToDisk(false);
+    }
+
+    /** @param all everything in memory, not only what exceeds half the memory bound */
+    private void moveToDisk(boolean all) {
         appendOrder.lock();
         try {
             List<Measurement> chunk;
             lock.lock();
             try {
-                int count = memory.size() - settings.memoryQueue() / 2;
+                int count = all ? memory.size() : memory.size() - settings.memoryQueue() / 2;
                 if (count <= 0 || state == State.STOPPED) {
                     return;
                 }
@@ -477,6 +774,7 @@ final class SinkChannel {
             }
             try {
                 spill.close();
+                parked.close();
             } catch (IOException e) {
                 log.warn("Sink {}: closing the spill log failed", sink.name(), e);
             }

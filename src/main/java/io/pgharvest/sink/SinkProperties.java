@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.regex.Pattern;
+import org.springframework.boot.context.properties.bind.ConstructorBinding;
 import org.springframework.util.unit.DataSize;
 
 /**
@@ -38,6 +39,8 @@ import org.springframework.util.unit.DataSize;
  *     reporting interval, whichever is longer) disappears from the endpoint
  * @param rotationSize jsonfile: the file is rotated when a write takes it past this size
  * @param keptFiles jsonfile: rotated files kept besides the current one
+ * @param address prometheus: the local address the scrape endpoint binds to (e.g.
+ *     {@code 127.0.0.1}); all interfaces when absent
  */
 public record SinkProperties(
         SinkType type,
@@ -60,9 +63,11 @@ public record SinkProperties(
         Duration maintenanceInterval,
         Duration staleness,
         DataSize rotationSize,
-        Integer keptFiles) {
+        Integer keptFiles,
+        String address) {
 
     /** The one place of every default: an option that is absent (null) takes its value here. */
+    @ConstructorBinding
     public SinkProperties {
         batchSize = orDefault(batchSize, 500);
         batchDelay = orDefault(batchDelay, Duration.ofSeconds(1));
@@ -78,6 +83,17 @@ public record SinkProperties(
         staleness = orDefault(staleness, Duration.ofMinutes(10));
         rotationSize = orDefault(rotationSize, DataSize.ofMegabytes(64));
         keptFiles = orDefault(keptFiles, 5);
+    }
+
+    /** An entry without a bind address (all interfaces for a scrape endpoint). */
+    public SinkProperties(SinkType type, String name, String url, String user, String password, Integer port,
+            String path, Integer batchSize, Duration batchDelay, Integer memoryQueue, DataSize diskBound,
+            Duration retryInitial, Duration retryMax, Duration flushTimeout, Duration retention,
+            Duration partitionInterval, Integer partitionsAhead, Duration maintenanceInterval, Duration staleness,
+            DataSize rotationSize, Integer keptFiles) {
+        this(type, name, url, user, password, port, path, batchSize, batchDelay, memoryQueue, diskBound,
+                retryInitial, retryMax, flushTimeout, retention, partitionInterval, partitionsAhead,
+                maintenanceInterval, staleness, rotationSize, keptFiles, null);
     }
 
     /** Default port of the Prometheus endpoint: the one registered for PostgreSQL exporters. */
@@ -96,13 +112,13 @@ public record SinkProperties(
     public SinkProperties withName(String newName) {
         return new SinkProperties(type, newName, url, user, password, port, path, batchSize, batchDelay,
                 memoryQueue, diskBound, retryInitial, retryMax, flushTimeout, retention, partitionInterval,
-                partitionsAhead, maintenanceInterval, staleness, rotationSize, keptFiles);
+                partitionsAhead, maintenanceInterval, staleness, rotationSize, keptFiles, address);
     }
 
     public SinkProperties withPort(int newPort) {
         return new SinkProperties(type, name, url, user, password, newPort, path, batchSize, batchDelay,
                 memoryQueue, diskBound, retryInitial, retryMax, flushTimeout, retention, partitionInterval,
-                partitionsAhead, maintenanceInterval, staleness, rotationSize, keptFiles);
+                partitionsAhead, maintenanceInterval, staleness, rotationSize, keptFiles, address);
     }
 
     /** The scrape port, defaulted. */
@@ -127,6 +143,9 @@ public record SinkProperties(
         }
         if (name != null && !NAME.matcher(name).matches()) {
             problems.add(prefix + ".name must be 1-64 letters, digits, '_', '.' or '-' (was '" + name + "')");
+        }
+        if (type != SinkType.PROMETHEUS && address != null) {
+            problems.add(prefix + ".address applies to prometheus sinks only (the scrape endpoint's bind address)");
         }
         switch (type) {
             case POSTGRES -> checkPostgres(prefix, problems);

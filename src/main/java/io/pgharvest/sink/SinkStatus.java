@@ -1,11 +1,12 @@
 package io.pgharvest.sink;
 
 import java.time.Instant;
+import java.util.Map;
 
 /**
  * What one sink's health and the status API show.
  *
- * @param up whether the last write succeeded (true before the first write)
+ * @param up whether the last write or probe succeeded (false before the first one)
  * @param lastError message of the last failed write or spill, null if none since start
  * @param lastErrorAt when it happened
  * @param queued measurements waiting in memory
@@ -14,6 +15,11 @@ import java.time.Instant;
  * @param written measurements delivered since start
  * @param dropped measurements given up since start (spill bound, rejected data, spill failures)
  * @param failures failed write attempts since start
+ * @param quarantined spill records that could not be read and were set aside since start
+ * @param writerFailure the error that ended the writer's last loop, until a write succeeds again
+ * @param writerRestarts writer loops restarted after an unexpected error since start
+ * @param parked measurements kept because their destination conflicts with the sink
+ * @param conflicts destination (table) to what is wrong with it, while measurements are parked
  */
 public record SinkStatus(
         String name,
@@ -26,5 +32,10 @@ public record SinkStatus(
         long spilledBytes,
         long written,
         long dropped,
-        long failures) {
+        long failures,
+        long quarantined,
+        String writerFailure,
+        long writerRestarts,
+        long parked,
+        Map<String, String> conflicts) {
 }

@@ -6,13 +6,23 @@ import org.springframework.boot.health.contributor.CompositeHealthContributor;
 import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.HealthContributor;
 import org.springframework.boot.health.contributor.HealthIndicator;
+import org.springframework.boot.health.contributor.Status;
 
 /**
- * The {@code sinks} health component: one child per sink, DOWN while its writes fail, with queue,
- * spill and error details. Not meant for the readiness group: a sink being down is survivable
- * (its measurements are spilled), so it must not take pgharvest out of service.
+ * The {@code sinks} health component: one child per sink, UP after a successful write or
+ * probe, UNKNOWN before the first, {@value #SPILLING_CODE} while its writes fail,
+ * {@value #FAILED_CODE} while its writer is restarted after an unexpected error; with queue,
+ * spill and error details. A sink being down is survivable (its
+ * measurements are kept and spilled to disk), so that status is one the root's status order does
+ * not know: it never turns pgharvest's own health DOWN. The {@code delivery} health group
+ * ({@code /actuator/health/delivery}) orders it.
  */
 final class SinksHealthContributor {
+
+    static final String SPILLING_CODE = "SPILLING";
+    static final Status SPILLING = new Status(SPILLING_CODE, "the sink does not accept writes; measurements are kept");
+    static final String FAILED_CODE = "FAILED";
+    static final Status FAILED = new Status(FAILED_CODE, "the sink's writer failed and is being restarted");
 
     private SinksHealthContributor() {
     }
@@ -30,14 +40,25 @@ final class SinksHealthContributor {
     private static HealthIndicator indicator(Supplier<SinkStatus> status) {
         return () -> {
             SinkStatus s = status.get();
-            Health.Builder health = s.up() ? Health.up() : Health.down();
+            Health.Builder health = s.writerFailure() != null ? Health.status(FAILED)
+                    : s.up() ? Health.up()
+                    : s.lastError() == null ? Health.unknown().withDetail("reason", "not written to or probed yet")
+                    : Health.status(SPILLING);
             health.withDetail("type", s.type())
                     .withDetail("queued", s.queued())
                     .withDetail("spilled", s.spilled())
                     .withDetail("spilledBytes", s.spilledBytes())
                     .withDetail("written", s.written())
                     .withDetail("dropped", s.dropped())
-                    .withDetail("failures", s.failures());
+                    .withDetail("failures", s.failures())
+                    .withDetail("quarantined", s.quarantined())
+                    .withDetail("writerRestarts", s.writerRestarts());
+            if (s.parked() > 0 || !s.conflicts().isEmpty()) {
+                health.withDetail("parked", s.parked()).withDetail("conflicts", s.conflicts());
+            }
+            if (s.writerFailure() != null) {
+                health.withDetail("writerFailure", s.writerFailure());
+            }
             if (s.lastError() != null) {
                 health.withDetail("lastError", s.lastError()).withDetail("lastErrorAt", s.lastErrorAt().toString());
             }

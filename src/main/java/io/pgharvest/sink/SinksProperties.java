@@ -49,7 +49,7 @@ public record SinksProperties(@DefaultValue("./pgharvest-data") Path dataDir, Li
                                 sink.memoryQueue(), sink.diskBound(), sink.retryInitial(), sink.retryMax(),
                                 sink.flushTimeout(), sink.retention(), sink.partitionInterval(),
                                 sink.partitionsAhead(), sink.maintenanceInterval(), sink.staleness(),
-                                sink.rotationSize(), sink.keptFiles())
+                                sink.rotationSize(), sink.keptFiles(), sink.address())
                         : sink)
                 .toList();
     }

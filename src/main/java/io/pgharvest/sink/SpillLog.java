@@ -35,9 +35,16 @@ import org.slf4j.LoggerFactory;
  * acknowledged batch, and fully delivered segments are deleted before it is rewritten, so a
  * restart neither loses nor repeats acknowledged records.
  *
- * <p>A new run never appends to a segment written by an earlier run; {@link #prepend} (used at
- * shutdown for a batch that was taken out of memory but not delivered) writes a segment with an id
- * below the current head. When the files exceed the bound, whole segments are dropped oldest first,
+ * <p>Every {@link #append} ends with one fsync of the segment it wrote (group commit: the caller
+ * gathers what arrived since its last append), so what was appended survives a crash of the
+ * process or the machine. A new run never appends to a segment written by an earlier run;
+ * {@link #prepend} (for a batch that was taken out of memory and then failed, at runtime or at
+ * shutdown) writes a segment with an id below the current head.
+ *
+ * <p>A record that fails its checksum or cannot be decoded (written by another version, or
+ * damaged on disk) is moved to {@code quarantine/} next to the segments and counted, and delivery
+ * continues with the next record; a record whose length makes no sense ends the readable part of
+ * its segment, and the rest of the segment is quarantined as one file. When the files exceed the bound, whole segments are dropped oldest first,
  * except the segment the writer is delivering from; every dropped measurement is reported.
  *
  * <p>Thread-safe; I/O happens under one lock, which only the sink's writer and spiller take.
@@ -56,6 +63,7 @@ final class SpillLog implements AutoCloseable {
     private final long segmentBytes;
     private final SpillCodec codec;
     private final LongConsumer onDrop;
+    private final LongConsumer onQuarantine;
     private final ReentrantLock lock = new ReentrantLock();
     private final ArrayDeque<Segment> segments = new ArrayDeque<>();
     private Segment tail;
@@ -63,8 +71,13 @@ final class SpillLog implements AutoCloseable {
     private long totalBytes;
     private long unread;
 
-    /** A batch read from the log; delivered records are removed by {@link #ack}. */
-    record Batch(List<Measurement> measurements, long segmentId, long endOffset) {
+    /**
+     * A batch read from the log; delivered records are removed by {@link #ack}.
+     *
+     * @param records how many records of the segment the batch covers: its measurements and the
+     *     records that were quarantined instead
+     */
+    record Batch(List<Measurement> measurements, long segmentId, long endOffset, int records) {
     }
 
     private static final class Segment {
@@ -88,12 +101,14 @@ final class SpillLog implements AutoCloseable {
         }
     }
 
-    private SpillLog(Path dir, long maxBytes, long segmentBytes, SpillCodec codec, LongConsumer onDrop) {
+    private SpillLog(Path dir, long maxBytes, long segmentBytes, SpillCodec codec, LongConsumer onDrop,
+            LongConsumer onQuarantine) {
         this.dir = dir;
         this.maxBytes = maxBytes;
         this.segmentBytes = segmentBytes;
         this.codec = codec;
         this.onDrop = onDrop;
+        this.onQuarantine = onQuarantine;
     }
 
     /**
@@ -103,8 +118,14 @@ final class SpillLog implements AutoCloseable {
      * @param onDrop told how many measurements were dropped, each time some are
      */
     static SpillLog open(Path dir, long maxBytes, SpillCodec codec, LongConsumer onDrop) throws IOException {
+        return open(dir, maxBytes, codec, onDrop, count -> { });
+    }
+
+    /** As {@link #open(Path, long, SpillCodec, LongConsumer)}; {@code onQuarantine} is told of every record set aside. */
+    static SpillLog open(Path dir, long maxBytes, SpillCodec codec, LongConsumer onDrop, LongConsumer onQuarantine)
+            throws IOException {
         long segmentBytes = Math.max(1024, Math.min(64L * 1024 * 1024, maxBytes / 8));
-        var spill = new SpillLog(dir, maxBytes, segmentBytes, codec, onDrop);
+        var spill = new SpillLog(dir, maxBytes, segmentBytes, codec, onDrop, onQuarantine);
         spill.recover();
         return spill;
     }
@@ -150,13 +171,17 @@ final class SpillLog implements AutoCloseable {
                 } while (i < records.size() && size + records.get(i).length <= segmentBytes);
                 write(tail, tail.appender, records.subList(from, i));
             }
+            tail.appender.force(false);
             enforceBound();
         } finally {
             lock.unlock();
         }
     }
 
-    /** Writes a segment that comes before everything on disk; used at shutdown only. */
+    /**
+     * Writes a segment that comes before everything on disk: a batch taken from memory (older
+     * than all on disk) that could not be delivered. Not while a batch read from the log is out.
+     */
     void prepend(List<Measurement> measurements) throws IOException {
         if (measurements.isEmpty()) {
             return;
@@ -198,25 +223,67 @@ final class SpillLog implements AutoCloseable {
             }
             var batch = new ArrayList<Measurement>(Math.min(max, head.undelivered()));
             long offset = head.readOffset;
+            int skipped = 0;
             var header = ByteBuffer.allocate(RECORD_HEADER);
-            while (batch.size() < max && head.delivered + batch.size() < head.records) {
+            while (batch.size() + skipped < max && head.delivered + batch.size() + skipped < head.records) {
                 header.clear();
                 readFully(head.reader, header, offset);
                 int length = header.getInt(0);
-                int crc = header.getInt(4);
+                if (length <= 0 || length > MAX_RECORD || offset + RECORD_HEADER + length > head.end) {
+                    // Without a sane length the next record cannot be found: set the rest aside.
+                    int rest = head.records - head.delivered - batch.size() - skipped;
+                    quarantine(head, offset, head.end - offset, rest, "record length " + length + " is impossible");
+                    skipped += rest;
+                    offset = head.end;
+                    break;
+                }
                 var payload = ByteBuffer.allocate(length);
                 readFully(head.reader, payload, offset + RECORD_HEADER);
-                if (crc32c(payload.array()) != crc) {
-                    throw new IOException("spill segment " + head.path + " is corrupt at offset " + offset);
+                if (crc32c(payload.array()) != header.getInt(4)) {
+                    quarantine(head, offset, RECORD_HEADER + length, 1, "checksum mismatch");
+                    skipped++;
+                } else {
+                    try {
+                        batch.add(codec.decode(payload.array()));
+                    } catch (RuntimeException e) {
+                        quarantine(head, offset, RECORD_HEADER + length, 1, "cannot be decoded: " + e);
+                        skipped++;
+                    }
                 }
-                batch.add(codec.decode(payload.array()));
                 offset += RECORD_HEADER + length;
             }
+            if (batch.isEmpty()) {
+                // Only quarantined records: consume them and look again.
+                consume(head, skipped, offset);
+                return skipped == 0 ? null : read(max);
+            }
             pinned = head;
-            return new Batch(List.copyOf(batch), head.id, offset);
+            return new Batch(List.copyOf(batch), head.id, offset, batch.size() + skipped);
         } finally {
             lock.unlock();
         }
+    }
+
+    /**
+     * Copies {@code length} bytes at {@code offset} of {@code segment} into
+     * {@code quarantine/<segment id>-<offset>.record} (owner-only, for inspection) and reports
+     * {@code records} set aside. Never throws: a record that cannot even be copied is still
+     * skipped, so that delivery goes on.
+     */
+    private void quarantine(Segment segment, long offset, long length, int records, String reason) {
+        Path target = dir.resolve("quarantine").resolve(segment.id + "-" + offset + ".record");
+        try {
+            AtomicFiles.createDirectories(target.getParent());
+            var bytes = ByteBuffer.allocate((int) Math.min(length, MAX_RECORD + RECORD_HEADER));
+            readFully(segment.reader, bytes, offset);
+            AtomicFiles.write(target, bytes.array());
+            log.warn("Spill log {}: {} record(s) at offset {} of segment {} set aside as {}: {}", dir, records, offset,
+                    segment.path.getFileName(), target, reason);
+        } catch (IOException | RuntimeException e) {
+            log.error("Spill log {}: {} record(s) at offset {} of segment {} are skipped ({}); copying them to {} "
+                    + "failed", dir, records, offset, segment.path.getFileName(), reason, target, e);
+        }
+        onQuarantine.accept(records);
     }
 
     /** Marks a batch from {@link #read} delivered and persists the new position. */
@@ -228,17 +295,21 @@ final class SpillLog implements AutoCloseable {
             if (segment == null || segment.id != batch.segmentId()) {
                 throw new IllegalStateException("acknowledged spill batch is not the one being delivered");
             }
-            int count = batch.measurements().size();
-            segment.delivered += count;
-            segment.readOffset = batch.endOffset();
-            unread -= count;
-            if (segment.undelivered() == 0 && segment != tail) {
-                delete(segment);
-            }
-            writeCursor();
+            consume(segment, batch.records(), batch.endOffset());
         } finally {
             lock.unlock();
         }
+    }
+
+    /** Records {@code count} records of {@code segment}, up to {@code endOffset}, as done with. */
+    private void consume(Segment segment, int count, long endOffset) throws IOException {
+        segment.delivered += count;
+        segment.readOffset = endOffset;
+        unread -= count;
+        if (segment.undelivered() == 0 && segment != tail) {
+            delete(segment);
+        }
+        writeCursor();
     }
 
     /**

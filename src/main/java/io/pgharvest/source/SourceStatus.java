@@ -53,6 +53,8 @@ public record SourceStatus(
         State runtimeState = switch (runtimeStatus.state()) {
             case CONNECTED -> State.CONNECTED;
             case DISCONNECTED -> State.DISCONNECTED;
+            case STALLED -> State.STALLED;
+            case FAILED -> State.FAILED;
             default -> State.STARTING;
         };
         return new SourceStatus(name, kind, group, enabled, runtimeState, metrics, standbyMetrics, modifyIndex,
@@ -70,7 +72,11 @@ public record SourceStatus(
         /** Its reaper holds a session to the source. */
         CONNECTED,
         /** Its reaper cannot reach the source and retries with back-off. */
-        DISCONNECTED;
+        DISCONNECTED,
+        /** A tick has waited for the server's answer for longer than a tick period. */
+        STALLED,
+        /** Its reaper failed unexpectedly and is restarted with back-off. */
+        FAILED;
 
         @JsonValue
         public String label() {

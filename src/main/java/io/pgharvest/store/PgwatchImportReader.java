@@ -29,7 +29,11 @@ import java.util.stream.Stream;
  *       ({@code $$} is a literal {@code $}); like pgwatch, {@code name}, {@code include_pattern},
  *       {@code exclude_pattern}, {@code preset_metrics} and {@code preset_metrics_standby} are
  *       expanded when they start with {@code $}. A variable that is not set is a problem; for
- *       {@code conn_str} the message does not name it, since it may be part of a password.</li>
+ *       {@code conn_str} the message does not name it, since it may be part of a password.
+ *       Only files read at start-up are expanded ({@link #read(List)}): content that arrives
+ *       through the API ({@link #read(byte[], String)}) must not read pgharvest's environment,
+ *       whose secrets the caller could then store and send to a server of its choice, so a
+ *       reference there is a problem.</li>
  *   <li>As in pgwatch, a metric or preset defined in several files takes the last definition
  *       (files are read in path order); a source name given twice is a problem.</li>
  * </ul>
@@ -56,6 +60,8 @@ public final class PgwatchImportReader {
 
     private final PgwatchYaml yaml = new PgwatchYaml();
     private final EnvironmentReferences environment;
+    /** Finds references without resolving any: every name is "not set". */
+    private final EnvironmentReferences noEnvironment = new EnvironmentReferences(name -> null);
 
     /** @param environment looks up an environment variable; null when it is not set */
     public PgwatchImportReader(UnaryOperator<String> environment) {
@@ -70,7 +76,7 @@ public final class PgwatchImportReader {
      * @throws ConfigFileException when a document does not parse
      */
     public PgwatchImport read(byte[] content, String origin) {
-        var result = new Accumulator();
+        var result = new Accumulator(false);
         result.add(content, Path.of(origin));
         return result.finish();
     }
@@ -82,7 +88,7 @@ public final class PgwatchImportReader {
      * @throws ConfigFileException when a file is missing, unreadable or does not parse
      */
     public PgwatchImport read(List<Path> filesOrFolders) {
-        var result = new Accumulator();
+        var result = new Accumulator(true);
         for (Path location : filesOrFolders) {
             for (Path file : yamlFiles(location)) {
                 try {
@@ -143,6 +149,13 @@ public final class PgwatchImportReader {
         private final Map<String, String> definedIn = new LinkedHashMap<>();
         private final List<ImportNotice> notices = new ArrayList<>();
         private final List<FieldProblem> problems = new ArrayList<>();
+        private final boolean startupFiles;
+        private final EnvironmentReferences references;
+
+        Accumulator(boolean startupFiles) {
+            this.startupFiles = startupFiles;
+            this.references = startupFiles ? environment : noEnvironment;
+        }
 
         void add(byte[] content, Path origin) {
             PgwatchYaml.UnknownProperties unknown = (path, line, inSource) -> {
@@ -186,8 +199,10 @@ public final class PgwatchImportReader {
 
         private Source expand(Source source, String path) {
             String name = expandWhole(source.name(), path + ".name");
-            var connStr = environment.expand(source.connStr());
-            if (!connStr.missing().isEmpty()) {
+            var connStr = references.expand(source.connStr());
+            if (!connStr.missing().isEmpty() && !startupFiles) {
+                problems.add(new FieldProblem("sources[" + name + "].conn_str", notExpandedHere()));
+            } else if (!connStr.missing().isEmpty()) {
                 problems.add(new FieldProblem("sources[" + name + "].conn_str", "refers to "
                         + connStr.missing().size() + " environment variable(s) that are not set (the names are not"
                         + " shown: they may be part of a password); write $$ for a literal $"));
@@ -205,10 +220,19 @@ public final class PgwatchImportReader {
             if (value == null || !value.startsWith("$")) {
                 return value;
             }
-            var expansion = environment.expand(value);
+            var expansion = references.expand(value);
+            if (!expansion.missing().isEmpty() && !startupFiles) {
+                problems.add(new FieldProblem(field, notExpandedHere()));
+                return expansion.value();
+            }
             expansion.missing().forEach(name ->
                     problems.add(new FieldProblem(field, "environment variable " + name + " is not set")));
             return expansion.value();
+        }
+
+        private static String notExpandedHere() {
+            return "refers to an environment variable ($NAME or ${NAME}): they are expanded only in files imported"
+                    + " at start-up (pgharvest.import.*), never through the API; write the value, or $$ for a literal $";
         }
 
         PgwatchImport finish() {

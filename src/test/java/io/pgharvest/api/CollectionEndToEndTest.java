@@ -46,16 +46,24 @@ class CollectionEndToEndTest extends ApiTestBase {
     }
 
     @Test
-    void anUnreachableSourceIsDownInHealthButPgharvestStaysReady() {
+    void anUnreachableSourceIsUnreachableInHealthButPgharvestStaysUpAndReady() {
         api().post("/api/v1/sources", Map.of("name", "e2e-dead", "connStr", "postgresql://127.0.0.1:1/none",
                 "preset", "minimal"));
 
         Awaitility.await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(100)).until(
                 () -> api().get("/actuator/health").json().at("/components/sources/components/e2e-dead/status").asString(),
-                "DOWN"::equals);
+                "UNREACHABLE"::equals);
         JsonNode dead = api().get("/actuator/health").json().at("/components/sources/components/e2e-dead");
         assertThat(dead.at("/details/reason").asString()).contains("cannot connect");
         assertThat(api().withToken(null).get("/actuator/health/readiness").status()).isEqualTo(200);
+        var top = api().get("/actuator/health");
+        assertThat(top.status()).isEqualTo(200);
+        assertThat(top.json().get("status").asString()).isEqualTo("UP");
+        var group = api().get("/actuator/health/fleet");
+        assertThat(group.status()).isEqualTo(200);
+        assertThat(group.json().get("status").asString()).isEqualTo("UNREACHABLE");
+        assertThat(group.json().at("/components/sources/components/e2e-dead/details/reason").asString())
+                .contains("cannot connect");
 
         var status = api().get("/api/v1/sources/e2e-dead/status").json();
         assertThat(status.get("state").asString()).isEqualTo("disconnected");
@@ -63,13 +71,16 @@ class CollectionEndToEndTest extends ApiTestBase {
     }
 
     @Test
-    void aDisabledSourceIsOutOfService() {
+    void aDisabledSourceIsDisabledInHealthAndPgharvestStaysUp() {
         api().post("/api/v1/sources", Map.of("name", "e2e-off", "connStr", "postgresql://127.0.0.1:1/none",
                 "enabled", false));
 
         Awaitility.await().atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(100)).until(
                 () -> api().get("/actuator/health").json().at("/components/sources/components/e2e-off/status").asString(),
-                "OUT_OF_SERVICE"::equals);
+                "DISABLED"::equals);
+        var top = api().get("/actuator/health");
+        assertThat(top.status()).isEqualTo(200);
+        assertThat(top.json().get("status").asString()).isEqualTo("UP");
         assertThat(api().get("/api/v1/sources/e2e-off/status").json().get("state").asString()).isEqualTo("disabled");
     }
 

@@ -48,7 +48,7 @@ class ImportApiTest extends ApiTestBase {
             ---
             - name: imp_orders
               kind: postgres
-              conn_str: postgresql://monitor:${IMPORT_TEST_DB_PASSWORD}@db1.example.com:5432/orders
+              conn_str: postgresql://monitor:s3cret-pw@db1.example.com:5432/orders
               preset_metrics: imp_preset
               custom_metrics:
                 wal: 120
@@ -59,9 +59,7 @@ class ImportApiTest extends ApiTestBase {
             """;
 
     @Test
-    void importsSourcesWithTheirPresetAndMetricsAndExpandsTheEnvironment() {
-        System.setProperty(PASSWORD_VARIABLE, "s3cret-pw");
-
+    void importsSourcesWithTheirPresetAndMetrics() {
         var response = post("/api/v1/import", pgwatchYaml("_1"));
 
         assertThat(response.status()).as(response.toString()).isEqualTo(200);
@@ -81,18 +79,20 @@ class ImportApiTest extends ApiTestBase {
     }
 
     @Test
-    void theImportedPasswordIsStoredAsExpanded() throws Exception {
-        System.setProperty(PASSWORD_VARIABLE, "expanded-pw-4711");
+    void anEnvironmentReferenceThroughTheApiIsRefusedAndNeverRead() throws Exception {
+        System.setProperty(PASSWORD_VARIABLE, "from-the-environment-4711");
 
-        assertThat(post("/api/v1/import", pgwatchYaml("_2")).status()).isEqualTo(200);
+        var refused = post("/api/v1/import", pgwatchYaml("_2").replace("s3cret-pw", "${" + PASSWORD_VARIABLE + "}"));
 
-        String sourcesFile = Files.readString(DATA_DIR.resolve("sources.yaml"));
-        assertThat(sourcesFile).contains("monitor:expanded-pw-4711@db1.example.com").doesNotContain("${");
+        assertThat(refused.status()).as(refused.toString()).isEqualTo(400);
+        assertThat(refused.errorFields()).containsExactly("sources[imp_orders_2].conn_str");
+        assertThat(refused.body()).contains("only in files imported at start-up").doesNotContain("from-the-environment");
+        assertThat(api().get("/api/v1/sources/imp_orders_2").status()).isEqualTo(404);
+        assertThat(Files.readString(DATA_DIR.resolve("sources.yaml"))).doesNotContain("from-the-environment");
     }
 
     @Test
     void importingTheSameYamlAgainChangesNothing() {
-        System.setProperty(PASSWORD_VARIABLE, "same-pw");
         String yaml = pgwatchYaml("_3");
         long first = post("/api/v1/import", yaml).index();
 
@@ -106,7 +106,6 @@ class ImportApiTest extends ApiTestBase {
 
     @Test
     void aDryRunReportsWhatWouldChangeAndChangesNothing() {
-        System.setProperty(PASSWORD_VARIABLE, "dry-pw");
         long before = api().get("/api/v1/sources").index();
 
         var response = post("/api/v1/import?dryRun=true", pgwatchYaml("_dry"));
@@ -175,7 +174,7 @@ class ImportApiTest extends ApiTestBase {
     }
 
     @Test
-    void anUnsetVariableInTheConnectionStringIsReportedWithoutItsName() {
+    void aReferenceInTheConnectionStringIsReportedWithoutItsName() {
         var response = post("/api/v1/import", """
                 - name: imp_unset
                   conn_str: postgresql://monitor:$IMP_UNSET_SECRET_9@db1.example.com/orders

@@ -1,5 +1,13 @@
 package io.pgharvest.demo;
 
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.pgharvest.embedded.EmbeddedPostgres;
+import io.pgharvest.model.ConnectionString;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.util.Map;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.pgharvest.PgharvestApplication;
@@ -26,6 +34,11 @@ class DemoProfileTest {
             throws Exception {
         int prometheusPort = freePort();
         Path jsonLines = dir.resolve("measurements.jsonl");
+        // A server left behind by an earlier crash that took its watchdog too.
+        EmbeddedPostgres stale = EmbeddedPostgres.launch(Map.of());
+        long stalePid = stale.postmasterPid();
+        Files.createDirectories(dir.resolve("data"));
+        Files.writeString(dir.resolve("data").resolve(DemoDatabase.MARKER_FILE), stalePid + " " + stale.instanceDir());
         try (ConfigurableApplicationContext app = new SpringApplicationBuilder(PgharvestApplication.class)
                 .profiles("demo")
                 .run("--server.port=0", "--pgharvest.data-dir=" + dir.resolve("data"),
@@ -33,6 +46,16 @@ class DemoProfileTest {
                         "--pgharvest.sinks[0].type=jsonfile", "--pgharvest.sinks[0].path=" + jsonLines,
                         "--pgharvest.sinks[1].type=prometheus", "--pgharvest.sinks[1].port=" + prometheusPort)) {
             assertThat(app.getBean(ConfigStore.class).snapshot().sources()).containsKey(DemoDatabase.SOURCE);
+            assertThat(ProcessHandle.of(stalePid).map(ProcessHandle::isAlive).orElse(false)).isFalse();
+            assertThat(stale.instanceDir()).doesNotExist();
+            assertThat(dir.resolve("data").resolve(DemoDatabase.MARKER_FILE)).exists();
+            var demo = ConnectionString.parse(app.getBean(ConfigStore.class).snapshot().sources()
+                    .get(DemoDatabase.SOURCE).connStr());
+            assertThat(demo.password()).hasValueSatisfying(pw -> assertThat(pw).hasSizeGreaterThanOrEqualTo(24));
+            var withoutPassword = "jdbc:postgresql://" + demo.hosts().getFirst().host() + ":"
+                    + demo.hosts().getFirst().port() + "/postgres?user=postgres";
+            assertThatThrownBy(() -> DriverManager.getConnection(withoutPassword).close())
+                    .isInstanceOf(SQLException.class).hasMessageContaining("password");
 
             Awaitility.await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(500)).until(() ->
                     Files.exists(jsonLines) && Files.readString(jsonLines).contains("\"metric\":\"db_stats\""));
@@ -42,7 +65,12 @@ class DemoProfileTest {
             String scrape = Awaitility.await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(500))
                     .until(() -> scrape(prometheusPort), body -> body.contains("db_stats"));
             assertThat(scrape).contains("source=\"demo\"");
+        } finally {
+            if (Files.exists(stale.instanceDir())) {
+                stale.close(); // only when the demo did not clean it up (the test failed before)
+            }
         }
+        assertThat(dir.resolve("data").resolve(DemoDatabase.MARKER_FILE)).doesNotExist();
     }
 
     private static String scrape(int port) throws Exception {

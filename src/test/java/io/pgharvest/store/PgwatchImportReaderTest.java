@@ -25,6 +25,17 @@ class PgwatchImportReaderTest {
         return reader.read(yaml.getBytes(StandardCharsets.UTF_8), "body");
     }
 
+    /** The way start-up import files are read: the only way environment references are expanded. */
+    private PgwatchImport readStartupFile(String yaml) {
+        try {
+            Path dir = Files.createTempDirectory("pgwatch-import");
+            Path file = Files.writeString(dir.resolve("sources.yaml"), yaml);
+            return reader.read(List.of(file));
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
     @Test
     void aPgwatchSourcesFileMapsToSources() {
         PgwatchImport read = read("""
@@ -80,8 +91,8 @@ class PgwatchImportReaderTest {
     }
 
     @Test
-    void environmentReferencesInTheConnectionStringAreExpanded() {
-        PgwatchImport read = read("""
+    void environmentReferencesInTheConnectionStringOfAStartupFileAreExpanded() {
+        PgwatchImport read = readStartupFile("""
                 - name: a
                   conn_str: host=db1 user=$MONITOR_USER password='${PGPASS}' options='-c x=$$5'
                   is_enabled: true
@@ -99,7 +110,7 @@ class PgwatchImportReaderTest {
 
     @Test
     void unsetVariablesAreProblemsThatNameTheFieldButNeverAConnectionStringsVariable() {
-        PgwatchImport read = read("""
+        PgwatchImport read = readStartupFile("""
                 - name: a
                   conn_str: postgresql://u:$Secret_Fragment@h/db
                   preset_metrics: $NO_SUCH_PRESET_VARIABLE
@@ -109,6 +120,24 @@ class PgwatchImportReaderTest {
         assertThat(read.problems()).extracting(FieldProblem::field)
                 .containsExactlyInAnyOrder("sources[a].conn_str", "[0].preset_metrics");
         assertThat(read.problems().toString()).doesNotContain("Secret_Fragment").contains("NO_SUCH_PRESET_VARIABLE");
+    }
+
+    @Test
+    void contentThatArrivesThroughTheApiNeverReadsTheEnvironment() {
+        PgwatchImport read = read("""
+                - name: a
+                  conn_str: host=db1 user=monitor password='${PGPASS}' options='-c x=$$5'
+                  is_enabled: true
+                - name: b
+                  conn_str: postgresql://u@h/db
+                  preset_metrics: $PRESET
+                  is_enabled: true
+                """);
+
+        assertThat(read.problems()).extracting(FieldProblem::field)
+                .containsExactlyInAnyOrder("sources[a].conn_str", "[1].preset_metrics");
+        assertThat(read.problems()).allSatisfy(p -> assertThat(p.message()).contains("only in files imported at start-up"));
+        assertThat(read.problems().toString()).doesNotContain("p@ss w0rd").doesNotContain("standard");
     }
 
     @Test

@@ -12,8 +12,11 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.PosixFilePermission;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import tools.jackson.core.JsonGenerator;
@@ -29,6 +32,8 @@ import tools.jackson.core.json.JsonFactory;
  * only {@code keptFiles} rotated files are kept. Used by the writer thread only.
  */
 public final class JsonLinesSink implements Sink {
+
+    private static final Set<PosixFilePermission> OWNER_ONLY = PosixFilePermissions.fromString("rw-------");
 
     private static final Logger log = LoggerFactory.getLogger(JsonLinesSink.class);
 
@@ -57,6 +62,16 @@ public final class JsonLinesSink implements Sink {
     @Override
     public String name() {
         return name;
+    }
+
+    /** Ready when the file's folder can be written (the file itself is created by the first write). */
+    @Override
+    public boolean probe() throws IOException {
+        Path dir = file.toAbsolutePath().getParent();
+        if (!Files.isDirectory(dir) || !Files.isWritable(dir)) {
+            throw new IOException("cannot write to the folder " + dir);
+        }
+        return true;
     }
 
     @Override
@@ -121,8 +136,10 @@ public final class JsonLinesSink implements Sink {
     private FileChannel open() throws IOException {
         if (channel == null) {
             Files.createDirectories(file.getParent());
-            channel = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
-                    StandardOpenOption.APPEND);
+            // Measurements may hold query texts and settings: owner-only, like the store and the spill log.
+            channel = FileChannel.open(file, Set.of(StandardOpenOption.CREATE, StandardOpenOption.WRITE,
+                    StandardOpenOption.APPEND), PosixFilePermissions.asFileAttribute(OWNER_ONLY));
+            Files.setPosixFilePermissions(file, OWNER_ONLY); // also a file an older version created 0644
         }
         return channel;
     }

@@ -1,5 +1,6 @@
 package io.pgharvest.sink.postgres;
 
+import io.pgharvest.support.Backoff;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -20,11 +21,15 @@ import org.slf4j.LoggerFactory;
  * delays a batch: creates partitions ahead of time for every metric table, drops partitions that
  * lie entirely before the retention horizon, and brings the dashboards' source/metric listing in
  * line with the data that is left. Runs a minute after start (or after one interval, if shorter)
- * and then every interval; a failed run is logged and retried at the next one.
+ * and then every interval. A failed run (the storage busy or down, a pool timeout under load) is
+ * retried with capped back-off ({@link #RETRY}, doubling, never beyond the interval), not only
+ * an interval later: partitions ahead must exist before the writes need them.
  */
 final class PartitionMaintenance {
 
     private static final Logger log = LoggerFactory.getLogger(PartitionMaintenance.class);
+    /** First retry after a failed run. */
+    static final Duration RETRY = Duration.ofSeconds(5);
 
     /** Creates or upgrades the storage schema before maintenance touches it. */
     @FunctionalInterface
@@ -82,9 +87,14 @@ final class PartitionMaintenance {
             if (stopSignal.await(Math.min(interval.toMillis(), 60_000), TimeUnit.MILLISECONDS)) {
                 return;
             }
+            var retries = new Backoff(RETRY.compareTo(interval) < 0 ? RETRY : interval, interval);
+            int failures = 0;
+            Duration next;
             do {
                 try {
                     Result result = runOnce();
+                    failures = 0;
+                    next = interval;
                     if (result.createdPartitions() > 0 || !result.droppedPartitions().isEmpty()) {
                         log.info("Sink {}: maintenance created {} partitions, dropped {} past retention",
                                 sinkName, result.createdPartitions(), result.droppedPartitions().size());
@@ -93,10 +103,11 @@ final class PartitionMaintenance {
                     if (stopSignal.getCount() == 0) {
                         return;
                     }
-                    log.warn("Sink {}: storage maintenance failed, next attempt in {}: {}", sinkName, interval,
+                    next = retries.after(++failures);
+                    log.warn("Sink {}: storage maintenance failed, next attempt in {}: {}", sinkName, next,
                             e.getMessage());
                 }
-            } while (!stopSignal.await(interval.toMillis(), TimeUnit.MILLISECONDS));
+            } while (!stopSignal.await(next.toMillis(), TimeUnit.MILLISECONDS));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }

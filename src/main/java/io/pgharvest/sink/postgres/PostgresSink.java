@@ -37,7 +37,11 @@ import org.slf4j.LoggerFactory;
  * <p>The schema is migrated with Flyway on the first write, not at start-up: pgharvest starts
  * while its storage is down and spills until it is back. When the database rejects data
  * (SQLState class 22 or 54, e.g. a value too large), the batch is written again one measurement
- * per savepoint and only the rejected ones are given up ({@link SinkRejectedException}).
+ * per savepoint and only the rejected ones are given up ({@link SinkRejectedException}). When a
+ * metric's table conflicts with what the database holds (a plain table of another shape under
+ * its name, a missing privilege: SQLState classes 42, 23, 0A, 44), the batch is written again one
+ * table per savepoint: the other metrics are stored, and the conflicting metric's measurements
+ * are parked (kept and retried by the channel) with the table named.
  *
  * <p>Connections come from a HikariCP pool of at most two: the writer's and the maintenance
  * thread's ({@link PartitionMaintenance}). {@link #write} is called by one writer thread only.
@@ -122,6 +126,12 @@ public final class PostgresSink implements Sink {
             } catch (SQLException e) {
                 rollback(c);
                 tables.forget();
+                if (isConflict(e)) {
+                    log.warn("Sink {}: a table of the batch conflicts with the storage ({}); isolating it",
+                            name, e.getMessage());
+                    writeIsolatingTables(c, byTable);
+                    return;
+                }
                 if (!isDataError(e)) {
                     throw new SQLException("storage " + maskedUrl + ": " + e.getMessage(), e.getSQLState(), e);
                 }
@@ -129,6 +139,19 @@ public final class PostgresSink implements Sink {
                         name, e.getMessage());
                 writeIsolating(c, byTable);
             }
+        }
+    }
+
+    /** The storage answers and pgharvest's schema is in place: one short query. */
+    @Override
+    public boolean probe() throws SQLException {
+        ensureSchema();
+        try (Connection c = dataSource.getConnection(); var st = c.createStatement()) {
+            st.setQueryTimeout(5);
+            st.execute("select 1");
+            return true;
+        } catch (SQLException e) {
+            throw new SQLException("storage " + maskedUrl + ": " + e.getMessage(), e.getSQLState(), e);
         }
     }
 
@@ -205,6 +228,59 @@ public final class PostgresSink implements Sink {
                     + " measurements, first of source " + first.source() + ", metric " + first.metric() + ": "
                     + firstRejection.getMessage(), rejected, firstRejection);
         }
+    }
+
+    /**
+     * Writes each table's measurements under its own savepoint; parks the measurements of the
+     * tables that conflict with the storage. A data error inside a table is not handled here:
+     * that table is parked too, and split by measurement on its next try.
+     */
+    private void writeIsolatingTables(Connection c, Map<String, List<Measurement>> byTable) throws Exception {
+        var parked = new ArrayList<Measurement>();
+        var conflicts = new LinkedHashMap<String, String>();
+        var accepted = new ArrayList<MetricTables.Changes>();
+        SQLException first = null;
+        try {
+            for (var entry : byTable.entrySet()) {
+                Savepoint savepoint = c.setSavepoint();
+                try {
+                    MetricTables.Changes changes = prepare(c, Map.of(entry.getKey(), entry.getValue()));
+                    copy(c, entry.getKey(), entry.getValue());
+                    c.releaseSavepoint(savepoint);
+                    accepted.add(changes);
+                } catch (SQLException e) {
+                    if (!isConflict(e) && !isDataError(e)) {
+                        throw e;
+                    }
+                    c.rollback(savepoint);
+                    parked.addAll(entry.getValue());
+                    conflicts.put(entry.getKey(), "[SQLState " + e.getSQLState() + "] " + e.getMessage());
+                    first = first == null ? e : first;
+                }
+            }
+            c.commit();
+            accepted.forEach(tables::committed);
+        } catch (SQLException e) {
+            rollback(c);
+            tables.forget();
+            throw new SQLException("storage " + maskedUrl + ": " + e.getMessage(), e.getSQLState(), e);
+        }
+        if (!parked.isEmpty()) {
+            throw new SinkRejectedException("storage " + maskedUrl + " cannot take table(s) " + conflicts.keySet()
+                    + "; their " + parked.size() + " measurements are kept: " + first.getMessage(), parked, true,
+                    conflicts, first);
+        }
+    }
+
+    /**
+     * The storage refuses a table, not the data and not the connection: retrying the same write
+     * fails again. Not "no partition for the row" (23514): a partition dropped underneath is
+     * created again by the retry.
+     */
+    static boolean isConflict(SQLException e) {
+        String state = e.getSQLState();
+        return state != null && !state.equals("23514") && (state.startsWith("42") || state.startsWith("23")
+                || state.startsWith("0A") || state.startsWith("44"));
     }
 
     private MetricTables.Changes prepare(Connection c, Map<String, List<Measurement>> byTable) throws SQLException {

@@ -36,9 +36,9 @@ public final class PrometheusSink implements Sink {
     public static PrometheusSink create(String property, SinkProperties settings, MetricCatalog catalog,
             Clock clock) {
         var series = new SeriesStore(catalog, settings.staleness(), clock);
-        var endpoint = new ScrapeEndpoint(property, settings.effectivePort(), settings.effectivePrometheusPath(),
-                series::snapshot);
-        log.info("Prometheus sink {} serves http://0.0.0.0:{}{}", settings.name(), endpoint.port(),
+        var endpoint = new ScrapeEndpoint(property, settings.address(), settings.effectivePort(),
+                settings.effectivePrometheusPath(), series::snapshot);
+        log.info("Prometheus sink {} serves http://{}:{}{}", settings.name(), endpoint.address(), endpoint.port(),
                 settings.effectivePrometheusPath());
         return new PrometheusSink(settings.name(), series, endpoint);
     }
@@ -46,6 +46,12 @@ public final class PrometheusSink implements Sink {
     @Override
     public String name() {
         return name;
+    }
+
+    /** Writes go to memory, read by the scrape endpoint, which runs from construction: always ready. */
+    @Override
+    public boolean probe() {
+        return true;
     }
 
     @Override
@@ -56,6 +62,11 @@ public final class PrometheusSink implements Sink {
     /** The port actually bound (differs from the setting when that was 0). */
     public int port() {
         return endpoint.port();
+    }
+
+    /** The local address the endpoint listens on ({@code 0.0.0.0}: all interfaces). */
+    public String address() {
+        return endpoint.address();
     }
 
     @Override

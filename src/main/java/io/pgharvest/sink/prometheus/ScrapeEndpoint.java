@@ -9,7 +9,9 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.BindException;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.net.UnknownHostException;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -39,14 +41,18 @@ final class ScrapeEndpoint implements AutoCloseable {
      *
      * @throws IllegalStateException naming {@code property} when the port cannot be bound
      */
-    ScrapeEndpoint(String property, int port, String path, Supplier<MetricSnapshots> snapshots) {
+    ScrapeEndpoint(String property, String address, int port, String path, Supplier<MetricSnapshots> snapshots) {
         this.path = path;
         this.snapshots = snapshots;
         try {
-            server = HttpServer.create(new InetSocketAddress(port), 0);
+            server = HttpServer.create(address == null || address.isBlank() ? new InetSocketAddress(port)
+                    : new InetSocketAddress(InetAddress.getByName(address), port), 0);
+        } catch (UnknownHostException e) {
+            throw new IllegalStateException(property + ".address: '" + address + "' is not a local address", e);
         } catch (BindException e) {
-            throw new IllegalStateException(property + ".port: cannot listen on port " + port + " (" + e.getMessage()
-                    + "); choose another port for the Prometheus endpoint", e);
+            throw new IllegalStateException(property + ".port: cannot listen on port " + port
+                    + (address == null ? "" : " of " + address) + " (" + e.getMessage()
+                    + "); choose another port or address for the Prometheus endpoint", e);
         } catch (IOException e) {
             throw new IllegalStateException(property + ".port: cannot start the Prometheus endpoint on port " + port, e);
         }
@@ -54,6 +60,11 @@ final class ScrapeEndpoint implements AutoCloseable {
         server.setExecutor(executor);
         server.createContext("/", this::serve);
         server.start();
+    }
+
+    /** The address bound, e.g. {@code 127.0.0.1}, or {@code 0.0.0.0} for all interfaces. */
+    String address() {
+        return server.getAddress().getAddress().getHostAddress();
     }
 
     int port() {

@@ -41,6 +41,8 @@ class JsonLinesSinkTest {
         sink.close();
 
         List<String> lines = Files.readAllLines(dir.resolve("out/measurements.jsonl"));
+        assertThat(java.nio.file.attribute.PosixFilePermissions.toString(
+                Files.getPosixFilePermissions(dir.resolve("out/measurements.jsonl")))).isEqualTo("rw-------");
         assertThat(lines).hasSize(2);
         JsonNode first = mapper.readTree(lines.get(0));
         assertThat(first.get("source").asString()).isEqualTo("db1");

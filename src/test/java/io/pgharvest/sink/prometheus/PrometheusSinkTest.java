@@ -128,6 +128,19 @@ class PrometheusSinkTest {
                 .hasMessageStartingWith("pgharvest.sinks[2].port: cannot listen on port " + sink.port());
     }
 
+    @Test
+    void theEndpointListensOnlyOnTheConfiguredAddress() throws Exception {
+        var base = settings(Duration.ofMinutes(5), null);
+        var loopback = new SinkProperties(base.type(), base.name(), null, null, null, 0, null, base.batchSize(),
+                base.batchDelay(), base.memoryQueue(), base.diskBound(), base.retryInitial(), base.retryMax(),
+                base.flushTimeout(), base.retention(), base.partitionInterval(), base.partitionsAhead(),
+                base.maintenanceInterval(), base.staleness(), base.rotationSize(), base.keptFiles(), "127.0.0.1");
+        sink = PrometheusSink.create("pgharvest.sinks[0]", loopback, CATALOG, clock);
+
+        assertThat(sink.address()).isEqualTo("127.0.0.1");
+        assertThat(scrape("/metrics").statusCode()).isEqualTo(200);
+    }
+
     private PrometheusSink start(Duration staleness) {
         return PrometheusSink.create("pgharvest.sinks[0]", settings(staleness, null), CATALOG, clock);
     }

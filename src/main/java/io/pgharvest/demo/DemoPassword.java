@@ -1,0 +1,50 @@
+package io.pgharvest.demo;
+
+import io.pgharvest.embedded.EmbeddedPostgres;
+import java.security.SecureRandom;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.Base64;
+
+/**
+ * Gives the demo server's superuser a generated password and makes every connection use it: the
+ * embedded launcher trusts local connections (right for tests), which on a shared host would let
+ * any local user in as a superuser.
+ */
+final class DemoPassword {
+
+    private static final String HBA = """
+            # pgharvest demo: every connection needs the generated password
+            local all all scram-sha-256
+            host all all 127.0.0.1/32 scram-sha-256
+            host all all ::1/128 scram-sha-256
+            """;
+
+    private DemoPassword() {
+    }
+
+    /** Sets a new random password, switches authentication to scram-sha-256 and returns the password. */
+    static String require(EmbeddedPostgres server) {
+        byte[] random = new byte[24];
+        new SecureRandom().nextBytes(random);
+        String password = Base64.getUrlEncoder().withoutPadding().encodeToString(random);
+        String url = "jdbc:postgresql://" + server.host() + ":" + server.port() + "/postgres?user=postgres";
+        try (Connection c = DriverManager.getConnection(url); Statement st = c.createStatement()) {
+            st.execute("set password_encryption = 'scram-sha-256'");
+            st.execute("alter role postgres password '" + password + "'");
+            String hbaFile;
+            try (ResultSet rs = st.executeQuery("show hba_file")) {
+                rs.next();
+                hbaFile = rs.getString(1);
+            }
+            server.writeServerFile(hbaFile, HBA);
+            st.execute("select pg_reload_conf()");
+        } catch (SQLException e) {
+            throw new IllegalStateException("Cannot protect the demo server with a password: " + e.getMessage(), e);
+        }
+        return password;
+    }
+}

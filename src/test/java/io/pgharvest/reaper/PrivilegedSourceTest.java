@@ -1,0 +1,91 @@
+package io.pgharvest.reaper;
+
+import static io.pgharvest.reaper.ReaperTestKit.metric;
+import static io.pgharvest.reaper.ReaperTestKit.source;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.pgharvest.endpoint.SessionOpener;
+import io.pgharvest.endpoint.SessionSettings;
+import io.pgharvest.model.ConnectionString;
+import io.pgharvest.model.SessionState;
+import io.pgharvest.model.SourceKind;
+import io.pgharvest.testsupport.TestPostgres;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/** A source whose role can do more than read is flagged, and refused when the operator says so. */
+class PrivilegedSourceTest {
+
+    private static final TestPostgres pg = TestPostgres.shared();
+    private static final Instant NOW = Instant.parse("2026-03-01T10:00:00Z");
+
+    @BeforeAll
+    static void roles() {
+        pg.createDatabase("privileged_db");
+        pg.execute("privileged_db", """
+                do $$ begin
+                  if not exists (select from pg_roles where rolname = 'priv_monitor') then
+                    create role priv_monitor login; grant pg_monitor to priv_monitor;
+                  end if;
+                  if not exists (select from pg_roles where rolname = 'priv_writer') then
+                    create role priv_writer login;
+                  end if;
+                end $$;
+                create table if not exists orders (id int);
+                grant insert on orders to priv_writer;
+                """);
+    }
+
+    private static ConnectionString as(String user) {
+        return ConnectionString.parse("postgresql://" + user + "@" + pg.host() + ":" + pg.port() + "/privileged_db");
+    }
+
+    private static SessionOpener opener(boolean refuse) {
+        return new SessionOpener(new SessionSettings(Duration.ofSeconds(2), Duration.ofSeconds(5), Duration.ofSeconds(1),
+                Duration.ofMinutes(1), refuse));
+    }
+
+    @Test
+    void aSuperuserOrAWriterIsFlaggedAndAPgMonitorRoleIsNot() throws Exception {
+        try (var superuser = SourceSession.open(opener(false), as(TestPostgres.SUPERUSER), SourceKind.POSTGRES, NOW);
+                var writer = SourceSession.open(opener(false), as("priv_writer"), SourceKind.POSTGRES, NOW);
+                var monitor = SourceSession.open(opener(false), as("priv_monitor"), SourceKind.POSTGRES, NOW)) {
+            assertThat(superuser.privileges().warning()).contains("superuser").contains("pg_monitor");
+            assertThat(writer.privileges().warning()).contains("can write").contains("orders");
+            assertThat(monitor.privileges().warning()).isNull();
+        }
+    }
+
+    @Test
+    void refusingPrivilegedSourcesRefusesASuperuserButNotAPgMonitorRole() throws Exception {
+        assertThatThrownBy(() -> SourceSession.open(opener(true), as(TestPostgres.SUPERUSER), SourceKind.POSTGRES, NOW))
+                .isInstanceOf(SQLException.class).hasMessageContaining("refused")
+                .hasMessageContaining("pgharvest.reaper.refuse-privileged-sources");
+        try (var monitor = SourceSession.open(opener(true), as("priv_monitor"), SourceKind.POSTGRES, NOW)) {
+            assertThat(monitor.privileges().privileged()).isFalse();
+        }
+    }
+
+    @Test
+    void theStatusOfASuperuserSourceCarriesTheWarning() throws Exception {
+        var kit = new ReaperTestKit();
+        var timer = new ManualTickTimer(NOW.plusMillis(300));
+        var reaper = new SourceReaper(ReaperTestKit.config(source("su", pg.connStr("privileged_db"), Map.of("one", 10)),
+                List.of(metric("one", "select 1 as a"))), kit.context, timer);
+        reaper.start();
+        timer.advanceTo(timer.awaitSleepRequests(1));
+        timer.awaitSleepRequests(2);
+        var status = reaper.status();
+        reaper.stop();
+        assertThat(reaper.awaitStop(Duration.ofSeconds(10))).isTrue();
+
+        assertThat(status.state()).isEqualTo(SessionState.CONNECTED);
+        assertThat(status.privilegeWarning()).contains("superuser");
+    }
+}
