@@ -22,6 +22,9 @@ import java.util.Map;
  */
 final class Assignment {
 
+    /** Ticks shorter than this count as equally cheap. */
+    static final double COST_FLOOR_MILLIS = 32;
+
     private Assignment() {
     }
 
@@ -90,7 +93,7 @@ final class Assignment {
         for (String source : view.wanted().keySet()) {
             FleetView.Lease lease = view.leases().get(source);
             if (lease != null && lease.costMillis() > 0) {
-                sum += lease.costMillis();
+                sum += cost(lease.costMillis());
                 measured++;
             }
         }
@@ -98,10 +101,23 @@ final class Assignment {
         var weights = new HashMap<String, Double>();
         for (String source : view.wanted().keySet()) {
             FleetView.Lease lease = view.leases().get(source);
-            double cost = lease == null || lease.costMillis() <= 0 ? mean : lease.costMillis();
+            double cost = lease == null || lease.costMillis() <= 0 ? mean : cost(lease.costMillis());
             weights.put(source, mean == 0 ? 1.0 : 0.5 + 0.5 * cost / mean);
         }
         return weights;
+    }
+
+    /**
+     * A tick's measured duration as a cost that ignores noise: below {@link #COST_FLOOR_MILLIS}
+     * every source costs the same (their differences are jitter), above it the next power of two.
+     * Without this, a few milliseconds of jitter move the shares at every renew and sources
+     * travel back and forth between instances.
+     */
+    static double cost(double millis) {
+        if (millis <= COST_FLOOR_MILLIS) {
+            return COST_FLOOR_MILLIS;
+        }
+        return Math.pow(2, Math.ceil(Math.log(millis) / Math.log(2)));
     }
 
     /** A stable 64-bit hash of (source, instance) (FNV-1a), the same in every JVM. */

@@ -3,6 +3,7 @@ package io.pgharvest.lease;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import io.pgharvest.model.ConnectionString;
+import io.pgharvest.model.FleetInstance;
 import io.pgharvest.reaper.ReaperService;
 import io.pgharvest.store.ConfigStore;
 import io.pgharvest.store.StoreProperties;
@@ -38,12 +39,18 @@ class FleetConfiguration {
         return new LeaseDataSource(new HikariDataSource(config));
     }
 
+    /** Generated once per start unless configured: the same id in leases, logs and Prometheus labels. */
     @Bean
-    LeaseCoordinator leaseCoordinator(FleetProperties properties, ConfigStore store, LeaseDataSource dataSource,
-            ObjectProvider<ReaperService> reapers) {
-        String id = properties.instanceId() != null ? properties.instanceId() : defaultInstanceId();
-        return new LeaseCoordinator(id, properties, store, dataSource.pool(),
-                source -> Optional.ofNullable(reapers.getIfAvailable()).flatMap(r -> r.status(source)));
+    FleetInstance fleetInstance(FleetProperties properties) {
+        return new FleetInstance(properties.instanceId() != null ? properties.instanceId() : defaultInstanceId());
+    }
+
+    @Bean
+    LeaseCoordinator leaseCoordinator(FleetInstance instance, FleetProperties properties, ConfigStore store,
+            LeaseDataSource dataSource, ObjectProvider<ReaperService> reapers) {
+        return new LeaseCoordinator(instance.id(), properties, store, dataSource.pool(),
+                source -> Optional.ofNullable(reapers.getIfAvailable()).flatMap(r -> r.status(source)),
+                () -> Optional.ofNullable(reapers.getIfAvailable()).ifPresent(ReaperService::fleetStatusChanged));
     }
 
     private static String defaultInstanceId() {

@@ -1,5 +1,6 @@
 package io.pgharvest.lease;
 
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -18,7 +19,8 @@ record FleetView(String self, Map<String, Set<String>> instances, Map<String, Le
     }
 
     /** One row of {@code source_lease}; {@code owner} null when handed back. */
-    record Lease(String source, String owner, long epoch, boolean expired, double costMillis) {
+    record Lease(String source, String owner, long epoch, boolean expired, double costMillis, Instant expiresAt,
+            Instant lastTickAt, String state, String lastError) {
     }
 
     /** Whether {@code instance}'s group filter admits a source of {@code group}. */

@@ -1,7 +1,9 @@
 package io.pgharvest.lease;
 
 import io.pgharvest.model.ConfigSnapshot;
+import io.pgharvest.model.SessionState;
 import io.pgharvest.model.Source;
+import io.pgharvest.model.SourceOwner;
 import io.pgharvest.model.SourceRuntimeStatus;
 import io.pgharvest.reaper.SourceOwnership;
 import io.pgharvest.store.ConfigStore;
@@ -10,9 +12,11 @@ import io.pgharvest.support.ChangeNotifier;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.locks.ReentrantLock;
@@ -54,12 +58,17 @@ public final class LeaseCoordinator implements SourceOwnership, SmartLifecycle {
     private final DataSource dataSource;
     private final LeaseTable table;
     private final Function<String, Optional<SourceRuntimeStatus>> statuses;
+    private final Runnable fleetStatusChanged;
+    /** Every lease as read at the last renew: the fleet-wide status any instance answers with. */
+    private volatile Map<String, FleetView.Lease> leases = Map.of();
     private final ChangeNotifier changes = new ChangeNotifier(0);
     private final ReentrantLock lock = new ReentrantLock();
     /** Sources whose lease this instance holds and may collect. */
     private final Set<String> held = new HashSet<>();
     /** Sources with a reaper here that has not stopped yet. */
     private final Set<String> running = new HashSet<>();
+    /** Of sources just claimed: the previous owner's last tick, until their reaper starts. */
+    private final Map<String, Instant> previousTicks = new HashMap<>();
     /** Sources this instance gave up whose lease may still name it (until freed). */
     private final Set<String> handingBack = new HashSet<>();
     private final Backoff backoff = new Backoff(Duration.ofMillis(200), Duration.ofSeconds(3));
@@ -70,8 +79,9 @@ public final class LeaseCoordinator implements SourceOwnership, SmartLifecycle {
     private long connectedSince;
 
     LeaseCoordinator(String self, FleetProperties properties, ConfigStore store, DataSource dataSource,
-            Function<String, Optional<SourceRuntimeStatus>> statuses) {
+            Function<String, Optional<SourceRuntimeStatus>> statuses, Runnable fleetStatusChanged) {
         this.self = self;
+        this.fleetStatusChanged = fleetStatusChanged;
         this.properties = properties;
         this.store = store;
         this.dataSource = dataSource;
@@ -98,6 +108,16 @@ public final class LeaseCoordinator implements SourceOwnership, SmartLifecycle {
     }
 
     @Override
+    public Instant previousTick(String source) {
+        lock.lock();
+        try {
+            return previousTicks.remove(source);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    @Override
     public boolean holds(String source) {
         lock.lock();
         try {
@@ -108,7 +128,7 @@ public final class LeaseCoordinator implements SourceOwnership, SmartLifecycle {
     }
 
     @Override
-    public void released(String source) {
+    public void released(String source, Instant lastTick) {
         boolean free;
         lock.lock();
         try {
@@ -118,13 +138,29 @@ public final class LeaseCoordinator implements SourceOwnership, SmartLifecycle {
             lock.unlock();
         }
         if (free) {
-            freeInDatabase(source);
+            freeInDatabase(source, lastTick);
         }
     }
 
     @Override
     public ChangeNotifier changes() {
         return changes;
+    }
+
+    @Override
+    public Optional<SourceOwner> owner(String source) {
+        return Optional.ofNullable(leases.get(source)).map(lease -> new SourceOwner(lease.owner(),
+                self.equals(lease.owner()), lease.epoch(), lease.expiresAt(), lease.lastTickAt(),
+                stateOf(lease.state()), lease.lastError()));
+    }
+
+    private static SessionState stateOf(String label) {
+        for (SessionState state : SessionState.values()) {
+            if (state.label().equals(label)) {
+                return state;
+            }
+        }
+        return null;
     }
 
     /** The sources this instance holds now (for status and tests). */
@@ -334,11 +370,17 @@ public final class LeaseCoordinator implements SourceOwnership, SmartLifecycle {
                 }
             }
             var view = new FleetView(self, withSelf(table.instances(c)), table.leases(c), wanted);
+            publish(view.leases());
             Assignment.Plan plan = Assignment.plan(view, settled, properties.maxMovesPerRenew());
             var claimed = new HashSet<String>();
+            var previousTicks = new HashMap<String, Instant>();
             for (String source : plan.claim()) {
                 if (table.claim(c, source, settled)) {
                     claimed.add(source);
+                    FleetView.Lease before = view.leases().get(source);
+                    if (before != null && before.lastTickAt() != null) {
+                        previousTicks.put(source, before.lastTickAt());
+                    }
                 }
             }
             var handBack = new HashSet<String>();
@@ -347,10 +389,32 @@ public final class LeaseCoordinator implements SourceOwnership, SmartLifecycle {
             }
             // Leases of sources that are gone or disabled are handed back too.
             stillHeld.stream().filter(source -> !wanted.containsKey(source)).forEach(handBack::add);
-            change(claimed, handBack);
+            change(claimed, previousTicks, handBack);
             if (settled) {
                 table.forget(c, snapshot.sources().keySet());
             }
+        }
+    }
+
+    /**
+     * Keeps the leases for {@link #owner} and wakes blocking status queries when an owner, or
+     * what an owner reports as significant (state, error), changed; not on every tick.
+     */
+    private void publish(Map<String, FleetView.Lease> current) {
+        Map<String, FleetView.Lease> previous = leases;
+        leases = current;
+        boolean changed = previous.size() != current.size();
+        for (var lease : current.values()) {
+            FleetView.Lease before = previous.get(lease.source());
+            if (changed || before == null || before.epoch() != lease.epoch()
+                    || !Objects.equals(before.owner(), lease.owner()) || !Objects.equals(before.state(), lease.state())
+                    || !Objects.equals(before.lastError(), lease.lastError())) {
+                changed = true;
+                break;
+            }
+        }
+        if (changed) {
+            fleetStatusChanged.run();
         }
     }
 
@@ -374,7 +438,8 @@ public final class LeaseCoordinator implements SourceOwnership, SmartLifecycle {
         for (String source : held()) {
             statuses.apply(source).ifPresent(status -> measured.put(source, new LeaseTable.Measured(
                     status.lastTickDuration() == null ? 0 : status.lastTickDuration().toNanos() / 1e6,
-                    status.lastTickStart())));
+                    status.lastTickStart(), status.state() == null ? null : status.state().label(),
+                    status.lastConnectionError())));
         }
         return measured;
     }
@@ -419,11 +484,12 @@ public final class LeaseCoordinator implements SourceOwnership, SmartLifecycle {
         freeAgain.forEach(this::freeInDatabase);
     }
 
-    private void change(Set<String> claimed, Set<String> handBack) {
+    private void change(Set<String> claimed, Map<String, Instant> previousTicks, Set<String> handBack) {
         if (!claimed.isEmpty()) {
             lock.lock();
             try {
                 held.addAll(claimed);
+                this.previousTicks.putAll(previousTicks);
                 handingBack.removeAll(claimed);
             } finally {
                 lock.unlock();
@@ -445,9 +511,13 @@ public final class LeaseCoordinator implements SourceOwnership, SmartLifecycle {
     }
 
     private void freeInDatabase(String source) {
+        freeInDatabase(source, null);
+    }
+
+    private void freeInDatabase(String source, Instant lastTick) {
         try (Connection c = dataSource.getConnection()) {
             c.setAutoCommit(true);
-            table.free(c, source);
+            table.free(c, source, lastTick);
             lock.lock();
             try {
                 handingBack.remove(source);

@@ -56,9 +56,12 @@ final class LeaseTable {
         var names = new ArrayList<String>(measured.keySet());
         try (PreparedStatement s = c.prepareStatement("""
                 UPDATE source_lease l SET expires_at = now() + ?::interval,
-                    cost_ms = coalesce(m.cost_ms, l.cost_ms), last_tick_at = coalesce(m.last_tick_at, l.last_tick_at)
+                    cost_ms = coalesce(m.cost_ms, l.cost_ms), last_tick_at = coalesce(m.last_tick_at, l.last_tick_at),
+                    state = coalesce(m.state, l.state),
+                    last_error = CASE WHEN m.source IS NULL THEN l.last_error ELSE m.last_error END
                 FROM source_lease l2
-                LEFT JOIN unnest(?::text[], ?::float8[], ?::timestamptz[]) AS m(source, cost_ms, last_tick_at)
+                LEFT JOIN unnest(?::text[], ?::float8[], ?::timestamptz[], ?::text[], ?::text[])
+                    AS m(source, cost_ms, last_tick_at, state, last_error)
                     ON m.source = l2.source
                 WHERE l.source = l2.source AND l.owner = ?
                 RETURNING l.source""")) {
@@ -67,7 +70,9 @@ final class LeaseTable {
             s.setArray(3, c.createArrayOf("float8", names.stream().map(n -> measured.get(n).costMillis()).toArray()));
             s.setArray(4, c.createArrayOf("timestamptz",
                     names.stream().map(n -> toTimestamp(measured.get(n).lastTick())).toArray()));
-            s.setString(5, self);
+            s.setArray(5, c.createArrayOf("text", names.stream().map(n -> measured.get(n).state()).toArray()));
+            s.setArray(6, c.createArrayOf("text", names.stream().map(n -> measured.get(n).lastError()).toArray()));
+            s.setString(7, self);
             var held = new HashSet<String>();
             try (ResultSet rs = s.executeQuery()) {
                 while (rs.next()) {
@@ -78,8 +83,11 @@ final class LeaseTable {
         }
     }
 
-    /** What the owner measured of a source: last tick's duration and start. */
-    record Measured(double costMillis, Instant lastTick) {
+    /**
+     * What the owner measured of a source: last tick's duration and start, and what the other
+     * instances show as its status (state label, last connection error).
+     */
+    record Measured(double costMillis, Instant lastTick, String state, String lastError) {
     }
 
     /** Live instances (not leaving) and their group filters. */
@@ -99,11 +107,13 @@ final class LeaseTable {
     Map<String, FleetView.Lease> leases(Connection c) throws SQLException {
         var leases = new HashMap<String, FleetView.Lease>();
         try (PreparedStatement s = c.prepareStatement(
-                "SELECT source, owner, epoch, expires_at < now(), cost_ms FROM source_lease");
+                "SELECT source, owner, epoch, expires_at < now(), cost_ms, expires_at, last_tick_at, state, last_error"
+                        + " FROM source_lease");
              ResultSet rs = s.executeQuery()) {
             while (rs.next()) {
                 leases.put(rs.getString(1), new FleetView.Lease(rs.getString(1), rs.getString(2), rs.getLong(3),
-                        rs.getBoolean(4), rs.getDouble(5)));
+                        rs.getBoolean(4), rs.getDouble(5), toInstant(rs.getTimestamp(6)), toInstant(rs.getTimestamp(7)),
+                        rs.getString(8), rs.getString(9)));
             }
         }
         return leases;
@@ -127,12 +137,16 @@ final class LeaseTable {
         }
     }
 
-    /** Hands {@code source} back (its reaper here has stopped) and wakes the other instances. */
-    void free(Connection c, String source) throws SQLException {
-        try (PreparedStatement s = c.prepareStatement(
-                "UPDATE source_lease SET owner = NULL, expires_at = now() WHERE source = ? AND owner = ?")) {
-            s.setString(1, source);
-            s.setString(2, self);
+    /**
+     * Hands {@code source} back (its reaper here has stopped) and wakes the other instances;
+     * {@code lastTick} (when known) tells the next owner which grid point was the last one run here.
+     */
+    void free(Connection c, String source, Instant lastTick) throws SQLException {
+        try (PreparedStatement s = c.prepareStatement("UPDATE source_lease SET owner = NULL, expires_at = now(),"
+                + " last_tick_at = coalesce(?, last_tick_at) WHERE source = ? AND owner = ?")) {
+            s.setTimestamp(1, toTimestamp(lastTick));
+            s.setString(2, source);
+            s.setString(3, self);
             s.executeUpdate();
         }
         notifyFleet(c);
@@ -159,6 +173,10 @@ final class LeaseTable {
         try (PreparedStatement s = c.prepareStatement("SELECT pg_notify('" + CHANNEL + "', '')")) {
             s.execute();
         }
+    }
+
+    private static Instant toInstant(Timestamp timestamp) {
+        return timestamp == null ? null : timestamp.toInstant();
     }
 
     private static Timestamp toTimestamp(Instant instant) {

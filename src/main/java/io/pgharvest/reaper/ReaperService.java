@@ -7,12 +7,14 @@ import io.pgharvest.model.ConfigSnapshot;
 import io.pgharvest.model.MeasurementPublisher;
 import io.pgharvest.model.MetricRuntimeStatus;
 import io.pgharvest.model.Source;
+import io.pgharvest.model.SourceOwner;
 import io.pgharvest.model.SourceRuntimeStatus;
 import io.pgharvest.store.ConfigStore;
 import io.pgharvest.support.Backoff;
 import io.pgharvest.support.ChangeNotifier;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -129,7 +131,7 @@ public class ReaperService implements SmartLifecycle {
         } finally {
             reconcileLock.unlock();
         }
-        awaitAll(stopping, properties.shutdownTimeout()).forEach(ownership::released);
+        awaitAll(stopping, properties.shutdownTimeout()).forEach(this::released);
     }
 
     @Override
@@ -146,6 +148,16 @@ public class ReaperService implements SmartLifecycle {
     public Optional<SourceRuntimeStatus> status(String source) {
         SourceReaper reaper = reapers.get(source);
         return reaper == null ? Optional.empty() : Optional.of(reaper.status());
+    }
+
+    /** Which fleet instance collects {@code source} (empty without a fleet). */
+    public Optional<SourceOwner> owner(String source) {
+        return ownership.owner(source);
+    }
+
+    /** The fleet's view of some source's owner changed: blocking status queries answer. */
+    public void fleetStatusChanged() {
+        bumpStatusIndex();
     }
 
     /** Advanced whenever some source's status changes in a way an operator cares about. */
@@ -229,6 +241,10 @@ public class ReaperService implements SmartLifecycle {
                 return;
             }
             var reaper = new SourceReaper(config, context, timer);
+            Instant previousTick = ownership.previousTick(name);
+            if (previousTick != null) {
+                reaper.resumeAfter(previousTick);
+            }
             reapers.put(name, reaper);
             configs.put(name, config);
             reaper.start();
@@ -250,7 +266,7 @@ public class ReaperService implements SmartLifecycle {
             // Waiting must not hold up the reconcile of the other sources.
             // Only a reaper that has stopped is released: its source may then start elsewhere.
             Thread.ofVirtual().name("reaper-retire-" + name).start(
-                    () -> awaitAll(List.of(reaper), properties.shutdownTimeout()).forEach(ownership::released));
+                    () -> awaitAll(List.of(reaper), properties.shutdownTimeout()).forEach(this::released));
         }
     }
 
@@ -293,18 +309,22 @@ public class ReaperService implements SmartLifecycle {
         statusChanges.advanceTo(statusIndex.incrementAndGet());
     }
 
+    private void released(SourceReaper reaper) {
+        ownership.released(reaper.name(), reaper.status().lastTickStart());
+    }
+
     /**
-     * Waits for the reapers to stop; returns the names of those that did. Monotonic: a
+     * Waits for the reapers to stop; returns those that did. Monotonic: a
      * wall-clock step during shutdown must not shorten or stretch the wait.
      */
-    private static List<String> awaitAll(List<SourceReaper> stopping, Duration timeout) {
+    private static List<SourceReaper> awaitAll(List<SourceReaper> stopping, Duration timeout) {
         long deadline = System.nanoTime() + timeout.toNanos();
-        var stopped = new java.util.ArrayList<String>();
+        var stopped = new java.util.ArrayList<SourceReaper>();
         for (SourceReaper reaper : stopping) {
             try {
                 Duration left = Duration.ofNanos(deadline - System.nanoTime());
                 if (reaper.awaitStop(left.isNegative() ? Duration.ZERO : left)) {
-                    stopped.add(reaper.name());
+                    stopped.add(reaper);
                 } else {
                     log.warn("Source {}: reaper did not stop in time", reaper.name());
                 }

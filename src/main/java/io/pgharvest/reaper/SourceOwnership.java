@@ -1,6 +1,9 @@
 package io.pgharvest.reaper;
 
+import io.pgharvest.model.SourceOwner;
 import io.pgharvest.support.ChangeNotifier;
+import java.time.Instant;
+import java.util.Optional;
 
 /**
  * Which sources this pgharvest instance collects, when several instances share one fleet. The
@@ -25,7 +28,7 @@ public interface SourceOwnership {
         }
 
         @Override
-        public void released(String source) {
+        public void released(String source, Instant lastTick) {
         }
 
         @Override
@@ -43,9 +46,26 @@ public interface SourceOwnership {
     /** Whether a running reaper for {@code source} may keep running; false: stop it. */
     boolean holds(String source);
 
-    /** The reaper of an {@linkplain #acquire acquired} source has stopped (its last tick is over). */
-    void released(String source);
+    /**
+     * The reaper of an {@linkplain #acquire acquired} source has stopped (its last tick is over).
+     *
+     * @param lastTick when that reaper's last tick started; null if it never ticked
+     */
+    void released(String source, Instant lastTick);
+
+    /**
+     * For a source just {@linkplain #acquire acquired} from another instance: when that instance
+     * last ticked it, so the new reaper can run a grid point the hand-over passed; null if unknown.
+     */
+    default Instant previousTick(String source) {
+        return null;
+    }
 
     /** Advanced whenever {@link #holds} may have changed for some source. */
     ChangeNotifier changes();
+
+    /** Which instance of the fleet collects {@code source}; empty without a fleet or before the first lease read. */
+    default Optional<SourceOwner> owner(String source) {
+        return Optional.empty();
+    }
 }

@@ -28,7 +28,9 @@ final class EngineSourceStatusProvider implements SourceStatusProvider {
         ConfigSnapshot snapshot = store.snapshot();
         return Optional.ofNullable(snapshot.sources().get(sourceName)).map(source -> {
             SourceStatus configured = SourceStatus.configured(source, snapshot);
-            return reapers.status(sourceName).map(configured::withRuntime).orElse(configured);
+            SourceStatus status = reapers.status(sourceName).map(configured::withRuntime).orElse(configured);
+            // With a fleet: which instance collects it, also when that is another one.
+            return reapers.owner(sourceName).map(status::withOwner).orElse(status);
         });
     }
 

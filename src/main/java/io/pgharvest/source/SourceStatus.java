@@ -2,8 +2,10 @@ package io.pgharvest.source;
 
 import com.fasterxml.jackson.annotation.JsonValue;
 import io.pgharvest.model.ConfigSnapshot;
+import io.pgharvest.model.SessionState;
 import io.pgharvest.model.Source;
 import io.pgharvest.model.SourceKind;
+import io.pgharvest.model.SourceOwner;
 import io.pgharvest.model.SourceRuntimeStatus;
 import io.pgharvest.model.StoreTable;
 import java.util.Collections;
@@ -20,7 +22,9 @@ import java.util.Objects;
  * @param standbyMetrics the metrics collected while the server is in recovery
  * @param modifyIndex the store index at which the source's configuration last changed
  * @param runtime what the source's reaper reports (connection, server, ticks, each metric's lane,
- *     last success and last error); null while no reaper runs for the source
+ *     last success and last error); null while no reaper runs for the source on this instance
+ * @param owner with several instances on one configuration database: which instance collects the
+ *     source, its last tick and state as that instance last reported them; null with a single instance
  */
 public record SourceStatus(
         String name,
@@ -31,7 +35,8 @@ public record SourceStatus(
         Map<String, Integer> metrics,
         Map<String, Integer> standbyMetrics,
         long modifyIndex,
-        SourceRuntimeStatus runtime) {
+        SourceRuntimeStatus runtime,
+        SourceOwner owner) {
 
     public SourceStatus {
         Objects.requireNonNull(name, "name");
@@ -45,20 +50,37 @@ public record SourceStatus(
         return new SourceStatus(source.name(), source.kind(), source.group(), source.enabled(),
                 source.enabled() ? State.CONFIGURED : State.DISABLED,
                 snapshot.selectedMetrics(source, false), snapshot.selectedMetrics(source, true),
-                snapshot.modifyIndex(StoreTable.SOURCES, source.name()), null);
+                snapshot.modifyIndex(StoreTable.SOURCES, source.name()), null, null);
+    }
+
+    /**
+     * This status with the fleet's owner of the source. While another instance collects it, the
+     * state is that instance's report; a source between owners stays {@link State#CONFIGURED}.
+     */
+    public SourceStatus withOwner(SourceOwner sourceOwner) {
+        State ownerState = state;
+        if (runtime == null && enabled && sourceOwner.instance() != null && !sourceOwner.thisInstance()
+                && sourceOwner.state() != null) {
+            ownerState = stateOf(sourceOwner.state());
+        }
+        return new SourceStatus(name, kind, group, enabled, ownerState, metrics, standbyMetrics, modifyIndex, runtime,
+                sourceOwner);
     }
 
     /** This status with what the source's reaper reports. */
     public SourceStatus withRuntime(SourceRuntimeStatus runtimeStatus) {
-        State runtimeState = switch (runtimeStatus.state()) {
+        return new SourceStatus(name, kind, group, enabled, stateOf(runtimeStatus.state()), metrics, standbyMetrics,
+                modifyIndex, runtimeStatus, owner);
+    }
+
+    private static State stateOf(SessionState sessionState) {
+        return switch (sessionState) {
             case CONNECTED -> State.CONNECTED;
             case DISCONNECTED -> State.DISCONNECTED;
             case STALLED -> State.STALLED;
             case FAILED -> State.FAILED;
             default -> State.STARTING;
         };
-        return new SourceStatus(name, kind, group, enabled, runtimeState, metrics, standbyMetrics, modifyIndex,
-                runtimeStatus);
     }
 
     /** The life of a source as seen by the status endpoint. */

@@ -63,7 +63,7 @@ class LeaseCoordinatorTest {
     }
 
     private LeaseCoordinator start(String id, FleetProperties properties) {
-        var coordinator = new LeaseCoordinator(id, properties, store, pool, source -> Optional.empty());
+        var coordinator = new LeaseCoordinator(id, properties, store, pool, source -> Optional.empty(), () -> { });
         // A stand-in for the reaper service: runs what it may, reports stops at once.
         var running = new HashSet<String>();
         Thread.ofVirtual().start(() -> follow(coordinator, running));
@@ -80,7 +80,7 @@ class LeaseCoordinatorTest {
                 for (String source : List.copyOf(running)) {
                     if (!coordinator.holds(source)) {
                         running.remove(source);
-                        coordinator.released(source);
+                        coordinator.released(source, null);
                     }
                 }
                 for (int i = 0; i < 60; i++) {
