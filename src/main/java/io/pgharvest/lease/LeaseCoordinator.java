@@ -472,6 +472,7 @@ public final class LeaseCoordinator implements SourceOwnership, SmartLifecycle {
                 }
             }
             held.addAll(adopted);
+            previousTicks.keySet().retainAll(held);
             // Freed meanwhile (by this instance or by expiry): nothing left to hand back.
             handingBack.removeIf(source -> !stillHeld.contains(source) && !held.contains(source));
             changed = !gone.isEmpty() || !adopted.isEmpty();

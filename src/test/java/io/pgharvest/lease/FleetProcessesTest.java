@@ -62,8 +62,12 @@ class FleetProcessesTest {
         TestPostgres.shared().execute("postgres", "ALTER DATABASE " + DATABASE + " ALLOW_CONNECTIONS true");
     }
 
-    /** One collected tick: the server time of its query and the instance that ran it. */
-    private record Tick(long serverMillis, String instance) {
+    /**
+     * One collected tick: the server time of its query, the tick's start on the collecting
+     * instance (the measurement's time) and that instance. The start is what says which grid
+     * point the tick served: a reaper serves the latest grid point at or before it wakes.
+     */
+    private record Tick(long serverMillis, long startMillis, String instance) {
     }
 
     @Test
@@ -98,7 +102,9 @@ class FleetProcessesTest {
         long windowStart = System.nanoTime();
         Thread.sleep(10_000); // a measurement window, not a wait for a condition
         double windowSeconds = (System.nanoTime() - windowStart) / 1e9;
-        double[] load = perSecondPerSource(before, statements(), windowSeconds);
+        Map<String, double[]> after = statements();
+        double[] load = perSecondPerSource(before, after, windowSeconds);
+        List<String> topStatements = topStatements(before, after, windowSeconds);
 
         // An outage of the configuration database longer than a lease: everybody keeps collecting
         // what it holds, and nobody takes anything from anybody when it ends.
@@ -107,12 +113,17 @@ class FleetProcessesTest {
         TestPostgres.shared().execute("postgres", "ALTER DATABASE " + DATABASE + " ALLOW_CONNECTIONS false");
         TestPostgres.shared().execute("postgres",
                 "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '" + DATABASE + "'");
+        var refused = a.call("POST", "/api/v1/sources", """
+                {"name": "written-in-outage", "connStr": "postgresql://monitor@db.invalid/app", "enabled": false}""");
+        assertThat(refused.statusCode()).isEqualTo(503);
+        assertThat(json.readTree(refused.body()).path("type").asString()).endsWith("/store-unavailable");
         awaitEverySourceCollectedAfter(outageStart + OUTAGE.toMillis(), a, b, c);
         long outageEnd = System.currentTimeMillis();
         TestPostgres.shared().execute("postgres", "ALTER DATABASE " + DATABASE + " ALLOW_CONNECTIONS true");
         await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(500)).untilAsserted(() ->
                 assertThat(heartbeatsSince(outageEnd)).isEqualTo(3));
         assertThat(Map.of("a", sourcesOf("a"), "b", sourcesOf("b"), "c", sourcesOf("c"))).isEqualTo(ownersBefore);
+        assertThat(b.call("GET", "/api/v1/sources/written-in-outage", null).statusCode()).isEqualTo(404);
 
         // kill -9: c's sources are collected again by a and b; a blocking status query on a for
         // one of them answers when the owner changes.
@@ -142,7 +153,7 @@ class FleetProcessesTest {
         Audit audit = audit(ticksBySource(a, b, c), balancedAt, outageStart, outageEnd, ofC, killedAt,
                 killedAt + takeoverMillis, ofB, stopping, stopped);
         System.out.printf("fleet audit: %d sources, %d ticks; takeover after kill -9 %d ms; duplicates %d"
-                        + " (ticks over 1 s late, not duplicates: %d);"
+                        + " (queries that ran over 1 s after their tick began: %d);"
                         + " missing: at graceful stop %d, during store outage %d, in steady state %d, while balancing %d,"
                         + " in the takeover after kill %d;"
                         + " API write on a visible to a blocking query on b after %d ms; configuration database"
@@ -150,6 +161,7 @@ class FleetProcessesTest {
                 SOURCES, audit.ticks, takeoverMillis, audit.duplicates, audit.lateTicks, audit.missingAtStop, audit.missingInOutage,
                 audit.missingSteady, audit.missingBeforeBalanced, audit.missingAfterKill, writeVisibleMillis, load[0], load[1],
                 Math.round(load[0] * SOURCES), Files.readString(Path.of("/proc/loadavg")).trim());
+        topStatements.forEach(line -> System.out.println("  configuration database: " + line));
         audit.details.forEach(line -> System.out.println("  " + line));
         assertThat(audit.sources).isEqualTo(SOURCES);
         assertThat(audit.duplicates).isZero();
@@ -194,7 +206,9 @@ class FleetProcessesTest {
             }
         });
         // The blocking query must be parked before the write.
-        Thread.sleep(300); // no observable condition for "parked" from outside the process
+        await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(50)).untilAsserted(() -> assertThat(
+                json.readTree(b.call("GET", "/actuator/metrics/pgharvest.api.blocking.waiters?tag=table:sources",
+                        null).body()).path("measurements").path(0).path("value").asDouble()).isGreaterThanOrEqualTo(1));
         var written = a.call("POST", "/api/v1/sources", """
                 {"name": "written-on-a", "connStr": "postgresql://monitor@db.invalid/app", "enabled": false}""");
         long writtenAt = System.nanoTime();
@@ -242,6 +256,23 @@ class FleetProcessesTest {
             rows += entry.getValue()[1] - was[1];
         }
         return new double[] {calls / seconds / SOURCES, rows / seconds / SOURCES};
+    }
+
+    /** The five statements run most often in the window, with calls and rows per second (all instances). */
+    private static List<String> topStatements(Map<String, double[]> before, Map<String, double[]> after,
+            double seconds) {
+        return after.entrySet().stream()
+                .filter(e -> !e.getKey().contains("pg_stat_statements"))
+                .map(e -> Map.entry(e.getKey(), new double[] {
+                        e.getValue()[0] - before.getOrDefault(e.getKey(), new double[2])[0],
+                        e.getValue()[1] - before.getOrDefault(e.getKey(), new double[2])[1]}))
+                .filter(e -> e.getValue()[0] > 0)
+                .sorted((x, y) -> Double.compare(y.getValue()[0], x.getValue()[0]))
+                .limit(5)
+                .map(e -> String.format("%.2f calls/s, %.1f rows/s: %s", e.getValue()[0] / seconds,
+                        e.getValue()[1] / seconds, e.getKey().replaceAll("\\s+", " ").substring(0,
+                                Math.min(90, e.getKey().replaceAll("\\s+", " ").length()))))
+                .toList();
     }
 
     private Map<String, Integer> owners() throws SQLException {
@@ -313,20 +344,21 @@ class FleetProcessesTest {
                 if (!"tick_audit".equals(node.path("metric").asString())) {
                     continue;
                 }
+                long start = java.time.Instant.parse(node.path("time").asString()).toEpochMilli();
                 for (JsonNode row : node.path("rows")) {
                     ticks.computeIfAbsent(node.path("source").asString(), k -> new ArrayList<>())
-                            .add(new Tick(row.path("server_ms").asLong(), process.id));
+                            .add(new Tick(row.path("server_ms").asLong(), start, process.id));
                 }
             }
         }
-        ticks.values().forEach(list -> list.sort(java.util.Comparator.comparingLong(Tick::serverMillis)));
+        ticks.values().forEach(list -> list.sort(java.util.Comparator.comparingLong(Tick::startMillis)));
         return ticks;
     }
 
-    /** The grid point a tick was due at: the reaper's phase for the source's name, 1 s period. */
-    private static long gridPoint(String source, long serverMillis) {
+    /** The grid point a tick served: the latest at or before its start (the reaper's phase for the name, 1 s). */
+    private static long gridPoint(String source, long startMillis) {
         long phase = Math.floorMod(source.hashCode() * 2_654_435_761L, 1000L);
-        return Math.floorDiv(serverMillis - phase, 1000L);
+        return Math.floorDiv(startMillis - phase, 1000L);
     }
 
     private static final class Audit {
@@ -353,34 +385,31 @@ class FleetProcessesTest {
             for (int i = 1; i < ticks.size(); i++) {
                 Tick previous = ticks.get(i - 1);
                 Tick tick = ticks.get(i);
-                long step = gridPoint(source, tick.serverMillis) - gridPoint(source, previous.serverMillis);
-                if (step == 0 && !previous.instance.equals(tick.instance)) {
+                long step = gridPoint(source, tick.startMillis) - gridPoint(source, previous.startMillis);
+                if (step == 0) {
                     audit.duplicates++;
-                    audit.details.add("duplicate " + source + " at " + tick.serverMillis + " by " + previous.instance
+                    audit.details.add("duplicate " + source + " at " + tick.startMillis + " by " + previous.instance
                             + " and " + tick.instance);
-                } else if (step == 0) {
-                    // One reaper never runs a grid point twice: its tick ran over a second late,
-                    // and the server time put it into the next grid point's second.
-                    audit.lateTicks++;
-                    audit.details.add("late tick of " + source + " at " + previous.serverMillis + " by "
-                            + tick.instance);
+                }
+                if (tick.serverMillis - tick.startMillis > 1_000) {
+                    audit.lateTicks++; // for the report: the query ran over a second after its tick began
                 }
                 if (step <= 1) {
                     continue;
                 }
                 int missing = (int) (step - 1);
                 String where;
-                if (previous.serverMillis < balancedAt) {
+                if (previous.startMillis < balancedAt) {
                     audit.missingBeforeBalanced += missing;
                     where = "while balancing";
-                } else if (ofB.contains(source) && tick.serverMillis >= stopping && previous.serverMillis <= stopped) {
+                } else if (ofB.contains(source) && tick.startMillis >= stopping && previous.startMillis <= stopped) {
                     audit.missingAtStop += missing;
                     where = "at graceful stop";
-                } else if (ofC.contains(source) && tick.serverMillis >= killedAt - 1_000
-                        && previous.serverMillis <= takenOverAt) {
+                } else if (ofC.contains(source) && tick.startMillis >= killedAt - 1_000
+                        && previous.startMillis <= takenOverAt) {
                     audit.missingAfterKill += missing;
                     continue; // the takeover gap, measured as takeover time
-                } else if (tick.serverMillis >= outageStart && previous.serverMillis <= outageEnd) {
+                } else if (tick.startMillis >= outageStart && previous.startMillis <= outageEnd) {
                     audit.missingInOutage += missing;
                     where = "during store outage";
                 } else {
@@ -388,7 +417,7 @@ class FleetProcessesTest {
                     where = "in steady state";
                 }
                 audit.details.add("missing " + missing + " of " + source + " " + where + " between "
-                        + previous.serverMillis + " (" + previous.instance + ") and " + tick.serverMillis + " ("
+                        + previous.startMillis + " (" + previous.instance + ") and " + tick.startMillis + " ("
                         + tick.instance + ")");
             }
         }
