@@ -8,6 +8,7 @@ import io.pgharvest.store.InvalidConfigException;
 import io.pgharvest.store.ItemInUseException;
 import io.pgharvest.store.NoSuchItemException;
 import io.pgharvest.store.StoreException;
+import io.pgharvest.store.StoreUnavailableException;
 import io.pgharvest.support.JacksonPaths;
 import java.net.URI;
 import java.util.Collection;
@@ -80,6 +81,12 @@ class ApiExceptionHandler extends ResponseEntityExceptionHandler {
         e.users().forEach((table, names) -> usedBy.put(table.name().toLowerCase(Locale.ROOT), names));
         response.getBody().setProperty("usedBy", usedBy);
         return response;
+    }
+
+    /** The message names the configuration database by its masked URL only. */
+    @ExceptionHandler(StoreUnavailableException.class)
+    ResponseEntity<ProblemDetail> storeUnavailable(StoreUnavailableException e) {
+        return problem(HttpStatus.SERVICE_UNAVAILABLE, ProblemTypes.STORE_UNAVAILABLE, e.getMessage(), null);
     }
 
     @ExceptionHandler(Exception.class)

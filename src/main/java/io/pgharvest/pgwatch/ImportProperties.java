@@ -15,7 +15,14 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param sources pgwatch {@code sources.yaml}, or a folder of such files, to import; unset for none
  * @param keepBuiltIns when true, metrics and presets named like built-in ones are not imported
  *     (the built-ins stay); when false (the default) the imported definitions override them
+ * @param configDatabase connection URI of a pgwatch configuration database (schema {@code pgwatch})
+ *     whose sources, metrics and presets are imported, after the files; unset for none
  */
 @ConfigurationProperties("pgharvest.import")
-public record ImportProperties(Path metrics, Path sources, @DefaultValue("false") boolean keepBuiltIns) {
+public record ImportProperties(Path metrics, Path sources, @DefaultValue("false") boolean keepBuiltIns,
+        String configDatabase) {
+
+    public ImportProperties {
+        configDatabase = configDatabase == null || configDatabase.isBlank() ? null : configDatabase;
+    }
 }

@@ -49,6 +49,17 @@ public class PgwatchImporter {
         return apply("the request body", reader.read(content, "request body"), dryRun, keepBuiltIns);
     }
 
+    /**
+     * Imports a pgwatch configuration database (start-up); same contract as {@link #importYaml}.
+     *
+     * @param property the property naming {@code url}, for errors
+     */
+    public ImportReport importConfigDatabase(String property, String url, boolean keepBuiltIns) {
+        byte[] document = PgwatchConfigDatabase.read(property, url);
+        String what = property + " (" + io.pgharvest.model.ConnectionString.parse(url).masked() + ")";
+        return apply(what, reader.read(document, what), false, keepBuiltIns);
+    }
+
     /** Imports files or folders (start-up); same contract as {@link #importYaml}. */
     public ImportReport importFiles(List<Path> filesOrFolders, boolean keepBuiltIns) {
         return apply(filesOrFolders.toString(), reader.read(filesOrFolders), false, keepBuiltIns);

@@ -19,6 +19,7 @@ import org.springframework.stereotype.Component;
 class StartupImport implements ApplicationRunner {
 
     private static final Logger log = LoggerFactory.getLogger(StartupImport.class);
+    private static final String CONFIG_DATABASE = "pgharvest.import.config-database";
 
     private final ImportProperties properties;
     private final PgwatchImporter importer;
@@ -37,19 +38,25 @@ class StartupImport implements ApplicationRunner {
         if (properties.sources() != null) {
             locations.add(properties.sources());
         }
-        if (locations.isEmpty()) {
-            return;
+        if (!locations.isEmpty()) {
+            report(locations.toString(), () -> importer.importFiles(locations, properties.keepBuiltIns()));
         }
+        if (properties.configDatabase() != null) {
+            report(CONFIG_DATABASE, () -> importer.importConfigDatabase(CONFIG_DATABASE, properties.configDatabase(),
+                    properties.keepBuiltIns()));
+        }
+    }
+
+    private static void report(String what, java.util.function.Supplier<ImportReport> importing) {
         ImportReport report;
         try {
-            report = importer.importFiles(locations, properties.keepBuiltIns());
+            report = importing.get();
         } catch (ImportRejectedException e) {
             e.notices().forEach(notice -> log.warn("pgwatch import: {}", notice));
             throw e;
         }
         report.notices().forEach(notice -> log.warn("pgwatch import: {}", notice));
         log.info("pgwatch import of {}: {} created, {} replaced, {} overridden, {} unchanged (store index {})",
-                locations, report.created(), report.replaced(), report.overridden(), report.unchanged(),
-                report.index());
+                what, report.created(), report.replaced(), report.overridden(), report.unchanged(), report.index());
     }
 }

@@ -11,6 +11,7 @@ import io.pgharvest.model.MeasurementPublisher;
 import io.pgharvest.store.ConfigStore;
 import java.time.Clock;
 import java.util.List;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
@@ -32,9 +33,12 @@ class ReaperConfiguration {
     }
 
     @Bean
-    ReaperService reaperService(ConfigStore store, MeasurementPublisher publisher, MeterRegistry registry,
-            ReaperProperties properties, SessionOpener sessions, SourceExpansion expansion) {
-        return new ReaperService(store, publisher, registry, properties, sessions, expansion, Clock.systemUTC());
+    ReaperService reaperService(ConfigStore store, ObjectProvider<SourceOwnership> ownership,
+            MeasurementPublisher publisher, MeterRegistry registry, ReaperProperties properties,
+            SessionOpener sessions, SourceExpansion expansion) {
+        // Without a fleet (file store), this instance collects every source.
+        return new ReaperService(store, ownership.getIfAvailable(() -> SourceOwnership.ALL), publisher, registry,
+                properties, sessions, expansion, Clock.systemUTC());
     }
 
     /** Named {@code sources}: the health component operators look for. */

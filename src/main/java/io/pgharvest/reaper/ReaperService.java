@@ -10,6 +10,7 @@ import io.pgharvest.model.MeasurementPublisher;
 import io.pgharvest.model.MetricRuntimeStatus;
 import io.pgharvest.model.SessionState;
 import io.pgharvest.model.Source;
+import io.pgharvest.model.SourceOwner;
 import io.pgharvest.model.SourceRuntimeStatus;
 import io.pgharvest.store.ConfigStore;
 import io.pgharvest.support.Backoff;
@@ -51,6 +52,8 @@ public class ReaperService implements SmartLifecycle {
     private static final Duration WATCH_TIMEOUT = Duration.ofMinutes(1);
 
     private final ConfigStore store;
+    private final SourceOwnership ownership;
+    private final SharedLeases leases;
     private final ReaperContext context;
     private final ReaperProperties properties;
     private final TickTimer timer;
@@ -62,32 +65,44 @@ public class ReaperService implements SmartLifecycle {
     private final Map<String, ReaperConfig> configs = new HashMap<>();
     /** How each running reaper's source came about (its discovery role); owned under the reconcile lock. */
     private final Map<String, SourceExpansion.Collected> discoveredBy = new HashMap<>();
+    /** The fleet lease each started reaper runs under, until that reaper has stopped and released it. */
+    private final Map<SourceReaper, String> leaseByReaper = new ConcurrentHashMap<>();
     /** The last status of each source that woke blocking status queries. */
     private final Map<String, SourceRuntimeStatus> significantStatus = new ConcurrentHashMap<>();
     private final AtomicLong statusIndex = new AtomicLong(1);
     private final ChangeNotifier statusChanges = new ChangeNotifier(1);
     private volatile boolean running;
     private volatile Thread watcher;
+    private volatile Thread ownershipWatcher;
 
     /** An engine without discoverers: every source is collected as configured. */
     public ReaperService(ConfigStore store, MeasurementPublisher publisher, MeterRegistry registry,
             ReaperProperties properties, SessionOpener sessions, Clock clock) {
-        this(store, publisher, registry, properties, sessions, SourceExpansion.none(), TickTimer.system(clock));
+        this(store, SourceOwnership.ALL, publisher, registry, properties, sessions, SourceExpansion.none(),
+                TickTimer.system(clock));
     }
 
-    public ReaperService(ConfigStore store, MeasurementPublisher publisher, MeterRegistry registry,
-            ReaperProperties properties, SessionOpener sessions, SourceExpansion expansion, Clock clock) {
-        this(store, publisher, registry, properties, sessions, expansion, TickTimer.system(clock));
+    /**
+     * An engine that collects only the sources {@code ownership} gives this instance, each
+     * discovering source expanded by {@code expansion}.
+     */
+    public ReaperService(ConfigStore store, SourceOwnership ownership, MeasurementPublisher publisher,
+            MeterRegistry registry, ReaperProperties properties, SessionOpener sessions, SourceExpansion expansion,
+            Clock clock) {
+        this(store, ownership, publisher, registry, properties, sessions, expansion, TickTimer.system(clock));
     }
 
     ReaperService(ConfigStore store, MeasurementPublisher publisher, MeterRegistry registry,
             ReaperProperties properties, SessionOpener sessions, TickTimer timer) {
-        this(store, publisher, registry, properties, sessions, SourceExpansion.none(), timer);
+        this(store, SourceOwnership.ALL, publisher, registry, properties, sessions, SourceExpansion.none(), timer);
     }
 
-    ReaperService(ConfigStore store, MeasurementPublisher publisher, MeterRegistry registry,
-            ReaperProperties properties, SessionOpener sessions, SourceExpansion expansion, TickTimer timer) {
+    ReaperService(ConfigStore store, SourceOwnership ownership, MeasurementPublisher publisher,
+            MeterRegistry registry, ReaperProperties properties, SessionOpener sessions, SourceExpansion expansion,
+            TickTimer timer) {
         this.store = store;
+        this.ownership = ownership;
+        this.leases = new SharedLeases(ownership);
         this.properties = properties;
         this.timer = timer;
         this.expansion = expansion;
@@ -115,6 +130,8 @@ public class ReaperService implements SmartLifecycle {
             // Watch from the index just applied, so a change made in between is not missed.
             long applied = snapshot.index();
             watcher = Thread.ofVirtual().name("reaper-config-watcher").start(() -> watchStore(applied));
+            long owned = ownership.changes().index();
+            ownershipWatcher = Thread.ofVirtual().name("reaper-ownership-watcher").start(() -> watchOwnership(owned));
         } finally {
             reconcileLock.unlock();
         }
@@ -130,9 +147,10 @@ public class ReaperService implements SmartLifecycle {
             }
             running = false;
             expansion.stop();
-            Thread w = watcher;
-            if (w != null) {
-                w.interrupt();
+            for (Thread w : new Thread[] {watcher, ownershipWatcher}) {
+                if (w != null) {
+                    w.interrupt();
+                }
             }
             stopping = List.copyOf(reapers.values());
             stopping.forEach(SourceReaper::stop);
@@ -143,7 +161,7 @@ public class ReaperService implements SmartLifecycle {
         } finally {
             reconcileLock.unlock();
         }
-        awaitAll(stopping, properties.shutdownTimeout());
+        awaitAll(stopping, properties.shutdownTimeout()).forEach(this::released);
     }
 
     @Override
@@ -191,6 +209,16 @@ public class ReaperService implements SmartLifecycle {
         });
     }
 
+    /** Which fleet instance collects {@code source} (empty without a fleet). */
+    public Optional<SourceOwner> owner(String source) {
+        return ownership.owner(source);
+    }
+
+    /** The fleet's view of some source's owner changed: blocking status queries answer. */
+    public void fleetStatusChanged() {
+        bumpStatusIndex();
+    }
+
     /** Advanced whenever some source's status changes in a way an operator cares about. */
     public ChangeNotifier statusChanges() {
         return statusChanges;
@@ -218,6 +246,24 @@ public class ReaperService implements SmartLifecycle {
         }
     }
 
+    /** Starts and stops reapers as sources move between this instance and others. */
+    private void watchOwnership(long applied) {
+        long seen = applied;
+        while (running) {
+            try {
+                long index = ownership.changes().awaitAbove(seen, WATCH_TIMEOUT);
+                if (index != seen && running) {
+                    seen = index;
+                    reconcile(store.snapshot());
+                }
+            } catch (InterruptedException e) {
+                return;
+            } catch (RuntimeException e) {
+                log.error("Could not apply a change of source ownership; will retry on the next change", e);
+            }
+        }
+    }
+
     /** Brings the set of reapers in line with {@code snapshot}; idempotent. */
     private void reconcile(ConfigSnapshot snapshot) {
         reconcileLock.lock();
@@ -226,7 +272,8 @@ public class ReaperService implements SmartLifecycle {
                 return;
             }
             var wanted = new HashMap<String, ReaperConfig>();
-            var enabled = snapshot.sources().values().stream().filter(Source::enabled).toList();
+            var enabled = snapshot.sources().values().stream()
+                    .filter(source -> source.enabled() && ownership.holds(source.name())).toList();
             for (SourceExpansion.Collected collected : expansion.expand(enabled)) {
                 Source source = collected.source();
                 if (wanted.containsKey(source.name())) {
@@ -257,8 +304,17 @@ public class ReaperService implements SmartLifecycle {
     private void startOrUpdate(String name, ReaperConfig config) {
         SourceReaper existing = reapers.get(name);
         if (existing == null) {
+            String lease = leaseOf(name);
+            if (!leases.acquire(lease)) {
+                return;
+            }
             retired.remove(name);
             var reaper = new SourceReaper(config, context, timer);
+            leaseByReaper.put(reaper, lease);
+            Instant previousTick = leases.previousTick(lease);
+            if (previousTick != null) {
+                reaper.resumeAfter(previousTick);
+            }
             reapers.put(name, reaper);
             configs.put(name, config);
             reaper.start();
@@ -284,8 +340,9 @@ public class ReaperService implements SmartLifecycle {
             reaper.stop();
             log.info("Source {}: collection stopped", name);
             // Waiting must not hold up the reconcile of the other sources.
-            Thread.ofVirtual().name("reaper-retire-" + name)
-                    .start(() -> awaitAll(List.of(reaper), properties.shutdownTimeout()));
+            // Only a reaper that has stopped is released: its source may then start elsewhere.
+            Thread.ofVirtual().name("reaper-retire-" + name).start(
+                    () -> awaitAll(List.of(reaper), properties.shutdownTimeout()).forEach(this::released));
         }
     }
 
@@ -345,19 +402,42 @@ public class ReaperService implements SmartLifecycle {
         statusChanges.advanceTo(statusIndex.incrementAndGet());
     }
 
-    /** Monotonic: a wall-clock step during shutdown must not shorten or stretch the wait. */
-    private static void awaitAll(List<SourceReaper> stopping, Duration timeout) {
+    /**
+     * The lease a reaper for {@code name} runs under: a discovered source's is that of the
+     * configured source that found it, since the fleet assigns configured sources.
+     */
+    private String leaseOf(String name) {
+        SourceExpansion.Collected collected = discoveredBy.get(name);
+        return collected == null || collected.discoveredBy() == null ? name : collected.discoveredBy();
+    }
+
+    private void released(SourceReaper reaper) {
+        String lease = leaseByReaper.remove(reaper);
+        if (lease != null) {
+            leases.released(lease, reaper.status().lastTickStart());
+        }
+    }
+
+    /**
+     * Waits for the reapers to stop; returns those that did. Monotonic: a
+     * wall-clock step during shutdown must not shorten or stretch the wait.
+     */
+    private static List<SourceReaper> awaitAll(List<SourceReaper> stopping, Duration timeout) {
         long deadline = System.nanoTime() + timeout.toNanos();
+        var stopped = new java.util.ArrayList<SourceReaper>();
         for (SourceReaper reaper : stopping) {
             try {
                 Duration left = Duration.ofNanos(deadline - System.nanoTime());
-                if (!reaper.awaitStop(left.isNegative() ? Duration.ZERO : left)) {
+                if (reaper.awaitStop(left.isNegative() ? Duration.ZERO : left)) {
+                    stopped.add(reaper);
+                } else {
                     log.warn("Source {}: reaper did not stop in time", reaper.name());
                 }
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
-                return;
+                break;
             }
         }
+        return stopped;
     }
 }

@@ -57,6 +57,8 @@ final class SourceReaper {
     /** The instance this source's session is on, while known (system identifier readable). */
     private Instance instance;
     private TickSchedule schedule = TickSchedule.empty();
+    /** The previous owner's last tick of a source taken over from another instance; used at the first plan. */
+    private volatile Instant previousOwnerTick;
     private final SoloLane solo;
     private final MetricLedger ledger;
     private Map<String, Integer> sortedSelectionOf;
@@ -102,6 +104,11 @@ final class SourceReaper {
 
     String name() {
         return name;
+    }
+
+    /** Before {@link #start}: the source's previous owner (another instance) last ticked at {@code lastTick}. */
+    void resumeAfter(Instant lastTick) {
+        previousOwnerTick = lastTick;
     }
 
     void start() {
@@ -303,6 +310,11 @@ final class SourceReaper {
         active.put(INSTANCE_UP, shortest == Integer.MAX_VALUE ? DEFAULT_HEARTBEAT : Duration.ofSeconds(shortest));
         long phaseSeed = name.hashCode() * 2_654_435_761L;
         schedule = TickSchedule.plan(active, context.minTickPeriod(), phaseSeed, now, schedule);
+        Instant previousTick = previousOwnerTick;
+        if (previousTick != null) {
+            previousOwnerTick = null;
+            schedule.resumeAfter(previousTick);
+        }
         solo.retainOnly(active.keySet());
         ledger.retainOnly(selection.keySet());
         syncInstance();

@@ -150,6 +150,17 @@ final class TickSchedule {
         return new DueTick(List.copyOf(due), Instant.ofEpochMilli(latestPoint), skipped);
     }
 
+    /**
+     * For a source taken over from another instance: the grid point that passed within the last
+     * period runs at once unless the previous owner's last tick ({@code previousTick}) was at or
+     * after it, so a hand-over that took a little longer than the gap between two ticks runs the
+     * tick late instead of missing it. Call right after the first {@link #plan}.
+     */
+    void resumeAfter(Instant previousTick) {
+        long previous = previousTick.toEpochMilli();
+        nextDue.replaceAll((name, due) -> due - periodMillis > previous ? due - periodMillis : due);
+    }
+
     private long gridPointAtOrAfter(long epochMillis) {
         long offset = Math.floorMod(epochMillis - phaseMillis, periodMillis);
         return offset == 0 ? epochMillis : epochMillis - offset + periodMillis;

@@ -28,8 +28,10 @@ final class EngineSourceStatusProvider implements SourceStatusProvider {
         ConfigSnapshot snapshot = store.snapshot();
         return Optional.ofNullable(snapshot.sources().get(sourceName)).map(source -> {
             SourceStatus configured = SourceStatus.configured(source, snapshot);
-            SourceStatus withRuntime = reapers.status(sourceName).map(configured::withRuntime).orElse(configured);
-            return reapers.discovery(sourceName).map(withRuntime::withDiscovery).orElse(withRuntime);
+            SourceStatus status = reapers.status(sourceName).map(configured::withRuntime).orElse(configured);
+            status = reapers.discovery(sourceName).map(status::withDiscovery).orElse(status);
+            // With a fleet: which instance collects it, also when that is another one.
+            return reapers.owner(sourceName).map(status::withOwner).orElse(status);
         });
     }
 

@@ -3,8 +3,10 @@ package io.pgharvest.source;
 import com.fasterxml.jackson.annotation.JsonValue;
 import io.pgharvest.model.ConfigSnapshot;
 import io.pgharvest.model.DiscoveryStatus;
+import io.pgharvest.model.SessionState;
 import io.pgharvest.model.Source;
 import io.pgharvest.model.SourceKind;
+import io.pgharvest.model.SourceOwner;
 import io.pgharvest.model.SourceRuntimeStatus;
 import io.pgharvest.model.StoreTable;
 import java.util.Collections;
@@ -21,9 +23,11 @@ import java.util.Objects;
  * @param standbyMetrics the metrics collected while the server is in recovery
  * @param modifyIndex the store index at which the source's configuration last changed
  * @param runtime what the source's reaper reports (connection, server, ticks, each metric's lane,
- *     last success and last error); null while no reaper runs for the source
+ *     last success and last error); null while no reaper runs for the source on this instance
  * @param discovery for a discovering source (continuous discovery, a cluster): what its discovery
  *     found, each discovered source with its state, and those retired recently; null otherwise
+ * @param owner with several instances on one configuration database: which instance collects the
+ *     source, its last tick and state as that instance last reported them; null with a single instance
  */
 public record SourceStatus(
         String name,
@@ -35,7 +39,8 @@ public record SourceStatus(
         Map<String, Integer> standbyMetrics,
         long modifyIndex,
         SourceRuntimeStatus runtime,
-        DiscoveryStatus discovery) {
+        DiscoveryStatus discovery,
+        SourceOwner owner) {
 
     public SourceStatus {
         Objects.requireNonNull(name, "name");
@@ -49,20 +54,37 @@ public record SourceStatus(
         return new SourceStatus(source.name(), source.kind(), source.group(), source.enabled(),
                 source.enabled() ? State.CONFIGURED : State.DISABLED,
                 snapshot.selectedMetrics(source, false), snapshot.selectedMetrics(source, true),
-                snapshot.modifyIndex(StoreTable.SOURCES, source.name()), null, null);
+                snapshot.modifyIndex(StoreTable.SOURCES, source.name()), null, null, null);
+    }
+
+    /**
+     * This status with the fleet's owner of the source. While another instance collects it, the
+     * state is that instance's report; a source between owners stays {@link State#CONFIGURED}.
+     */
+    public SourceStatus withOwner(SourceOwner sourceOwner) {
+        State ownerState = state;
+        if (runtime == null && enabled && sourceOwner.instance() != null && !sourceOwner.thisInstance()
+                && sourceOwner.state() != null) {
+            ownerState = stateOf(sourceOwner.state());
+        }
+        return new SourceStatus(name, kind, group, enabled, ownerState, metrics, standbyMetrics, modifyIndex, runtime,
+                discovery, sourceOwner);
     }
 
     /** This status with what the source's reaper reports. */
     public SourceStatus withRuntime(SourceRuntimeStatus runtimeStatus) {
-        State runtimeState = switch (runtimeStatus.state()) {
+        return new SourceStatus(name, kind, group, enabled, stateOf(runtimeStatus.state()), metrics, standbyMetrics,
+                modifyIndex, runtimeStatus, discovery, owner);
+    }
+
+    private static State stateOf(SessionState sessionState) {
+        return switch (sessionState) {
             case CONNECTED -> State.CONNECTED;
             case DISCONNECTED -> State.DISCONNECTED;
             case STALLED -> State.STALLED;
             case FAILED -> State.FAILED;
             default -> State.STARTING;
         };
-        return new SourceStatus(name, kind, group, enabled, runtimeState, metrics, standbyMetrics, modifyIndex,
-                runtimeStatus, discovery);
     }
 
     /**
@@ -74,7 +96,7 @@ public record SourceStatus(
         State discoveryState = found.lastError() != null ? State.DISCONNECTED
                 : found.lastDiscoveryAt() != null ? State.CONNECTED : State.STARTING;
         return new SourceStatus(name, kind, group, enabled, runtime == null ? discoveryState : state, metrics,
-                standbyMetrics, modifyIndex, runtime, found);
+                standbyMetrics, modifyIndex, runtime, found, owner);
     }
 
     /** The life of a source as seen by the status endpoint. */

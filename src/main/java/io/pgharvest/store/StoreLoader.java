@@ -64,7 +64,8 @@ final class StoreLoader {
         return state;
     }
 
-    private StoreState stamp(StoreState unstamped, StoreIndexFile recorded) {
+    /** {@code unstamped} with stamps: recorded ones where the item is unchanged, recorded index + 1 elsewhere. */
+    StoreState stamp(StoreState unstamped, StoreIndexFile recorded) {
         long recordedIndex = recorded == null ? 0 : recorded.index();
         long next = recordedIndex + 1;
         boolean changed = false;

@@ -14,6 +14,7 @@ import io.pgharvest.model.Source;
 import io.pgharvest.model.SourceKind;
 import io.pgharvest.reaper.ReaperProperties;
 import io.pgharvest.reaper.ReaperService;
+import io.pgharvest.reaper.SourceOwnership;
 import io.pgharvest.store.ConfigStore;
 import io.pgharvest.store.TestStores;
 import io.pgharvest.testsupport.RecordingPublisher;
@@ -134,7 +135,7 @@ class ContinuousDiscoveryTest {
                 Duration.ofMinutes(5), Duration.ofSeconds(5), false, 2, Duration.ofMinutes(2));
         var expansion = new SourceExpansion(List.of(new ContinuousDiscoverer(sessions)),
                 new DiscoveryProperties(interval, Duration.ofMinutes(10)), Clock.systemUTC());
-        var service = new ReaperService(store, publisher, new SimpleMeterRegistry(), properties, sessions, expansion,
+        var service = new ReaperService(store, SourceOwnership.ALL, publisher, new SimpleMeterRegistry(), properties, sessions, expansion,
                 Clock.systemUTC());
         service.start();
         return service;

@@ -62,7 +62,8 @@ class DiscoverySeamTest {
                 Duration.ofMinutes(5), Duration.ofSeconds(5), false, 2, Duration.ofMinutes(2));
         var expansion = new SourceExpansion(List.of(new ListedDatabases()),
                 new DiscoveryProperties(Duration.ofSeconds(1), Duration.ofMinutes(10)), Clock.systemUTC());
-        service = new ReaperService(store, publisher, new SimpleMeterRegistry(), properties, ReaperTestKit.sessions(),
+        service = new ReaperService(store, SourceOwnership.ALL, publisher, new SimpleMeterRegistry(), properties,
+                ReaperTestKit.sessions(),
                 expansion, Clock.systemUTC());
         service.start();
     }

@@ -38,6 +38,24 @@ class TickScheduleTest {
     }
 
     @Test
+    void aTakenOverSourceRunsTheGridPointThePreviousOwnerDidNotReach() {
+        // The previous owner last ticked at 10 s; the new owner starts at 11.4 s: 11 s runs at once.
+        TickSchedule late = plan(Map.of("a", 1), T0.plusMillis(11_400), null);
+        late.resumeAfter(T0.plusMillis(10_020));
+        assertThat(late.nextWake()).isEqualTo(T0.plusSeconds(11));
+
+        // It started at 10.6 s, before 11 s: nothing to run early, 11 s is next.
+        TickSchedule inTime = plan(Map.of("a", 1), T0.plusMillis(10_600), null);
+        inTime.resumeAfter(T0.plusMillis(10_020));
+        assertThat(inTime.nextWake()).isEqualTo(T0.plusSeconds(11));
+
+        // The previous owner already ran 11 s: never twice.
+        TickSchedule done = plan(Map.of("a", 1), T0.plusMillis(11_400), null);
+        done.resumeAfter(T0.plusMillis(11_010));
+        assertThat(done.nextWake()).isEqualTo(T0.plusSeconds(12));
+    }
+
+    @Test
     void dueTimesStayOnTheGridWhateverTheTickDuration() {
         TickSchedule schedule = plan(Map.of("a", 2), T0, null);
         schedule.takeDue(T0);

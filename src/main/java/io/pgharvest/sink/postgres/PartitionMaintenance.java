@@ -24,12 +24,21 @@ import org.slf4j.LoggerFactory;
  * and then every interval. A failed run (the storage busy or down, a pool timeout under load) is
  * retried with capped back-off ({@link #RETRY}, doubling, never beyond the interval), not only
  * an interval later: partitions ahead must exist before the writes need them.
+ *
+ * <p>Several pgharvest instances writing to one storage database (a fleet, docs/fleet.md)
+ * maintain it once, not once each: the instance whose maintenance session holds the
+ * {@linkplain #MAINTENANCE_LOCK advisory lock} is the maintainer and keeps that session (and so
+ * the lock) between runs; the others try for the lock at each of their runs and skip while they
+ * do not get it. When the maintainer stops or dies its session ends, and the next instance to try
+ * takes over within one interval.
  */
 final class PartitionMaintenance {
 
     private static final Logger log = LoggerFactory.getLogger(PartitionMaintenance.class);
     /** First retry after a failed run. */
     static final Duration RETRY = Duration.ofSeconds(5);
+    /** Session advisory lock key of the storage database's maintainer ("pgharvest" + "maint"). */
+    static final long MAINTENANCE_LOCK = 0x7067_6876_6d61_696eL;
 
     /** Creates or upgrades the storage schema before maintenance touches it. */
     @FunctionalInterface
@@ -50,6 +59,9 @@ final class PartitionMaintenance {
     private final Clock clock;
     private final CountDownLatch stopSignal = new CountDownLatch(1);
     private Thread thread;
+    /** The maintenance session while this instance is the maintainer; it holds the lock. Loop thread only. */
+    private Connection maintainerSession;
+    private boolean maintainerLogged;
 
     PartitionMaintenance(String sinkName, DataSource dataSource, SchemaCheck schema, MetricTables tables,
             Duration retention, Duration interval, Clock clock) {
@@ -79,6 +91,63 @@ final class PartitionMaintenance {
                 Thread.currentThread().interrupt();
             }
         }
+        if (thread == null || !thread.isAlive()) {
+            releaseMaintainer(); // the loop's own release, for passes run without it
+        }
+    }
+
+    /**
+     * Runs a pass if this instance is the fleet's maintainer (holds or now gets the lock);
+     * otherwise does nothing and returns null.
+     */
+    Result runIfMaintainer() throws SQLException {
+        if (maintainerSession != null && !maintainerSession.isValid(5)) {
+            releaseMaintainer(); // the session broke: the lock went with it
+        }
+        if (maintainerSession == null) {
+            Connection c = dataSource.getConnection();
+            boolean locked = false;
+            try (PreparedStatement s = c.prepareStatement("SELECT pg_try_advisory_lock(?)")) {
+                s.setLong(1, MAINTENANCE_LOCK);
+                try (ResultSet rs = s.executeQuery()) {
+                    locked = rs.next() && rs.getBoolean(1);
+                }
+            } finally {
+                if (!locked) {
+                    c.close();
+                }
+            }
+            if (!locked) {
+                if (!maintainerLogged) {
+                    log.info("Sink {}: another pgharvest instance maintains the storage database", sinkName);
+                    maintainerLogged = true;
+                }
+                return null;
+            }
+            maintainerSession = c;
+            log.info("Sink {}: this instance maintains the storage database for the fleet", sinkName);
+            maintainerLogged = false;
+        }
+        return runOnce(maintainerSession);
+    }
+
+    /** Gives the lock up and the session back to the pool (a pooled session keeps session locks). */
+    private void releaseMaintainer() {
+        Connection c = maintainerSession;
+        maintainerSession = null;
+        if (c == null) {
+            return;
+        }
+        try (c) {
+            if (!c.isClosed()) {
+                c.setAutoCommit(true);
+                try (Statement s = c.createStatement()) {
+                    s.execute("SELECT pg_advisory_unlock_all()");
+                }
+            }
+        } catch (SQLException e) {
+            log.debug("Sink {}: releasing the maintenance session: {}", sinkName, e.getMessage());
+        }
     }
 
     private void loop() {
@@ -92,10 +161,10 @@ final class PartitionMaintenance {
             Duration next;
             do {
                 try {
-                    Result result = runOnce();
+                    Result result = runIfMaintainer();
                     failures = 0;
                     next = interval;
-                    if (result.createdPartitions() > 0 || !result.droppedPartitions().isEmpty()) {
+                    if (result != null && (result.createdPartitions() > 0 || !result.droppedPartitions().isEmpty())) {
                         log.info("Sink {}: maintenance created {} partitions, dropped {} past retention",
                                 sinkName, result.createdPartitions(), result.droppedPartitions().size());
                     }
@@ -110,25 +179,33 @@ final class PartitionMaintenance {
             } while (!stopSignal.await(next.toMillis(), TimeUnit.MILLISECONDS));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+        } finally {
+            releaseMaintainer();
         }
     }
 
-    /** One maintenance pass; package-private so tests can run it on demand. */
+    /** One maintenance pass, whoever maintains; package-private so tests can run it on demand. */
     Result runOnce() throws SQLException {
+        try (Connection c = dataSource.getConnection()) {
+            return runOnce(c);
+        }
+    }
+
+    private Result runOnce(Connection c) throws SQLException {
         schema.ensure();
         tables.forget(); // retention and other instances change partitions underneath
-        try (Connection c = dataSource.getConnection()) {
-            c.setAutoCommit(false);
-            try {
-                List<String> metricTables = metricTables(c);
-                int created = tables.createAhead(c, metricTables, clock.instant());
-                List<String> dropped = retention.isZero() ? List.of() : dropExpired(c);
-                int listing = refreshListing(c, metricTables);
-                return new Result(created, dropped, listing);
-            } catch (SQLException | RuntimeException e) {
-                c.rollback();
-                throw e;
-            }
+        c.setAutoCommit(false);
+        try {
+            List<String> metricTables = metricTables(c);
+            int created = tables.createAhead(c, metricTables, clock.instant());
+            List<String> dropped = retention.isZero() ? List.of() : dropExpired(c);
+            int listing = refreshListing(c, metricTables);
+            // The maintainer's session then idles between runs outside any transaction.
+            c.setAutoCommit(true);
+            return new Result(created, dropped, listing);
+        } catch (SQLException | RuntimeException e) {
+            c.rollback();
+            throw e;
         }
     }
 

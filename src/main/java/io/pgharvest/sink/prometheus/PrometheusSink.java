@@ -35,7 +35,16 @@ public final class PrometheusSink implements Sink {
      */
     public static PrometheusSink create(String property, SinkProperties settings, MetricCatalog catalog,
             Clock clock) {
-        var series = new SeriesStore(catalog, settings.staleness(), clock);
+        return create(property, settings, catalog, clock, null);
+    }
+
+    /**
+     * As {@link #create(String, SinkProperties, MetricCatalog, Clock)}, for one instance of a fleet:
+     * every series carries {@value SeriesStore#INSTANCE_LABEL}={@code instanceId} (null: none).
+     */
+    public static PrometheusSink create(String property, SinkProperties settings, MetricCatalog catalog,
+            Clock clock, String instanceId) {
+        var series = new SeriesStore(catalog, settings.staleness(), clock, instanceId);
         var endpoint = new ScrapeEndpoint(property, settings.address(), settings.effectivePort(),
                 settings.effectivePrometheusPath(), series::snapshot);
         log.info("Prometheus sink {} serves http://{}:{}{}", settings.name(), endpoint.address(), endpoint.port(),

@@ -1,11 +1,13 @@
 package io.pgharvest.sink.prometheus;
 
+import io.pgharvest.model.FleetInstance;
 import io.pgharvest.sink.MetricCatalog;
 import io.pgharvest.sink.Sink;
 import io.pgharvest.sink.SinkFactory;
 import io.pgharvest.sink.SinkProperties;
 import io.pgharvest.sink.SinkType;
 import java.time.Clock;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.core.env.Environment;
 import org.springframework.stereotype.Component;
 
@@ -14,9 +16,11 @@ import org.springframework.stereotype.Component;
 final class PrometheusSinkFactory implements SinkFactory {
 
     private final Environment environment;
+    private final ObjectProvider<FleetInstance> fleetInstance;
 
-    PrometheusSinkFactory(Environment environment) {
+    PrometheusSinkFactory(Environment environment, ObjectProvider<FleetInstance> fleetInstance) {
         this.environment = environment;
+        this.fleetInstance = fleetInstance;
     }
 
     @Override
@@ -31,6 +35,7 @@ final class PrometheusSinkFactory implements SinkFactory {
             throw new IllegalStateException(property + ".port: " + serverPort
                     + " is the admin API's server.port; the Prometheus endpoint needs a port of its own");
         }
-        return PrometheusSink.create(property, settings, catalog, clock);
+        FleetInstance instance = fleetInstance.getIfAvailable();
+        return PrometheusSink.create(property, settings, catalog, clock, instance == null ? null : instance.id());
     }
 }

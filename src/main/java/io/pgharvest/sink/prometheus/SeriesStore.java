@@ -33,6 +33,9 @@ import java.util.concurrent.ConcurrentHashMap;
  * tags (the query's {@code tag_} columns; the row wins on equal names). Names are reduced to
  * {@code [a-zA-Z0-9_]} so every scraper and escaping scheme reads them unchanged; a tag that
  * would collide with {@code source} or use the reserved {@code __} prefix gets a {@code tag_} prefix.
+ * In a fleet (several instances on one configuration database) every series also carries
+ * {@value #INSTANCE_LABEL}, the fleet instance id of the collector, which a tag of that name
+ * cannot override (it gets the {@code tag_} prefix too).
  *
  * <p>Staleness: the series of a (source, metric) disappear when it has not reported for the
  * staleness window or twice its own last reporting gap, whichever is longer, so slow metrics do
@@ -41,6 +44,7 @@ import java.util.concurrent.ConcurrentHashMap;
 final class SeriesStore {
 
     static final String PREFIX = "pgharvest_";
+    static final String INSTANCE_LABEL = "pgharvest_instance";
 
     private record Key(String source, String metric) {
     }
@@ -55,11 +59,18 @@ final class SeriesStore {
     private final MetricCatalog catalog;
     private final Duration staleness;
     private final Clock clock;
+    /** The fleet instance id for {@link #INSTANCE_LABEL}; null with a single instance. */
+    private final String instanceId;
 
     SeriesStore(MetricCatalog catalog, Duration staleness, Clock clock) {
+        this(catalog, staleness, clock, null);
+    }
+
+    SeriesStore(MetricCatalog catalog, Duration staleness, Clock clock, String instanceId) {
         this.catalog = catalog;
         this.staleness = staleness;
         this.clock = clock;
+        this.instanceId = instanceId;
     }
 
     void update(Measurement m) {
@@ -129,17 +140,20 @@ final class SeriesStore {
         return counter && name.endsWith("_total") ? name.substring(0, name.length() - "_total".length()) : name;
     }
 
-    private static Labels labels(Measurement m, Measurement.Row row) {
+    private Labels labels(Measurement m, Measurement.Row row) {
         var labels = new TreeMap<String, String>();
         m.tags().forEach((name, value) -> labels.put(labelName(name), value));
         row.tags().forEach((name, value) -> labels.put(labelName(name), value));
         labels.put("source", m.source());
+        if (instanceId != null) {
+            labels.put(INSTANCE_LABEL, instanceId);
+        }
         return Labels.of(new ArrayList<>(labels.keySet()), new ArrayList<>(labels.values()));
     }
 
     static String labelName(String tag) {
         String name = sanitize(tag);
-        return name.equals("source") || name.startsWith("__") ? "tag_" + name : name;
+        return name.equals("source") || name.equals(INSTANCE_LABEL) || name.startsWith("__") ? "tag_" + name : name;
     }
 
     /** Anything outside {@code [a-zA-Z0-9_]} becomes {@code _}; a leading digit gets a {@code _} in front. */

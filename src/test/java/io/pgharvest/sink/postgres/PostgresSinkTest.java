@@ -201,6 +201,28 @@ class PostgresSinkTest {
     }
 
     @Test
+    void severalInstancesMaintainOneStorageDatabaseOnceAndTheNextTakesOverWhenTheMaintainerStops()
+            throws Exception {
+        PostgresSink sink = sink(Duration.ofDays(14));
+        sink.write(List.of(measurement("src", "fleet_maintained", Instant.now())));
+        PartitionMaintenance first = maintenance(sink, Duration.ofDays(14));
+        PartitionMaintenance second = maintenance(sink, Duration.ofDays(14));
+        try {
+            assertThat(first.runIfMaintainer()).isNotNull();
+            assertThat(second.runIfMaintainer()).isNull();
+            assertThat(first.runIfMaintainer()).isNotNull();
+
+            first.stop();
+
+            assertThat(second.runIfMaintainer()).isNotNull();
+            assertThat(first.runIfMaintainer()).isNull();
+        } finally {
+            first.stop();
+            second.stop();
+        }
+    }
+
+    @Test
     void aPartitionDroppedUnderneathIsRecreatedOnTheRetry() throws Exception {
         PostgresSink sink = sink(Duration.ofDays(14));
         Instant now = Instant.now();

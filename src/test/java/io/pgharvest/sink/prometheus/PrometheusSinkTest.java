@@ -97,6 +97,17 @@ class PrometheusSinkTest {
     }
 
     @Test
+    void inAFleetEverySeriesCarriesTheInstanceIdWhichATagCannotOverride() throws Exception {
+        sink = PrometheusSink.create("pgharvest.sinks[0]", settings(Duration.ofMinutes(5), null), CATALOG, clock,
+                "collector-2");
+        sink.write(List.of(new Measurement("db1", "instance_up", clock.instant(),
+                List.of(new Measurement.Row(Map.of("instance_up", 1), null)), Map.of("pgharvest_instance", "forged"))));
+
+        assertThat(scrape("/metrics").body()).contains(
+                "pgharvest_instance_up{pgharvest_instance=\"collector-2\",source=\"db1\",tag_pgharvest_instance=\"forged\"} 1.0");
+    }
+
+    @Test
     void anOlderMeasurementDeliveredLateDoesNotReplaceANewerOne() throws Exception {
         sink = start(Duration.ofMinutes(5));
         Instant now = clock.instant();
