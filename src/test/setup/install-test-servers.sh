@@ -6,6 +6,8 @@
 #   program            Debian package
 #   promtool           prometheus       (reference parser of the Prometheus exposition format)
 #   pgbouncer          pgbouncer        (admin console metrics)
+#   patroni            patroni          (Patroni cluster members, REST API)
+#   etcd               etcd-server      (Patroni's DCS, etcd v3)
 #
 # Run it by hand as root to prepare a machine: bash src/test/setup/install-test-servers.sh
 set -euo pipefail
@@ -13,6 +15,8 @@ set -euo pipefail
 declare -A packages=(
   [promtool]=prometheus
   [pgbouncer]=pgbouncer
+  [patroni]=patroni
+  [etcd]=etcd-server
 )
 
 missing=()
@@ -32,7 +36,8 @@ if [[ $(id -u) != 0 ]]; then
   exit 1
 fi
 
-# Package scripts must not start system-wide services (pgbouncer on 6432, prometheus on 9090):
+# Package scripts must not start system-wide services (pgbouncer on 6432, prometheus on
+# 9090, etcd on 2379, patroni):
 # the tests start their own instances on free ports. policy-rc.d 101 = "action not allowed".
 policy=/usr/sbin/policy-rc.d
 created_policy=""

@@ -33,7 +33,7 @@ public final class SourceRules {
      * The kinds the engine collects today. The others are part of pgwatch's vocabulary and parse,
      * but are refused here rather than stored and silently never collected.
      */
-    private static final Set<SourceKind> COLLECTED_KINDS = EnumSet.of(SourceKind.POSTGRES);
+    private static final Set<SourceKind> COLLECTED_KINDS = EnumSet.of(SourceKind.POSTGRES, SourceKind.PATRONI);
 
     private SourceRules() {
     }
@@ -45,7 +45,7 @@ public final class SourceRules {
             problems.add(new FieldProblem("name", "must be 1 to 63 letters, digits, '_', '-' or '.',"
                     + " starting with a letter or digit"));
         }
-        checkConnStr(source.connStr(), problems);
+        checkConnStr(source.kind(), source.connStr(), problems);
         if (!COLLECTED_KINDS.contains(source.kind())) {
             problems.add(new FieldProblem("kind", "sources of kind '" + source.kind().label()
                     + "' are not collected by this version of pgharvest; use 'postgres'"));
@@ -74,7 +74,7 @@ public final class SourceRules {
         return problems;
     }
 
-    private static void checkConnStr(String connStr, List<FieldProblem> problems) {
+    private static void checkConnStr(SourceKind kind, String connStr, List<FieldProblem> problems) {
         if (connStr.isBlank()) {
             problems.add(new FieldProblem("connStr", "is required"));
             return;
@@ -83,10 +83,29 @@ public final class SourceRules {
             problems.add(new FieldProblem("connStr", "at most " + MAX_CONN_STR + " characters"));
             return;
         }
+        if (kind == SourceKind.PATRONI) {
+            checkDcsAddress(connStr, problems);
+            return;
+        }
         try {
             ConnectionString parsed = ConnectionString.parse(connStr);
             if (parsed.password().filter(ConnectionString.MASK::equals).isPresent()) {
                 problems.add(new FieldProblem("connStr", "the password is the mask " + ConnectionString.MASK
+                        + " and there is no stored password to keep; give the real password"));
+            }
+        } catch (InvalidConnectionStringException e) {
+            problems.add(new FieldProblem("connStr", e.getMessage()));
+        }
+    }
+
+    /** A Patroni source names its DCS; the members' addresses come from there. */
+    private static void checkDcsAddress(String connStr, List<FieldProblem> problems) {
+        try {
+            DcsAddress parsed = DcsAddress.parse(connStr);
+            boolean masked = parsed.etcdPassword().filter(ConnectionString.MASK::equals).isPresent()
+                    || ConnectionString.MASK.equals(parsed.memberParameters().get("password"));
+            if (masked) {
+                problems.add(new FieldProblem("connStr", "a password is the mask " + ConnectionString.MASK
                         + " and there is no stored password to keep; give the real password"));
             }
         } catch (InvalidConnectionStringException e) {

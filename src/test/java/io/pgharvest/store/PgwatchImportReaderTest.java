@@ -168,12 +168,12 @@ class PgwatchImportReaderTest {
                 - name: a
                   conn_str: postgresql://u@h/db
                 - name: b
-                  kind: patroni
-                  conn_str: postgresql://u@h/db
+                  kind: prometheus
+                  conn_str: http://h:9187/metrics
                 """))
                 .isInstanceOf(ConfigFileException.class)
                 .satisfies(e -> assertThat(((ConfigFileException) e).line()).isEqualTo(4))
-                .hasMessageContaining("patroni");
+                .hasMessageContaining("prometheus");
     }
 
     @Test
