@@ -56,6 +56,9 @@ final class PatroniApiMetrics {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IOException("interrupted while reading " + uri, e);
+        } catch (IOException e) {
+            throw new IOException(uri + ": " + (e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage()),
+                    e);
         }
         if (response.statusCode() != 200) {
             throw new IOException(uri + " answered HTTP " + response.statusCode());

@@ -225,6 +225,7 @@ public class ReaperService implements SmartLifecycle {
                 return;
             }
             var wanted = new HashMap<String, ReaperConfig>();
+            var roleChanged = new ArrayList<String>();
             var enabled = snapshot.sources().values().stream().filter(Source::enabled).toList();
             for (SourceExpansion.Collected collected : expansion.expand(enabled)) {
                 Source source = collected.source();
@@ -235,7 +236,10 @@ public class ReaperService implements SmartLifecycle {
                 }
                 try {
                     wanted.put(source.name(), ReaperConfig.of(source, snapshot));
-                    discoveredBy.put(source.name(), collected);
+                    SourceExpansion.Collected before = discoveredBy.put(source.name(), collected);
+                    if (before != null && !Objects.equals(before.role(), collected.role())) {
+                        roleChanged.add(source.name());
+                    }
                 } catch (IllegalArgumentException e) {
                     log.error("Source {} is not collected: {}", source.name(), e.getMessage());
                 }
@@ -247,6 +251,14 @@ public class ReaperService implements SmartLifecycle {
                 }
             }
             wanted.forEach(this::startOrUpdate);
+            // A discovered role change (a Patroni switchover) may mean a promotion or demotion the
+            // session has not noticed: have the reaper re-read the recovery state on its next tick.
+            for (String name : roleChanged) {
+                SourceReaper reaper = reapers.get(name);
+                if (reaper != null) {
+                    reaper.recheckServerFacts();
+                }
+            }
             bumpStatusIndex(); // configured state (enabled, selections) is part of every status
         } finally {
             reconcileLock.unlock();

@@ -70,6 +70,8 @@ final class SourceReaper {
     private String loggedPrivilegeWarning;
     private Instant lastConnectionErrorAt;
     private boolean factsStale;
+    /** Set by other threads ({@link #recheckServerFacts}); folded into factsStale by the reaper. */
+    private volatile boolean factsRecheckRequested;
     private long ticks;
     private long skippedTicks;
     private Instant lastTickStart;
@@ -107,6 +109,14 @@ final class SourceReaper {
     void reconfigure(ReaperConfig next) {
         pendingConfig = next;
         wake.raise();
+    }
+
+    /**
+     * Asks the reaper to re-read the server's version and recovery state before its next tick,
+     * e.g. because discovery saw the server's role change; does not wait.
+     */
+    void recheckServerFacts() {
+        factsRecheckRequested = true;
     }
 
     /** Asks the reaper to stop after its current tick; does not wait. */
@@ -391,6 +401,10 @@ final class SourceReaper {
     }
 
     private void refreshFactsIfDue(Instant now) throws SQLException {
+        if (factsRecheckRequested) {
+            factsRecheckRequested = false;
+            factsStale = true;
+        }
         ServerFacts facts = session.facts();
         if (!factsStale && Duration.between(facts.readAt(), now).compareTo(context.factsRefreshInterval()) < 0) {
             return;
