@@ -238,6 +238,8 @@ public class ReaperService implements SmartLifecycle {
                     wanted.put(source.name(), ReaperConfig.of(source, snapshot));
                     SourceExpansion.Collected before = discoveredBy.put(source.name(), collected);
                     if (before != null && !Objects.equals(before.role(), collected.role())) {
+                        log.info("Source {}: discovery reports its role changed from {} to {}; re-reading the"
+                                + " server's recovery state", source.name(), before.role(), collected.role());
                         roleChanged.add(source.name());
                     }
                 } catch (IllegalArgumentException e) {
