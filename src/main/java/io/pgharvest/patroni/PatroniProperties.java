@@ -10,8 +10,8 @@ import org.springframework.validation.annotation.Validated;
  * Settings of Patroni sources ({@code pgharvest.patroni.*}).
  *
  * @param pollInterval how often the DCS is read for each Patroni source: members joining or
- *     leaving, and role changes, which make the member's reaper re-read its server's recovery
- *     state at once (so a switchover is followed within one tick after Patroni reports it)
+ *     leaving, and role changes, after which the members re-read their servers' recovery state on
+ *     every tick for a while (so a promotion is followed on the first tick after it)
  * @param apiMetricsInterval how often each member's REST API {@code /metrics} is read for the
  *     {@code patroni_*} metrics; 0 turns them off
  * @param requestTimeout time limit of one request to etcd or to a member's REST API

@@ -49,6 +49,8 @@ public class ReaperService implements SmartLifecycle {
     public static final int PHASE = Integer.MAX_VALUE - 100;
     private static final Logger log = LoggerFactory.getLogger(ReaperService.class);
     private static final Duration WATCH_TIMEOUT = Duration.ofMinutes(1);
+    /** How long after a discovered role change the members of its set re-read their role every tick. */
+    static final Duration ROLE_SETTLE_WINDOW = Duration.ofSeconds(30);
 
     private final ConfigStore store;
     private final ReaperContext context;
@@ -225,7 +227,7 @@ public class ReaperService implements SmartLifecycle {
                 return;
             }
             var wanted = new HashMap<String, ReaperConfig>();
-            var roleChanged = new ArrayList<String>();
+            var rolesChangedIn = new java.util.HashSet<String>();
             var enabled = snapshot.sources().values().stream().filter(Source::enabled).toList();
             for (SourceExpansion.Collected collected : expansion.expand(enabled)) {
                 Source source = collected.source();
@@ -238,9 +240,10 @@ public class ReaperService implements SmartLifecycle {
                     wanted.put(source.name(), ReaperConfig.of(source, snapshot));
                     SourceExpansion.Collected before = discoveredBy.put(source.name(), collected);
                     if (before != null && !Objects.equals(before.role(), collected.role())) {
-                        log.info("Source {}: discovery reports its role changed from {} to {}; re-reading the"
-                                + " server's recovery state", source.name(), before.role(), collected.role());
-                        roleChanged.add(source.name());
+                        log.info("Source {}: discovery reports its role changed from {} to {}; the members of {}"
+                                + " re-read their recovery state every tick for {} s", source.name(), before.role(),
+                                collected.role(), collected.discoveredBy(), ROLE_SETTLE_WINDOW.toSeconds());
+                        rolesChangedIn.add(collected.discoveredBy());
                     }
                 } catch (IllegalArgumentException e) {
                     log.error("Source {} is not collected: {}", source.name(), e.getMessage());
@@ -253,13 +256,17 @@ public class ReaperService implements SmartLifecycle {
                 }
             }
             wanted.forEach(this::startOrUpdate);
-            // A discovered role change (a Patroni switchover) may mean a promotion or demotion the
-            // session has not noticed: have the reaper re-read the recovery state on its next tick.
-            for (String name : roleChanged) {
-                SourceReaper reaper = reapers.get(name);
-                if (reaper != null) {
-                    reaper.recheckServerFacts();
-                }
+            // A discovered role change (a Patroni switchover or failover) means promotions and
+            // demotions the sessions may not notice (a promoted server keeps its connections): every
+            // member of that set re-reads its recovery state on each tick while the roles settle.
+            if (!rolesChangedIn.isEmpty()) {
+                Instant until = timer.now().plus(ROLE_SETTLE_WINDOW);
+                discoveredBy.forEach((name, collected) -> {
+                    SourceReaper reaper = reapers.get(name);
+                    if (reaper != null && rolesChangedIn.contains(collected.discoveredBy())) {
+                        reaper.recheckServerFactsUntil(until);
+                    }
+                });
             }
             bumpStatusIndex(); // configured state (enabled, selections) is part of every status
         } finally {

@@ -70,8 +70,8 @@ final class SourceReaper {
     private String loggedPrivilegeWarning;
     private Instant lastConnectionErrorAt;
     private boolean factsStale;
-    /** Set by other threads ({@link #recheckServerFacts}); folded into factsStale by the reaper. */
-    private volatile boolean factsRecheckRequested;
+    /** Set by other threads ({@link #recheckServerFactsUntil}): re-read the facts every tick until then. */
+    private volatile Instant recheckFactsUntil = Instant.MIN;
     private long ticks;
     private long skippedTicks;
     private Instant lastTickStart;
@@ -112,11 +112,15 @@ final class SourceReaper {
     }
 
     /**
-     * Asks the reaper to re-read the server's version and recovery state before its next tick,
-     * e.g. because discovery saw the server's role change; does not wait.
+     * Asks the reaper to re-read the server's version and recovery state before every tick until
+     * {@code until} (one extra round trip per tick), e.g. while discovery sees the roles in the
+     * server's cluster change, so that a promotion or demotion is followed within one tick of
+     * happening; does not wait.
      */
-    void recheckServerFacts() {
-        factsRecheckRequested = true;
+    void recheckServerFactsUntil(Instant until) {
+        if (until.isAfter(recheckFactsUntil)) {
+            recheckFactsUntil = until;
+        }
     }
 
     /** Asks the reaper to stop after its current tick; does not wait. */
@@ -324,7 +328,7 @@ final class SourceReaper {
                 if (!ensureSession(startedAt)) {
                     return null;
                 }
-                refreshFactsIfDue(startedAt);
+                refreshFactsIfDue(startedAt, due.scheduledAt());
                 // Connecting or re-reading the role may have re-planned: run only what is still
                 // scheduled (a metric of the other role's selection must not run now).
                 Map<String, Duration> intervals = schedule.intervals();
@@ -400,9 +404,13 @@ final class SourceReaper {
         loggedPrivilegeWarning = warning;
     }
 
-    private void refreshFactsIfDue(Instant now) throws SQLException {
-        if (factsRecheckRequested) {
-            factsRecheckRequested = false;
+    /**
+     * Re-reads version and recovery state when due; on a change re-plans from {@code gridPoint}
+     * (this tick's point), so the new role's metrics are due at once and run right after this
+     * tick rather than one period later.
+     */
+    private void refreshFactsIfDue(Instant now, Instant gridPoint) throws SQLException {
+        if (now.isBefore(recheckFactsUntil)) {
             factsStale = true;
         }
         ServerFacts facts = session.facts();
@@ -414,7 +422,7 @@ final class SourceReaper {
         if (fresh.inRecovery() != facts.inRecovery() || fresh.majorVersion() != facts.majorVersion()) {
             log.info("Source {}: server is now {} (version {})", name,
                     fresh.inRecovery() ? "a standby" : "a primary", fresh.displayVersion());
-            replan(now);
+            replan(gridPoint.isAfter(now) ? now : gridPoint);
         }
     }
 
