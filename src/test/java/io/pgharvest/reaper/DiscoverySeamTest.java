@@ -59,7 +59,7 @@ class DiscoverySeamTest {
         store.putMetric(metric("ping", "select 1 as v"));
         var properties = new ReaperProperties(Duration.ofSeconds(1), Duration.ofSeconds(5), Duration.ofSeconds(1),
                 Duration.ofMinutes(1), Duration.ofMillis(200), Duration.ofSeconds(1), Duration.ofMinutes(1),
-                Duration.ofMinutes(5), Duration.ofSeconds(5), false);
+                Duration.ofMinutes(5), Duration.ofSeconds(5), false, 2, Duration.ofMinutes(2));
         var expansion = new SourceExpansion(List.of(new ListedDatabases()),
                 new DiscoveryProperties(Duration.ofSeconds(1), Duration.ofMinutes(10)), Clock.systemUTC());
         service = new ReaperService(store, publisher, new SimpleMeterRegistry(), properties, ReaperTestKit.sessions(),
