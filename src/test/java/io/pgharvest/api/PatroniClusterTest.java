@@ -29,7 +29,8 @@ import tools.jackson.databind.JsonNode;
  * A Patroni source registered through the API against a real two-member cluster (Debian's
  * patroni and etcd-server, PostgreSQL 15): both members are collected, each with its role's
  * metric set, their roles show in the source's status, and a switchover through Patroni's REST
- * API is followed: the new primary gets the primary set, the old one the standby set.
+ * API is followed: the new primary gets the primary set, the old one the standby set. Then the
+ * new primary's Patroni is stopped: the failover is followed too, and the stopped member retired.
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
 class PatroniClusterTest {
@@ -152,6 +153,32 @@ class PatroniClusterTest {
                 + " %d ms after Patroni reported the switchover done%n",
                 Duration.between(switchStarted, switchDone).toMillis(), gap.toMillis(),
                 Duration.between(promoted, firstPrimarySet).toMillis(), newPrimaryLag.toMillis());
+        // Failover: m2's Patroni stops (SIGTERM, as a host shutdown would); m1 takes over without the
+        // switchover API, gets the primary set, and m2, gone from the DCS, is retired.
+        var failoverPromotion = new PromotionProbe(cluster.member("m1"));
+        Thread failoverProbe = Thread.ofVirtual().start(failoverPromotion);
+        Instant failoverStarted = Instant.now();
+        try {
+            cluster.stopMember("m2");
+        } catch (InterruptedException e) {
+            throw new AssertionError(e);
+        }
+        cluster.awaitRole(cluster.member("m1"), "leader", Duration.ofSeconds(60));
+        Measurement m1Primary = awaitMeasurement(M1, "pt_primary_set", failoverStarted);
+        failoverProbe.interrupt();
+        Instant m1Promoted = failoverPromotion.promotedAt();
+        assertThat(m1Promoted).as("the probe saw m1 promoted").isNotNull();
+        Instant m1FirstPrimarySet = recorded.of(M1, "pt_primary_set").stream().map(Measurement::time)
+                .filter(t -> !t.isBefore(m1Promoted)).min(Comparator.naturalOrder()).orElseThrow();
+        assertThat(m1Primary.time()).isAfterOrEqualTo(failoverStarted);
+        Awaitility.await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200))
+                .until(() -> api.get("/api/v1/sources/" + SOURCE + "/status").json(),
+                        s -> roleOf(s, M1).equals("primary") && stateOf(s, M2).equals("stopped"));
+        System.out.printf("PATRONI-FAILOVER: m1's first primary-set measurement %d ms after its server left recovery"
+                + " (probe); %d ms after m2's Patroni was told to stop%n",
+                Duration.between(m1Promoted, m1FirstPrimarySet).toMillis(),
+                Duration.between(failoverStarted, m1FirstPrimarySet).toMillis());
+
         // Timing is reported, not asserted (no timing limits in tests); the behaviour is asserted above.
     }
 
@@ -204,6 +231,15 @@ class PatroniClusterTest {
                 .until(() -> recorded.of(source, metric).stream().filter(m -> !m.time().isBefore(notBefore))
                         .findFirst(), java.util.Optional::isPresent)
                 .orElseThrow();
+    }
+
+    private static String stateOf(JsonNode status, String member) {
+        for (JsonNode m : status.path("discovery").path("members")) {
+            if (m.path("name").asString("").equals(member)) {
+                return m.path("state").asString("");
+            }
+        }
+        return "";
     }
 
     private static String roleOf(JsonNode status, String member) {

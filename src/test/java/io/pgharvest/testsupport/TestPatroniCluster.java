@@ -56,6 +56,7 @@ public final class TestPatroniCluster implements AutoCloseable {
     private final ServerAccount account;
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
     private final List<Process> processes = new ArrayList<>();
+    private final java.util.Map<String, Process> memberProcesses = new java.util.HashMap<>();
     private final List<Member> members = new ArrayList<>();
     private int etcdPort;
 
@@ -257,10 +258,23 @@ public final class TestPatroniCluster implements AutoCloseable {
                 home.resolve("data"), PG_BIN, home.resolve("pgpass"), SUPERUSER, SUPERUSER_PASSWORD, home),
                 StandardCharsets.UTF_8);
         account.handOver(config);
-        launch(member.name(), List.of(patroni.toString(), config.toString()));
+        memberProcesses.put(member.name(), launch(member.name(), List.of(patroni.toString(), config.toString())));
     }
 
-    private void launch(String name, List<String> program) throws IOException {
+    /**
+     * Stops a member's Patroni as an operator or a host shutdown would (SIGTERM): Patroni stops its
+     * PostgreSQL and gives up the leader lock, so another member takes over (a failover without
+     * Patroni's switchover API). Returns when the process has ended.
+     */
+    public void stopMember(String name) throws InterruptedException {
+        Process process = memberProcesses.get(name);
+        process.destroy();
+        if (!process.waitFor(60, TimeUnit.SECONDS)) {
+            throw new IllegalStateException("member " + name + " did not stop within 60 s");
+        }
+    }
+
+    private Process launch(String name, List<String> program) throws IOException {
         List<String> command = new ArrayList<>(account.commandPrefix());
         command.addAll(program);
         ProcessBuilder builder = new ProcessBuilder(command)
@@ -268,7 +282,9 @@ public final class TestPatroniCluster implements AutoCloseable {
                 .redirectErrorStream(true)
                 .redirectOutput(dir.resolve(name + ".log").toFile());
         builder.environment().put("HOME", dir.toString()); // nobody's home does not exist
-        processes.add(builder.start());
+        Process process = builder.start();
+        processes.add(process);
+        return process;
     }
 
     /** Stops the members first (Patroni stops its PostgreSQL on SIGTERM), then etcd. */
