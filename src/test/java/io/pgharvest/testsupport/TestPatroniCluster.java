@@ -65,7 +65,10 @@ public final class TestPatroniCluster implements AutoCloseable {
         this.account = account;
     }
 
-    /** Starts etcd and {@code size} members, and returns once m1 leads and every other member replicates. */
+    /**
+     * Starts etcd and {@code size} members, and returns once m1 leads and every other member
+     * replicates; {@code start(0)} runs etcd alone.
+     */
     public static TestPatroniCluster start(int size) {
         Path patroni = program("patroni");
         Path etcd = program("etcd");
@@ -100,6 +103,11 @@ public final class TestPatroniCluster implements AutoCloseable {
     /** etcd's client endpoint, host:port. */
     public String etcdEndpoint() {
         return "127.0.0.1:" + etcdPort;
+    }
+
+    /** etcd's client URL, for tests that talk to etcd's v3 JSON gateway themselves. */
+    public URI etcdUrl() {
+        return URI.create("http://" + etcdEndpoint());
     }
 
     public List<Member> members() {
