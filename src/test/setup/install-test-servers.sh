@@ -8,6 +8,8 @@
 #   pgbouncer          pgbouncer        (admin console metrics)
 #   pgpool             pgpool2          (pgpool's SHOW commands: pool nodes, processes)
 #   openssl            openssl          (self-signed certificate of the TLS console test)
+#   patroni            patroni          (Patroni cluster members, REST API)
+#   etcd               etcd-server      (Patroni's DCS, etcd v3)
 #
 # Run it by hand as root to prepare a machine: bash src/test/setup/install-test-servers.sh
 set -euo pipefail
@@ -17,6 +19,8 @@ declare -A packages=(
   [pgbouncer]=pgbouncer
   [pgpool]=pgpool2
   [openssl]=openssl
+  [patroni]=patroni
+  [etcd]=etcd-server
 )
 
 missing=()
@@ -37,7 +41,7 @@ if [[ $(id -u) != 0 ]]; then
 fi
 
 # Package scripts must not start system-wide services (pgbouncer on 6432, pgpool on 5433/9898,
-# prometheus on 9090):
+# prometheus on 9090, etcd on 2379, patroni):
 # the tests start their own instances on free ports. policy-rc.d 101 = "action not allowed".
 policy=/usr/sbin/policy-rc.d
 created_policy=""

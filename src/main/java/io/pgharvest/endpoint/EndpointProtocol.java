@@ -58,7 +58,8 @@ public enum EndpointProtocol {
     /** The protocol spoken by endpoints of {@code kind}. */
     public static EndpointProtocol of(SourceKind kind) {
         return switch (kind) {
-            case POSTGRES, POSTGRES_CONTINUOUS_DISCOVERY -> POSTGRES;
+            // A Patroni source's members are PostgreSQL servers; the source itself opens no session.
+            case POSTGRES, POSTGRES_CONTINUOUS_DISCOVERY, PATRONI -> POSTGRES;
             case PGBOUNCER -> PGBOUNCER;
             case PGPOOL -> PGPOOL;
         };

@@ -56,7 +56,8 @@ public record Source(
     public String toString() {
         String shown;
         try {
-            shown = ConnectionString.parse(connStr).masked();
+            shown = DcsAddress.looksLikeDcs(connStr) ? DcsAddress.parse(connStr).masked()
+                    : ConnectionString.parse(connStr).masked();
         } catch (IllegalArgumentException e) {
             shown = "<connection string that does not parse>";
         }

@@ -10,7 +10,17 @@ public enum SourceKind {
     POSTGRES("postgres"),
     POSTGRES_CONTINUOUS_DISCOVERY("postgres-continuous-discovery"),
     PGBOUNCER("pgbouncer"),
-    PGPOOL("pgpool");
+    PGPOOL("pgpool"),
+    /** A Patroni cluster (or every cluster of a namespace) read from etcd; its members are collected. */
+    PATRONI("patroni");
+
+    /**
+     * pgwatch's former names for {@link #PATRONI}: it reads them as {@code patroni} (the DCS path
+     * decides between one cluster and a whole namespace), and so does pgharvest.
+     */
+    private static final java.util.Map<String, SourceKind> ALIASES = java.util.Map.of(
+            "patroni-continuous-discovery", PATRONI,
+            "patroni-namespace-discovery", PATRONI);
 
     private final String label;
 
@@ -33,6 +43,10 @@ public enum SourceKind {
             if (kind.label.equalsIgnoreCase(label.trim())) {
                 return kind;
             }
+        }
+        SourceKind alias = ALIASES.get(label.trim().toLowerCase(java.util.Locale.ROOT));
+        if (alias != null) {
+            return alias;
         }
         throw new IllegalArgumentException("unknown source kind '" + label + "', expected one of "
                 + Arrays.stream(values()).map(SourceKind::label).collect(Collectors.joining(", ")));

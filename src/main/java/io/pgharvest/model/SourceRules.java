@@ -1,7 +1,6 @@
 package io.pgharvest.model;
 
 import java.util.ArrayList;
-import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -30,14 +29,6 @@ public final class SourceRules {
 
     private static final Pattern SOURCE_NAME = Pattern.compile(SOURCE_NAME_REGEX);
 
-    /**
-     * The kinds the engine collects today. The others are part of pgwatch's vocabulary and parse,
-     * but are refused here rather than stored and silently never collected.
-     */
-    private static final Set<SourceKind> COLLECTED_KINDS =
-            EnumSet.of(SourceKind.POSTGRES, SourceKind.POSTGRES_CONTINUOUS_DISCOVERY,
-                    SourceKind.PGBOUNCER, SourceKind.PGPOOL);
-
     /** Kinds reached through an admin console's SHOW commands rather than as a PostgreSQL server. */
     private static final Map<SourceKind, Integer> CONSOLE_SQL_KEYS = Map.of(
             SourceKind.PGBOUNCER, MetricRules.PGBOUNCER_SQL_KEY,
@@ -56,12 +47,7 @@ public final class SourceRules {
             problems.add(new FieldProblem("name", "must be 1 to 63 letters, digits, '_', '-' or '.',"
                     + " starting with a letter or digit"));
         }
-        checkConnStr(source.connStr(), problems);
-        if (!COLLECTED_KINDS.contains(source.kind())) {
-            problems.add(new FieldProblem("kind", "sources of kind '" + source.kind().label()
-                    + "' are not collected by this version of pgharvest; use one of "
-                    + COLLECTED_KINDS.stream().map(kind -> "'" + kind.label() + "'").toList()));
-        }
+        checkConnStr(source.kind(), source.connStr(), problems);
         checkPresetName("preset", source.preset(), config, problems);
         checkSelection("metrics", source.metrics(), config, problems);
         checkPresetName("standbyPreset", source.standbyPreset(), config, problems);
@@ -89,7 +75,7 @@ public final class SourceRules {
         return problems;
     }
 
-    private static void checkConnStr(String connStr, List<FieldProblem> problems) {
+    private static void checkConnStr(SourceKind kind, String connStr, List<FieldProblem> problems) {
         if (connStr.isBlank()) {
             problems.add(new FieldProblem("connStr", "is required"));
             return;
@@ -98,10 +84,29 @@ public final class SourceRules {
             problems.add(new FieldProblem("connStr", "at most " + MAX_CONN_STR + " characters"));
             return;
         }
+        if (kind == SourceKind.PATRONI) {
+            checkDcsAddress(connStr, problems);
+            return;
+        }
         try {
             ConnectionString parsed = ConnectionString.parse(connStr);
             if (parsed.password().filter(ConnectionString.MASK::equals).isPresent()) {
                 problems.add(new FieldProblem("connStr", "the password is the mask " + ConnectionString.MASK
+                        + " and there is no stored password to keep; give the real password"));
+            }
+        } catch (InvalidConnectionStringException e) {
+            problems.add(new FieldProblem("connStr", e.getMessage()));
+        }
+    }
+
+    /** A Patroni source names its DCS; the members' addresses come from there. */
+    private static void checkDcsAddress(String connStr, List<FieldProblem> problems) {
+        try {
+            DcsAddress parsed = DcsAddress.parse(connStr);
+            boolean masked = parsed.etcdPassword().filter(ConnectionString.MASK::equals).isPresent()
+                    || ConnectionString.MASK.equals(parsed.memberParameters().get("password"));
+            if (masked) {
+                problems.add(new FieldProblem("connStr", "a password is the mask " + ConnectionString.MASK
                         + " and there is no stored password to keep; give the real password"));
             }
         } catch (InvalidConnectionStringException e) {

@@ -20,6 +20,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -50,6 +51,8 @@ public class ReaperService implements SmartLifecycle {
     public static final int PHASE = Integer.MAX_VALUE - 100;
     private static final Logger log = LoggerFactory.getLogger(ReaperService.class);
     private static final Duration WATCH_TIMEOUT = Duration.ofMinutes(1);
+    /** How long after a discovered role change the members of its set re-read their role every tick. */
+    static final Duration ROLE_SETTLE_WINDOW = Duration.ofSeconds(30);
 
     private final ConfigStore store;
     private final SourceOwnership ownership;
@@ -272,6 +275,7 @@ public class ReaperService implements SmartLifecycle {
                 return;
             }
             var wanted = new HashMap<String, ReaperConfig>();
+            var rolesChangedIn = new HashSet<String>();
             var enabled = snapshot.sources().values().stream()
                     .filter(source -> source.enabled() && ownership.holds(source.name())).toList();
             for (SourceExpansion.Collected collected : expansion.expand(enabled)) {
@@ -283,7 +287,13 @@ public class ReaperService implements SmartLifecycle {
                 }
                 try {
                     wanted.put(source.name(), ReaperConfig.of(source, snapshot));
-                    discoveredBy.put(source.name(), collected);
+                    SourceExpansion.Collected before = discoveredBy.put(source.name(), collected);
+                    if (before != null && !Objects.equals(before.role(), collected.role())) {
+                        log.info("Source {}: discovery reports its role changed from {} to {}; the members of {}"
+                                + " re-read their recovery state every tick for {} s", source.name(), before.role(),
+                                collected.role(), collected.discoveredBy(), ROLE_SETTLE_WINDOW.toSeconds());
+                        rolesChangedIn.add(collected.discoveredBy());
+                    }
                 } catch (IllegalArgumentException e) {
                     log.error("Source {} is not collected: {}", source.name(), e.getMessage());
                 }
@@ -295,6 +305,18 @@ public class ReaperService implements SmartLifecycle {
                 }
             }
             wanted.forEach(this::startOrUpdate);
+            // A discovered role change (a Patroni switchover or failover) means promotions and
+            // demotions the sessions may not notice (a promoted server keeps its connections): every
+            // member of that set re-reads its recovery state on each tick while the roles settle.
+            if (!rolesChangedIn.isEmpty()) {
+                Instant until = timer.now().plus(ROLE_SETTLE_WINDOW);
+                discoveredBy.forEach((name, collected) -> {
+                    SourceReaper reaper = reapers.get(name);
+                    if (reaper != null && rolesChangedIn.contains(collected.discoveredBy())) {
+                        reaper.recheckServerFactsUntil(until);
+                    }
+                });
+            }
             bumpStatusIndex(); // configured state (enabled, selections) is part of every status
         } finally {
             reconcileLock.unlock();

@@ -74,6 +74,8 @@ final class SourceReaper {
     private String loggedPrivilegeWarning;
     private Instant lastConnectionErrorAt;
     private boolean factsStale;
+    /** Set by other threads ({@link #recheckServerFactsUntil}): re-read the facts every tick until then. */
+    private volatile Instant recheckFactsUntil = Instant.MIN;
     private long ticks;
     private long skippedTicks;
     /** Consecutive slow ticks; the stretch doubles with each. */
@@ -125,6 +127,18 @@ final class SourceReaper {
     void reconfigure(ReaperConfig next) {
         pendingConfig = next;
         wake.raise();
+    }
+
+    /**
+     * Asks the reaper to re-read the server's version and recovery state before every tick until
+     * {@code until} (one extra round trip per tick), e.g. while discovery sees the roles in the
+     * server's cluster change, so that a promotion or demotion is followed within one tick of
+     * happening; does not wait.
+     */
+    void recheckServerFactsUntil(Instant until) {
+        if (until.isAfter(recheckFactsUntil)) {
+            recheckFactsUntil = until;
+        }
     }
 
     /** Asks the reaper to stop after its current tick; does not wait. */
@@ -388,7 +402,7 @@ final class SourceReaper {
                 if (!ensureSession(startedAt)) {
                     return null;
                 }
-                if (!refreshFactsIfDue(startedAt)) {
+                if (!refreshFactsIfDue(startedAt, due.scheduledAt())) {
                     lastRunner = newTickRunner(); // the session stays; nothing more is asked of the server now
                     return lastRunner;
                 }
@@ -491,15 +505,20 @@ final class SourceReaper {
     }
 
     /**
-     * Re-reads the facts when due. A facts query that fails without losing the session (the
-     * server did not answer within the facts' own time limit) keeps the session: reconnecting
-     * would only add a backend to a busy server. The tick then runs nothing, and a timeout
-     * counts as a slow tick.
+     * Re-reads the facts when due (always while {@link #recheckServerFactsUntil} asks). A facts
+     * query that fails without losing the session (the server did not answer within the facts'
+     * own time limit) keeps the session: reconnecting would only add a backend to a busy server.
+     * The tick then runs nothing, and a timeout counts as a slow tick. On a change of role or
+     * version it re-plans from {@code gridPoint} (this tick's point), so the new role's metrics
+     * are due at once and run right after this tick rather than one period later.
      *
      * @return false when the facts could not be read and the tick should ask nothing more
      * @throws SQLException when the session is gone
      */
-    private boolean refreshFactsIfDue(Instant now) throws SQLException {
+    private boolean refreshFactsIfDue(Instant now, Instant gridPoint) throws SQLException {
+        if (now.isBefore(recheckFactsUntil)) {
+            factsStale = true;
+        }
         ServerFacts facts = session.facts();
         if (!factsStale && Duration.between(facts.readAt(), now).compareTo(context.factsRefreshInterval()) < 0) {
             return true;
@@ -525,7 +544,7 @@ final class SourceReaper {
         if (fresh.inRecovery() != facts.inRecovery() || fresh.majorVersion() != facts.majorVersion()) {
             log.info("Source {}: server is now {} (version {})", name,
                     fresh.inRecovery() ? "a standby" : "a primary", fresh.displayVersion());
-            replan(now);
+            replan(gridPoint.isAfter(now) ? now : gridPoint);
         }
         return true;
     }

@@ -1,6 +1,7 @@
 package io.pgharvest.source;
 
 import io.pgharvest.model.ConnectionString;
+import io.pgharvest.model.DcsAddress;
 import io.pgharvest.model.InvalidConnectionStringException;
 
 /** The two places the API touches a connection string's password: masking it out, and merging one in. */
@@ -16,6 +17,9 @@ final class ConnStrSecrets {
      */
     static String masked(String connStr) {
         try {
+            if (DcsAddress.looksLikeDcs(connStr)) {
+                return DcsAddress.parse(connStr).masked();
+            }
             return ConnectionString.parse(connStr).masked();
         } catch (InvalidConnectionStringException e) {
             return ConnectionString.MASK;
@@ -31,6 +35,9 @@ final class ConnStrSecrets {
             return connStr;
         }
         try {
+            if (DcsAddress.looksLikeDcs(connStr)) {
+                return DcsAddress.parse(connStr).withMemberPassword(password).render(); // the members' password
+            }
             return ConnectionString.parse(connStr).withPassword(password).render();
         } catch (InvalidConnectionStringException e) {
             return connStr;

@@ -8,6 +8,7 @@ import io.pgharvest.model.ConnectionString;
 import io.pgharvest.model.FieldProblem;
 import io.pgharvest.model.InvalidConnectionStringException;
 import io.pgharvest.model.Source;
+import io.pgharvest.model.SourceKind;
 import io.pgharvest.model.StoreTable;
 import io.pgharvest.store.ConfigStore;
 import io.pgharvest.store.InvalidConfigException;
@@ -52,6 +53,12 @@ class ConnectionTestController {
         Source source = store.snapshot().sources().get(name);
         if (source == null) {
             throw new NoSuchItemException(StoreTable.SOURCES, name);
+        }
+        if (source.kind() == SourceKind.PATRONI) {
+            // Its connStr names etcd, not a server; the members' sessions show in the source's status.
+            throw new InvalidConfigException(StoreTable.SOURCES, name, List.of(new FieldProblem("kind",
+                    "a patroni source has no connection of its own to test: its status lists each member"
+                            + " (discovery.members) and GET /api/v1/sources/<member>/status shows its session")));
         }
         ConnectionString connection;
         try {

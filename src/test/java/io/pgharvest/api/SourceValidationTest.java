@@ -104,14 +104,4 @@ class SourceValidationTest extends ApiTestBase {
         assertThat(answer.errorFields()).containsExactlyInAnyOrder("kind", "preset");
         assertThat(api().get("/api/v1/sources/v-kind").status()).isEqualTo(404);
     }
-
-    @Test
-    void pgwatchKindsThatAreNotCollectedAreRefusedRatherThanStored() {
-        var answer = api().post("/api/v1/sources", Map.of("name", "v-pool", "connStr", "postgresql://etcd:2379/x",
-                "kind", "patroni-namespace-discovery"));
-
-        assertThat(answer.status()).isEqualTo(400);
-        assertThat(answer.errorFields()).containsExactly("kind");
-        assertThat(api().get("/api/v1/sources/v-pool").status()).isEqualTo(404);
-    }
 }

@@ -169,8 +169,8 @@ class PgwatchImportReaderTest {
                 - name: a
                   conn_str: postgresql://u@h/db
                 - name: b
-                  kind: patroni
-                  conn_str: etcd://localhost:2379/service/batman
+                  kind: mysql
+                  conn_str: mysql://localhost:3306/app
                 - name: c
                   kind: prometheus
                   conn_str: http://localhost:9187/metrics
