@@ -273,6 +273,38 @@ def pgharvest_prometheus(collector):
     return sums
 
 
+def instant(value):
+    """An Instant as pgharvest's JSON writes it (ISO-8601 text or epoch seconds), as epoch seconds."""
+    if value is None:
+        return None
+    if isinstance(value, (int, float)):
+        return float(value)
+    return datetime.fromisoformat(value.replace("Z", "+00:00")).timestamp()
+
+
+def pgharvest_lanes(collector, n):
+    """After the window: per metric, in how many sources it runs in the solo lane, and in how many
+    of those its last run succeeded (so it is not failing on its own); plus the sources' states."""
+    solo, solo_working, states = {}, {}, {}
+    for i in range(1, n + 1):
+        req = urllib.request.Request(f"http://127.0.0.1:{collector.port}/api/v1/sources/{db_name(i)}/status",
+                                     headers={"Authorization": f"Bearer {TOKEN}"})
+        try:
+            with urllib.request.urlopen(req, timeout=10) as r:
+                status = json.loads(r.read())
+        except OSError as e:
+            states["unreadable"] = states.get("unreadable", 0) + 1
+            continue
+        states[status.get("state")] = states.get(status.get("state"), 0) + 1
+        for m in status.get("metrics") or []:
+            if m.get("lane") == "SOLO":
+                solo[m["name"]] = solo.get(m["name"], 0) + 1
+                ok, failed = instant(m.get("lastSuccess")), instant(m.get("lastErrorAt"))
+                if ok is not None and (failed is None or ok > failed):
+                    solo_working[m["name"]] = solo_working.get(m["name"], 0) + 1
+    return {"solo": solo, "solo_last_run_ok": solo_working, "states": states}
+
+
 # ---------------------------------------------------------------------------------------------
 # One run
 
@@ -288,8 +320,11 @@ def run_once(args, side, n, run_no, metrics, clusters, files):
     collector = start(args, work, sources_yaml, files["metrics"], sink.url(sink_db))
     try:
         ready_s = time.time() - launched
+        first_rows_s = None
         while time.time() < launched + args.warmup:
             collector.require_alive()
+            if first_rows_s is None and sink_rows(sink, sink_db) > 0:
+                first_rows_s = time.time() - launched
             time.sleep(1)
         load_start = load_average()
         t0 = time.time()
@@ -315,6 +350,12 @@ def run_once(args, side, n, run_no, metrics, clusters, files):
         for line in Path(f"/proc/{collector.pid}/status").read_text().splitlines():
             if line.startswith("VmHWM:"):
                 hwm = int(line.split()[1])
+        lanes = None
+        if side == "pgharvest":
+            try:
+                lanes = pgharvest_lanes(collector, n)
+            except Exception as e:  # a note, not a figure: never lose the run for it
+                lanes = {"error": repr(e)}
     finally:
         collector.stop()
     await_no_sessions(source)
@@ -330,6 +371,7 @@ def run_once(args, side, n, run_no, metrics, clusters, files):
         "interval_s": args.interval, "run": run_no, "pair": None,
         "date": datetime.now(timezone.utc).isoformat(timespec="seconds"),
         "warmup_s": args.warmup, "window_s": round(t1 - t0, 1), "ready_s": round(ready_s, 1),
+        "first_sink_rows_s": round(first_rows_s, 1) if first_rows_s is not None else None,
         "collector_cpu_s": round((cpu1[1] + cpu1[2] - cpu0[1] - cpu0[2]) / CLK_TCK, 2),
         "rss_mean_mb": round(statistics.mean(r for r in rss if r) / 1024, 1),
         "rss_max_mb": round(max(r for r in rss if r) / 1024, 1),
@@ -344,6 +386,8 @@ def run_once(args, side, n, run_no, metrics, clusters, files):
         "log_errors": errors,
         "load_start": load_start, "load_end": load_end,
     }
+    if lanes is not None:
+        result["pgharvest_lanes"] = lanes
     if prom1:
         result["pgharvest_counters"] = {k: round(v - prom0.get(k, 0)) for k, v in sorted(prom1.items())
                                         if v - prom0.get(k, 0) != 0}
