@@ -461,6 +461,24 @@ def render(runs, label):
             out.append(f"| **pgharvest / pgwatch** (median of {len([p for p in pairs.values() if len(p) == 2])}"
                        " pairs) | | " + " | ".join(cells) + " | |")
         out.append("")
+        for side in SIDES:
+            firsts = [r.get("first_sink_rows_s") for r in rs if r["side"] == side]
+            if firsts:
+                shown = ", ".join("–" if f is None else f"{f:.0f}" for f in firsts)
+                out.append(f"- {side}: seconds from launch to the first sink row: {shown}; "
+                           f"statements per measurement timed in the window: "
+                           + ", ".join(f"{r['statements'] / r['measurements_timed_in_window']:.2f}"
+                                       if r.get("measurements_timed_in_window") else "–"
+                                       for r in rs if r["side"] == side))
+        for r in rs:
+            lanes = r.get("pgharvest_lanes")
+            if lanes and lanes.get("solo") is not None:
+                solo = ", ".join(f"{m} {k}" + (f" ({lanes['solo_last_run_ok'].get(m, 0)} last run ok)"
+                                              if lanes["solo_last_run_ok"].get(m) else "")
+                                 for m, k in sorted(lanes["solo"].items()))
+                out.append(f"- run {r['run']} pgharvest, solo lane after the window (metric: sources): "
+                           f"{solo or 'none'}; source states {lanes.get('states')}")
+        out.append("")
     return "\n".join(out)
 
 
@@ -562,6 +580,7 @@ def main():
         run_no = max((r["run"] for r in previous if r["label"] == args.label), default=0)
         pair_no = max((r["pair"] for r in previous if r["label"] == args.label), default=0)
         first = args.first
+        failures = 0
         for n, pairs in plan:
             for _ in range(pairs):
                 pair_no += 1
@@ -570,7 +589,12 @@ def main():
                 for side in order:
                     run_no += 1
                     log(f"run {run_no}: {side}, N={n} (pair {pair_no}); load {load_average()}")
-                    r = run_once(args, side, n, run_no, metrics, clusters, files)
+                    try:
+                        r = run_once(args, side, n, run_no, metrics, clusters, files)
+                    except (RuntimeError, subprocess.CalledProcessError, OSError) as e:
+                        failures += 1
+                        log(f"  run {run_no} FAILED: {e}")  # the others still run; the exit code says so
+                        continue
                     r["pair"] = pair_no
                     log("  " + ", ".join(f"{k} {r[k]}" for k, _, _ in FIGURES)
                         + f", errors in log {r['log_errors']}, load {r['load_start']} -> {r['load_end']}")
@@ -582,7 +606,7 @@ def main():
             c.stop()
         shutil.rmtree(root, ignore_errors=True)
     print((out / "results.md").read_text() if (out / "results.md").exists() else "")
-    return 0
+    return 1 if failures else 0
 
 
 def write_report(out, runs_file):
