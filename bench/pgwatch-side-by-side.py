@@ -509,6 +509,7 @@ def main():
     p.add_argument("--window", type=int, default=240, help="measurement window, seconds")
     p.add_argument("--interval", type=int, default=30, help="every metric's interval, seconds")
     p.add_argument("--first", choices=SIDES, default="pgwatch", help="side that starts the first pair")
+    p.add_argument("--commit", default=None, help="what the jar was built from (default: git describe of its checkout)")
     p.add_argument("--label", default="run", help="groups runs in the report (e.g. baseline)")
     p.add_argument("--output", default=str(repo / "target" / "pgwatch-side-by-side"))
     p.add_argument("--report-only", action="store_true", help="measure nothing; write results.md from runs.jsonl")
@@ -540,8 +541,10 @@ def main():
         sys.exit("PyYAML is needed (pip install pyyaml)")
     plan = [(int(n), int(k)) for n, k in (item.split(":") for item in args.plan.split(","))]
     max_n = max(n for n, _ in plan)
-    args.commit = subprocess.run(["git", "-C", str(repo), "describe", "--always", "--dirty", "--abbrev=7"],
-                                 capture_output=True, text=True).stdout.strip() or "?"
+    # the commit the jar was built from: the jar's own checkout unless --commit says otherwise
+    args.commit = args.commit or subprocess.run(
+        ["git", "-C", str(Path(args.jar).resolve().parent), "describe", "--always", "--dirty", "--abbrev=7"],
+        capture_output=True, text=True).stdout.strip() or "?"
 
     pgwatch_metrics = yaml.safe_load(metrics_file.read_text())
     metrics = [m for m in pgwatch_metrics["presets"]["debug"]["metrics"] if m not in NOT_ON_A_PLAIN_SERVER]
