@@ -295,8 +295,10 @@ def pgharvest_lanes(collector, n):
         except OSError as e:
             states["unreadable"] = states.get("unreadable", 0) + 1
             continue
-        states[status.get("state")] = states.get(status.get("state"), 0) + 1
-        for m in status.get("metrics") or []:
+        runtime = status.get("runtime") or {}  # what the reaper reports; null while none runs
+        state = runtime.get("state", "no reaper")
+        states[state] = states.get(state, 0) + 1
+        for m in runtime.get("metrics") or []:
             if m.get("lane") == "SOLO":
                 solo[m["name"]] = solo.get(m["name"], 0) + 1
                 ok, failed = instant(m.get("lastSuccess")), instant(m.get("lastErrorAt"))
