@@ -12,6 +12,9 @@ import java.util.List;
  * @param lastConnectionError the last error connecting or the error that broke the session
  * @param skippedTicks grid points passed without a run because a tick overran
  * @param privilegeWarning set when the session's role is a superuser or can write
+ * @param stretchedTicks ticks not run because the server was slow and the source's schedule was
+ *     stretched (pgharvest.reaper.max-stretch)
+ * @param stretchReason why the schedule is (or was last) stretched and until when; null if never
  */
 public record SourceRuntimeStatus(
         String source,
@@ -29,7 +32,9 @@ public record SourceRuntimeStatus(
         long ticks,
         long skippedTicks,
         List<MetricRuntimeStatus> metrics,
-        String privilegeWarning) {
+        String privilegeWarning,
+        long stretchedTicks,
+        String stretchReason) {
 
     public SourceRuntimeStatus {
         metrics = List.copyOf(metrics);
@@ -39,6 +44,6 @@ public record SourceRuntimeStatus(
     public SourceRuntimeStatus withState(SessionState newState, String error, Instant errorAt) {
         return new SourceRuntimeStatus(source, newState, connected, error, errorAt, serverVersion, serverVersionNum,
                 inRecovery, systemIdentifier, tickPeriod, lastTickStart, lastTickDuration, ticks, skippedTicks, metrics,
-                privilegeWarning);
+                privilegeWarning, stretchedTicks, stretchReason);
     }
 }

@@ -170,14 +170,20 @@ final class QueryPipeline implements AutoCloseable {
      * version reach the engine too.
      */
     private void refuseIfNotReading(MetricQuery query) throws SQLException {
+        NotReadingException refused = refusal(query);
+        if (refused != null) {
+            throw refused;
+        }
+    }
+
+    /** Why {@code query} would be refused without being sent, or null when it may be sent. */
+    NotReadingException refusal(MetricQuery query) {
         if (verdicts.size() > MAX_VERDICTS) {
             verdicts.clear();
         }
         Optional<String> problem = verdicts.computeIfAbsent(query.sql(),
                 sql -> pipelined ? MetricSql.problem(sql) : MetricSql.problemOnConsole(sql));
-        if (problem.isPresent()) {
-            throw new NotReadingException(query.metric(), problem.get());
-        }
+        return problem.map(p -> new NotReadingException(query.metric(), p)).orElse(null);
     }
 
     /**

@@ -12,6 +12,9 @@ import java.util.function.Consumer;
  * What every reaper shares: where measurements go, the meters, the instance-level cache, how
  * sessions are opened, timing policy, and where status changes are reported. One instance per
  * reaper service.
+ *
+ * @param maxExtraRoundTrips round trips a source may add to a tick beyond its healthy pipeline
+ * @param maxStretch cap of the delay by which a slow server's schedule is stretched
  */
 record ReaperContext(
         MeasurementPublisher publisher,
@@ -23,5 +26,7 @@ record ReaperContext(
         Duration soloMaxBackoff,
         Duration factsRefreshInterval,
         ThreadFactory threadFactory,
-        Consumer<SourceRuntimeStatus> statusListener) {
+        Consumer<SourceRuntimeStatus> statusListener,
+        int maxExtraRoundTrips,
+        Duration maxStretch) {
 }

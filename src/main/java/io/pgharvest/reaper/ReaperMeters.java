@@ -23,6 +23,8 @@ final class ReaperMeters {
     static final String TIMEOUT = "timeout";
     static final String CACHED = "cached";
     static final String BACKOFF = "backoff";
+    /** A suspect or solo metric not run on a tick because the tick's extra round trips were used up. */
+    static final String DEFERRED = "deferred";
 
     private final MeterRegistry registry;
     private final Timer tickLag;
@@ -101,6 +103,7 @@ final class ReaperMeters {
         private final Counter skipped;
         private final Counter roundTrips;
         private final Map<String, Counter> fetches = new ConcurrentHashMap<>();
+        private final Map<String, Counter> stretched = new ConcurrentHashMap<>();
 
         private SourceMeters(String source) {
             this.source = source;
@@ -117,6 +120,14 @@ final class ReaperMeters {
             if (skippedPoints > 0) {
                 skipped.increment(skippedPoints);
             }
+        }
+
+        /** A tick not run because the source's schedule is stretched; {@code reason}: timeout or overrun. */
+        void stretched(String reason) {
+            stretched.computeIfAbsent(reason, r -> track(Counter.builder("pgharvest.ticks.stretched")
+                    .tag("source", source).tag("reason", r)
+                    .description("Ticks not run because the server was slow (schedule stretched)")
+                    .register(registry))).increment();
         }
 
         void roundTrip() {

@@ -23,6 +23,12 @@ import org.springframework.validation.annotation.Validated;
  * @param factsRefreshInterval how often version and recovery state are re-read (they are also
  *     re-read after every reconnect)
  * @param shutdownTimeout how long stopping waits for running ticks before abandoning them
+ * @param maxExtraRoundTrips round trips a source may add to one tick beyond its pipeline of
+ *     healthy metrics, to narrow down a failed pipeline and retry failing metrics (1 to 1000;
+ *     with none a failed pipeline could never be narrowed down)
+ * @param maxStretch cap of the delay by which a source's schedule is stretched while its server
+ *     is slow (ticks skipped after a tick that timed out without any answer or overran its
+ *     period; the delay doubles per slow tick, from one tick period)
  * @param refusePrivilegedSources refuse to collect from a source whose role is a superuser or
  *     can write to a table (shown as a connection error); when off, such a source is collected
  *     and flagged in its status and health
@@ -39,7 +45,9 @@ public record ReaperProperties(
         @NotNull @DefaultValue("5m") Duration soloBackoffMax,
         @NotNull @DefaultValue("5m") Duration factsRefreshInterval,
         @NotNull @DefaultValue("10s") Duration shutdownTimeout,
-        @DefaultValue("false") boolean refusePrivilegedSources) {
+        @DefaultValue("false") boolean refusePrivilegedSources,
+        @DefaultValue("2") int maxExtraRoundTrips,
+        @NotNull @DefaultValue("2m") Duration maxStretch) {
 
     public ReaperProperties {
         requirePositive("pgharvest.reaper.min-tick-period", minTickPeriod);
@@ -51,6 +59,11 @@ public record ReaperProperties(
         requirePositive("pgharvest.reaper.solo-backoff-max", soloBackoffMax);
         requirePositive("pgharvest.reaper.facts-refresh-interval", factsRefreshInterval);
         requirePositive("pgharvest.reaper.shutdown-timeout", shutdownTimeout);
+        requirePositive("pgharvest.reaper.max-stretch", maxStretch);
+        if (maxExtraRoundTrips < 1 || maxExtraRoundTrips > 1000) {
+            throw new IllegalArgumentException("pgharvest.reaper.max-extra-round-trips must be between 1 and 1000, got "
+                    + maxExtraRoundTrips);
+        }
         if (socketTimeout != null && defaultStatementTimeout != null
                 && socketTimeout.compareTo(defaultStatementTimeout) <= 0) {
             throw new IllegalArgumentException("pgharvest.reaper.socket-timeout (" + socketTimeout

@@ -69,7 +69,8 @@ public class ReaperService implements SmartLifecycle {
                 properties.minTickPeriod(),
                 new Backoff(properties.reconnectBackoffMin(), properties.reconnectBackoffMax()),
                 properties.soloBackoffMax(), properties.factsRefreshInterval(),
-                Thread.ofVirtual().name("reaper-", 0).factory(), this::statusChanged);
+                Thread.ofVirtual().name("reaper-", 0).factory(), this::statusChanged,
+                properties.maxExtraRoundTrips(), properties.maxStretch());
         Gauge.builder("pgharvest.reapers.active", reapers, Map::size)
                 .description("Running source reapers").register(registry);
     }

@@ -4,6 +4,7 @@ import io.pgharvest.support.Backoff;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.HashMap;
+import java.util.LinkedHashSet;
 import java.util.Map;
 import java.util.Set;
 
@@ -13,12 +14,22 @@ import java.util.Set;
  * and returns to the pipeline after its first success. A metric whose SQL holds several
  * statements is pinned here: its results cannot be told apart inside a pipeline.
  *
+ * <p>Before a metric gets here it is a suspect: one of a failed pipeline's metrics, kept out of
+ * the healthy pipeline while {@link TickRunner} narrows the failure down a few round trips per
+ * tick. Only a suspect that fails on its own (alone) moves here.
+ *
  * <p>Not thread-safe: owned by one reaper.
  */
 final class SoloLane {
 
     private final Duration maxBackoff;
     private final Map<String, Entry> entries = new HashMap<>();
+    /**
+     * Metrics of a pipeline that failed and that are not yet run alone or in a smaller group
+     * that succeeded: one of them is the culprit. They stay out of the healthy pipeline until
+     * cleared, in the order they failed in.
+     */
+    private final Set<String> suspects = new LinkedHashSet<>();
 
     SoloLane(Duration maxBackoff) {
         this.maxBackoff = maxBackoff;
@@ -26,6 +37,25 @@ final class SoloLane {
 
     boolean contains(String metric) {
         return entries.containsKey(metric);
+    }
+
+    boolean isSuspect(String metric) {
+        return suspects.contains(metric);
+    }
+
+    void suspect(String metric) {
+        suspects.add(metric);
+    }
+
+    /** The metric ran without error (alone or in a group): it goes back to the pipeline. */
+    void cleared(String metric) {
+        suspects.remove(metric);
+    }
+
+    /** When a solo metric may run next (for ordering retries: the longest waiting first). */
+    Instant retryAt(String metric) {
+        Entry entry = entries.get(metric);
+        return entry == null ? Instant.MIN : entry.retryAt();
     }
 
     /** Whether a solo metric's back-off has passed at {@code now}. */
@@ -41,6 +71,7 @@ final class SoloLane {
      *     jitters: back-off must land on a later grid point exactly)
      */
     void fail(String metric, Duration interval, Instant gridPoint) {
+        suspects.remove(metric);
         Entry previous = entries.get(metric);
         int failures = previous == null ? 1 : previous.failures() + 1;
         // The first retry is the metric's next regular run; then the gap doubles up to the cap.
@@ -65,6 +96,7 @@ final class SoloLane {
 
     void retainOnly(Set<String> metrics) {
         entries.keySet().retainAll(metrics);
+        suspects.retainAll(metrics);
     }
 
     Set<String> metrics() {

@@ -72,8 +72,17 @@ final class SourceReaper {
     private boolean factsStale;
     private long ticks;
     private long skippedTicks;
+    /** Consecutive slow ticks; the stretch doubles with each. */
+    private int slowStreak;
+    /** Due ticks whose grid point is before this are skipped (null: not stretched). */
+    private Instant stretchedUntil;
+    private String stretchReason;
+    private String stretchKind;
+    private long stretchedTicks;
     private Instant lastTickStart;
     private Duration lastTickDuration;
+    /** Why the tick in progress found the server slow, or null. */
+    private String slowReason;
     /** The runner of the tick in progress, so that its measurements survive any exception. */
     private TickRunner lastRunner;
 
@@ -86,7 +95,7 @@ final class SourceReaper {
         this.solo = new SoloLane(context.soloMaxBackoff());
         this.sourceMeters = context.meters().forSource(name);
         this.status = new SourceRuntimeStatus(name, SessionState.STARTING, false, null, null, null, null, null, null,
-                null, null, null, 0, 0, List.of(), null);
+                null, null, null, 0, 0, List.of(), null, 0, null);
     }
 
     String name() {
@@ -205,8 +214,54 @@ final class SourceReaper {
             return;
         }
         TickSchedule.DueTick due = schedule.takeDue(now);
-        if (!due.isEmpty()) {
+        if (due.isEmpty()) {
+            return;
+        }
+        if (stretchedUntil != null && due.scheduledAt().isBefore(stretchedUntil)) {
+            skipStretched(due, now);
+        } else {
             tick(due, now);
+        }
+    }
+
+    /**
+     * A tick of a stretched schedule: nothing is sent to the slow server. Counted and shown in
+     * the status; only the free heartbeat (the session is or is not open) is published.
+     */
+    private void skipStretched(TickSchedule.DueTick due, Instant now) {
+        stretchedTicks++;
+        sourceMeters.stretched(stretchKind);
+        skippedTicks += due.skippedPoints();
+        if (due.metrics().contains(INSTANCE_UP)) {
+            publish(List.of(instanceUp(session != null, now)));
+        }
+        publishStatus(null);
+    }
+
+    /**
+     * After each tick: a slow one (a timeout with no answer, or longer than the tick period)
+     * stretches the schedule by one period, doubling per consecutive slow tick up to
+     * pgharvest.reaper.max-stretch; a tick that is not slow ends the stretch.
+     */
+    private void stretchIfSlow(TickSchedule.DueTick due, String timeoutReason, Duration took) {
+        Duration period = schedule.isEmpty() ? null : schedule.period();
+        String overrun = period != null && took.compareTo(period) > 0
+                ? "tick took " + took.toMillis() + " ms, longer than its period of " + period.toMillis() + " ms"
+                : null;
+        if (timeoutReason == null && overrun == null) {
+            slowStreak = 0;
+            stretchedUntil = null;
+            return;
+        }
+        slowStreak++;
+        Duration delay = new io.pgharvest.support.Backoff(period, context.maxStretch().compareTo(period) < 0
+                ? period : context.maxStretch()).after(slowStreak);
+        stretchedUntil = due.scheduledAt().plus(period).plus(delay);
+        stretchKind = timeoutReason != null ? "timeout" : "overrun";
+        stretchReason = (timeoutReason != null ? timeoutReason : overrun) + "; ticks before "
+                + stretchedUntil + " are skipped";
+        if (slowStreak == 1 || Integer.bitCount(slowStreak) == 1) {
+            log.warn("Source {}: {}", name, stretchReason);
         }
     }
 
@@ -277,6 +332,7 @@ final class SourceReaper {
         var out = new ArrayList<Measurement>();
         TickRunner runner = null;
         boolean up = false;
+        slowReason = null;
         try {
             runner = collect(due, startedAt);
             up = session != null;
@@ -296,6 +352,9 @@ final class SourceReaper {
             tickStartedNanos = 0;
             lastTickStart = startedAt;
             lastTickDuration = Duration.ofNanos(System.nanoTime() - startNanos);
+            if (session != null) {
+                stretchIfSlow(due, slowReason, lastTickDuration);
+            }
             publish(out);
             publishStatus(null);
         }
@@ -314,7 +373,10 @@ final class SourceReaper {
                 if (!ensureSession(startedAt)) {
                     return null;
                 }
-                refreshFactsIfDue(startedAt);
+                if (!refreshFactsIfDue(startedAt)) {
+                    lastRunner = newTickRunner(); // the session stays; nothing more is asked of the server now
+                    return lastRunner;
+                }
                 // Connecting or re-reading the role may have re-planned: run only what is still
                 // scheduled (a metric of the other role's selection must not run now).
                 Map<String, Duration> intervals = schedule.intervals();
@@ -324,6 +386,7 @@ final class SourceReaper {
                 lastRunner.run(metrics, intervals, startedAt, due.scheduledAt());
                 // A failing metric may mean a promotion or demotion: re-read the role next tick.
                 factsStale = lastRunner.pipelineFailed();
+                slowReason = lastRunner.slowReason();
                 return lastRunner;
             } catch (SourceDownException | SQLException e) {
                 SourceDownException down = e instanceof SourceDownException d ? d
@@ -345,7 +408,8 @@ final class SourceReaper {
     private TickRunner newTickRunner() {
         String instance = session.facts().instanceKey(config.connection().hosts().getFirst().toString());
         return new TickRunner(config, session, solo, ledger, context.instanceCache(), context.meters(),
-                sourceMeters, context.sessions().settings().defaultStatementTimeout(), instance);
+                sourceMeters, context.sessions().settings().defaultStatementTimeout(), instance,
+                context.maxExtraRoundTrips());
     }
 
     /** Opens a session unless one is open or the reconnect back-off has not passed. */
@@ -390,18 +454,44 @@ final class SourceReaper {
         loggedPrivilegeWarning = warning;
     }
 
-    private void refreshFactsIfDue(Instant now) throws SQLException {
+    /**
+     * Re-reads the facts when due. A facts query that fails without losing the session (the
+     * server did not answer within the facts' own time limit) keeps the session: reconnecting
+     * would only add a backend to a busy server. The tick then runs nothing, and a timeout
+     * counts as a slow tick.
+     *
+     * @return false when the facts could not be read and the tick should ask nothing more
+     * @throws SQLException when the session is gone
+     */
+    private boolean refreshFactsIfDue(Instant now) throws SQLException {
         ServerFacts facts = session.facts();
         if (!factsStale && Duration.between(facts.readAt(), now).compareTo(context.factsRefreshInterval()) < 0) {
-            return;
+            return true;
         }
-        ServerFacts fresh = session.refreshFacts(now);
+        ServerFacts fresh;
+        try {
+            fresh = session.refreshFacts(now);
+        } catch (SQLException e) {
+            SourceSession.Failure failure = session.classify(e);
+            if (failure == SourceSession.Failure.BROKEN) {
+                throw e;
+            }
+            factsStale = true;
+            String reason = "facts query failed, session kept [SQLState " + e.getSQLState() + "]: " + e.getMessage();
+            if (failure == SourceSession.Failure.SLOW) {
+                slowReason = "server slow: " + reason;
+            } else {
+                log.warn("Source {}: {}", name, reason);
+            }
+            return false;
+        }
         factsStale = false;
         if (fresh.inRecovery() != facts.inRecovery() || fresh.majorVersion() != facts.majorVersion()) {
             log.info("Source {}: server is now {} (version {})", name,
                     fresh.inRecovery() ? "a standby" : "a primary", fresh.displayVersion());
             replan(now);
         }
+        return true;
     }
 
     private void sessionLost(SourceDownException e, Instant now) {
@@ -474,7 +564,7 @@ final class SourceReaper {
                 facts == null ? null : facts.inRecovery(),
                 facts == null ? null : facts.systemIdentifier(),
                 schedule.isEmpty() ? null : schedule.period(), lastTickStart, lastTickDuration, ticks, skippedTicks,
-                metrics, session == null ? null : session.privileges().warning());
+                metrics, session == null ? null : session.privileges().warning(), stretchedTicks, stretchReason);
     }
 
     /** The selection in name order; sorted again only when the selection itself changes, not every tick. */

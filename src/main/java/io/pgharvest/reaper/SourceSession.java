@@ -10,6 +10,7 @@ import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.time.Duration;
 import java.time.Instant;
 
 /**
@@ -22,19 +23,40 @@ final class SourceSession implements AutoCloseable {
             select current_setting('server_version_num')::int, pg_is_in_recovery(),
                    coalesce(host(inet_server_addr()), '') || ':' || coalesce(inet_server_port(), 0)""";
     private static final String INSUFFICIENT_PRIVILEGE = "42501";
+    static final String QUERY_CANCELED = "57014";
+    static final String LOCK_NOT_AVAILABLE = "55P03";
     private static final String SYSTEM_ID_SQL = "select system_identifier::text from pg_control_system()";
+    /** Floor of the facts queries' own time limit, however short the metrics' default is. */
+    private static final Duration MIN_FACTS_TIMEOUT = Duration.ofSeconds(30);
 
     private final Connection connection;
     private final boolean postgres;
     private final QueryPipeline pipeline;
+    private final Duration factsTimeout;
     private ServerFacts facts;
     private RolePrivileges privileges = RolePrivileges.READ_ONLY;
     private boolean systemIdReadable = true;
 
-    private SourceSession(Connection connection, boolean postgres, QueryPipeline pipeline) {
+    private SourceSession(Connection connection, boolean postgres, QueryPipeline pipeline, Duration factsTimeout) {
         this.connection = connection;
         this.postgres = postgres;
         this.pipeline = pipeline;
+        this.factsTimeout = factsTimeout;
+    }
+
+    /**
+     * The facts queries' own statement and lock timeout: six times the metrics' default, at
+     * least 30 s, at most half the socket timeout. A busy server answers them late rather than
+     * never, and a session that cannot read its facts is useless, so they may wait longer than
+     * a metric; failing them instead would cost a reconnect (and the server a new backend).
+     */
+    static Duration factsTimeout(SessionSettings settings) {
+        Duration wanted = settings.defaultStatementTimeout().multipliedBy(6);
+        if (wanted.compareTo(MIN_FACTS_TIMEOUT) < 0) {
+            wanted = MIN_FACTS_TIMEOUT;
+        }
+        Duration cap = settings.socketTimeout().dividedBy(2);
+        return wanted.compareTo(cap) > 0 ? cap : wanted;
     }
 
     static SourceSession open(SessionOpener opener, ConnectionString conn, SourceKind kind, Instant now)
@@ -47,10 +69,9 @@ final class SourceSession implements AutoCloseable {
             connection.setNetworkTimeout(Runnable::run, (int) settings.socketTimeout().toMillis());
             boolean postgres = EndpointProtocol.of(kind).isPostgres();
             var session = new SourceSession(connection, postgres, new QueryPipeline(connection,
-                    settings.defaultStatementTimeout(), settings.socketTimeout(), postgres));
-            session.refreshFacts(now);
+                    settings.defaultStatementTimeout(), settings.socketTimeout(), postgres), factsTimeout(settings));
+            session.readFacts(now, true);
             if (postgres) {
-                session.privileges = RolePrivileges.of(connection);
                 if (settings.refusePrivileged() && session.privileges.privileged()) {
                     throw new SQLException("refused: the source " + session.privileges.warning()
                             + "; pgharvest.reaper.refuse-privileged-sources is on", INSUFFICIENT_PRIVILEGE);
@@ -63,34 +84,67 @@ final class SourceSession implements AutoCloseable {
         }
     }
 
-    /** Re-reads version and recovery state (one round trip; two on the first call). */
+    /** Re-reads version and recovery state (one transaction, under the facts' own time limit). */
     ServerFacts refreshFacts(Instant now) throws SQLException {
+        return readFacts(now, false);
+    }
+
+    /**
+     * Reads the facts in one read-only transaction whose statement and lock timeouts are the
+     * facts' own ({@link #factsTimeout}), set by {@code SET LOCAL} (a utility command: unlike a
+     * function call it needs no catalog lookup, so it cannot itself wait for a lock). On the
+     * first call it also reads the role's privileges and the system identifier.
+     */
+    private ServerFacts readFacts(Instant now, boolean opening) throws SQLException {
         if (!postgres) {
             facts = ServerFacts.notPostgres(now);
             return facts;
         }
-        int versionNum;
-        boolean inRecovery;
-        String serverAddress;
-        try (Statement st = connection.createStatement(); ResultSet rs = st.executeQuery(FACTS_SQL)) {
-            rs.next();
-            versionNum = rs.getInt(1);
-            inRecovery = rs.getBoolean(2);
-            serverAddress = rs.getString(3);
+        try (Statement st = connection.createStatement()) {
+            st.execute("begin transaction read only");
+            try {
+                st.execute("set local statement_timeout = " + factsTimeout.toMillis());
+                st.execute("set local lock_timeout = " + factsTimeout.toMillis());
+                int versionNum;
+                boolean inRecovery;
+                String serverAddress;
+                try (ResultSet rs = st.executeQuery(FACTS_SQL)) {
+                    rs.next();
+                    versionNum = rs.getInt(1);
+                    inRecovery = rs.getBoolean(2);
+                    serverAddress = rs.getString(3);
+                }
+                if (opening) {
+                    privileges = RolePrivileges.of(connection);
+                }
+                // Last: without pg_monitor it fails, and so does the rest of the transaction.
+                String systemId = facts != null && facts.systemIdentifier() != null ? facts.systemIdentifier()
+                        : readSystemIdentifier(st);
+                facts = new ServerFacts(versionNum, inRecovery, systemId, serverAddress, now);
+            } catch (SQLException | RuntimeException e) {
+                try {
+                    st.execute("rollback");
+                } catch (SQLException rollbackFailed) {
+                    e.addSuppressed(rollbackFailed); // the session is probably gone; the caller decides
+                }
+                throw e;
+            }
+            st.execute("rollback");
+            return facts;
         }
-        String systemId = facts == null ? readSystemIdentifier() : facts.systemIdentifier();
-        facts = new ServerFacts(versionNum, inRecovery, systemId, serverAddress, now);
-        return facts;
     }
 
     /** pg_control_system() needs pg_monitor or superuser; without it we share by host and port. */
-    private String readSystemIdentifier() {
+    private String readSystemIdentifier(Statement st) throws SQLException {
         if (!systemIdReadable) {
             return null;
         }
-        try (Statement st = connection.createStatement(); ResultSet rs = st.executeQuery(SYSTEM_ID_SQL)) {
+        try (ResultSet rs = st.executeQuery(SYSTEM_ID_SQL)) {
             return rs.next() ? rs.getString(1) : null;
         } catch (SQLException e) {
+            if (classify(e) != Failure.METRIC) {
+                throw e; // a slow or lost server says nothing about the privilege: try again later
+            }
             systemIdReadable = false;
             return null;
         }
@@ -109,15 +163,38 @@ final class SourceSession implements AutoCloseable {
         return pipeline;
     }
 
-    /** True when an error means the session itself is gone, not just one query. */
-    boolean isBroken(SQLException error) {
+    /**
+     * What an error says about the session: gone (connection class 08, operator intervention
+     * 57P, a closed connection: reconnect), slow (statement or lock timeout, a cancel: the
+     * session is fine and so is the query, the server did not answer in time), or the query's
+     * own problem.
+     */
+    Failure classify(SQLException error) {
         String state = error.getSQLState();
         boolean connectionClass = state != null && (state.startsWith("08") || state.startsWith("57P"));
         try {
-            return connectionClass || connection.isClosed();
+            if (connectionClass || connection.isClosed()) {
+                return Failure.BROKEN;
+            }
         } catch (SQLException e) {
-            return true;
+            return Failure.BROKEN;
         }
+        return QUERY_CANCELED.equals(state) || LOCK_NOT_AVAILABLE.equals(state) ? Failure.SLOW : Failure.METRIC;
+    }
+
+    /** True when an error means the session itself is gone, not just one query. */
+    boolean isBroken(SQLException error) {
+        return classify(error) == Failure.BROKEN;
+    }
+
+    /** How a failed round trip bears on the session and its metrics. */
+    enum Failure {
+        /** The session is gone: reconnect. */
+        BROKEN,
+        /** The server did not answer in time (statement or lock timeout, cancel): keep the session. */
+        SLOW,
+        /** The SQL itself failed (a missing relation, a privilege, a type error). */
+        METRIC
     }
 
     @Override

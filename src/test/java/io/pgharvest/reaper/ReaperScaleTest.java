@@ -40,7 +40,7 @@ class ReaperScaleTest {
             var publisher = new RecordingPublisher();
             var properties = new ReaperProperties(Duration.ofSeconds(1), Duration.ofSeconds(5), Duration.ofSeconds(1),
                     Duration.ofMinutes(1), Duration.ofMillis(500), Duration.ofSeconds(5), Duration.ofMinutes(1),
-                    Duration.ofMinutes(5), Duration.ofSeconds(10), false);
+                    Duration.ofMinutes(5), Duration.ofSeconds(10), false, 2, Duration.ofMinutes(2));
             var service = new ReaperService(store, publisher, new SimpleMeterRegistry(), properties,
                     ReaperTestKit.sessions(), Clock.systemUTC());
             service.start();

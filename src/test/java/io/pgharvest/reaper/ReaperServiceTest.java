@@ -47,7 +47,7 @@ class ReaperServiceTest {
         store.putMetric(metric("pong", "select 2 as v"));
         var properties = new ReaperProperties(Duration.ofSeconds(1), Duration.ofSeconds(5), Duration.ofSeconds(1),
                 Duration.ofMinutes(1), Duration.ofMillis(200), Duration.ofSeconds(1), Duration.ofMinutes(1),
-                Duration.ofMinutes(5), Duration.ofSeconds(5), false);
+                Duration.ofMinutes(5), Duration.ofSeconds(5), false, 2, Duration.ofMinutes(2));
         service = new ReaperService(store, publisher, new SimpleMeterRegistry(), properties, ReaperTestKit.sessions(),
                 Clock.systemUTC());
         service.start();

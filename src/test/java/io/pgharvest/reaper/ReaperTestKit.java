@@ -27,10 +27,23 @@ final class ReaperTestKit {
     }
 
     ReaperTestKit(Duration reconnectMin, Duration reconnectMax) {
+        this(reconnectMin, reconnectMax, DEFAULT_EXTRA_ROUND_TRIPS);
+    }
+
+    /** The engine's default allowance of extra round trips per tick (pgharvest.reaper.max-extra-round-trips). */
+    static final int DEFAULT_EXTRA_ROUND_TRIPS = 2;
+
+    /** A kit whose sources may add up to {@code maxExtraRoundTrips} round trips to a tick. */
+    ReaperTestKit(int maxExtraRoundTrips) {
+        this(Duration.ofMillis(200), Duration.ofSeconds(1), maxExtraRoundTrips);
+    }
+
+    ReaperTestKit(Duration reconnectMin, Duration reconnectMax, int maxExtraRoundTrips) {
         context = new ReaperContext(publisher, new ReaperMeters(registry), new InstanceMetricCache(),
                 sessions(),
                 Duration.ofSeconds(1), new Backoff(reconnectMin, reconnectMax), Duration.ofSeconds(30),
-                Duration.ofMinutes(5), Thread.ofVirtual().name("test-reaper-", 0).factory(), status -> { });
+                Duration.ofMinutes(5), Thread.ofVirtual().name("test-reaper-", 0).factory(), status -> { },
+                maxExtraRoundTrips, Duration.ofMinutes(2));
     }
 
     static MetricDefinition metric(String name, String sql) {

@@ -47,6 +47,6 @@ class StatusSignificanceTest {
     private static SourceRuntimeStatus status(SessionState state, Duration period, Instant lastTick,
             MetricRuntimeStatus... metrics) {
         return new SourceRuntimeStatus("s", state, state == SessionState.CONNECTED, null, null, "15.4", 150004, false,
-                "123", period, lastTick, Duration.ofMillis(3), 7, 0, List.of(metrics), null);
+                "123", period, lastTick, Duration.ofMillis(3), 7, 0, List.of(metrics), null, 0, null);
     }
 }
