@@ -35,7 +35,8 @@ public record Measurement(String source, String metric, Instant time, List<Row> 
     public record Row(Map<String, Object> values, Map<String, String> tags) {
         public Row {
             // LinkedHashMap copy, not Map.copyOf: values may be null (SQL NULL) and order matters.
-            values = Collections.unmodifiableMap(new LinkedHashMap<>(values));
+            // RowValues is immutable already and is kept as it is (no copy per row).
+            values = values instanceof RowValues ? values : Collections.unmodifiableMap(new LinkedHashMap<>(values));
             tags = tags == null ? Map.of() : Map.copyOf(tags);
         }
     }

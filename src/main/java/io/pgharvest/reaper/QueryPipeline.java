@@ -46,7 +46,13 @@ import java.util.Optional;
  */
 final class QueryPipeline implements AutoCloseable {
 
-    private static final int CACHED_STATEMENTS = 32;
+    /**
+     * Statements kept per session. Each holds the joined SQL of its combination of metrics twice
+     * (our text and pgjdbc's parsed copy) plus result metadata, so this bounds per-source memory;
+     * a source whose combinations rotate through more than this (instance-level results reused
+     * on some ticks only) gets no server-side plan reuse from the extra ones either way.
+     */
+    private static final int CACHED_STATEMENTS = 8;
     private static final String SEPARATOR = "\n;\n";
     private static final String BEGIN = "begin transaction read only";
     private static final String ROLLBACK = "rollback";
@@ -61,7 +67,12 @@ final class QueryPipeline implements AutoCloseable {
     private final Duration sessionStatementTimeout;
     private final Duration minNetworkTimeout;
     private final boolean pipelined;
-    private final Map<String, PreparedStatement> statements = new LinkedHashMap<>(16, 0.75f, true);
+    /**
+     * Keyed by the statements' texts as a list, not by the joined text: the lookup on every tick
+     * compares the (shared) metric SQL strings by reference and hash instead of joining and
+     * hashing tens of kilobytes.
+     */
+    private final Map<List<String>, Prepared> statements = new LinkedHashMap<>(16, 0.75f, true);
     /** MetricSql's verdict per SQL text (the scan is cheap, but ticks repeat the same texts). */
     private final Map<String, Optional<String>> verdicts = new HashMap<>();
     private long networkTimeoutMillis = -1;
@@ -117,8 +128,7 @@ final class QueryPipeline implements AutoCloseable {
             parts.add(query.sql());
         }
         parts.add(ROLLBACK);
-        String text = String.join(SEPARATOR, parts);
-        List<FetchedRows> all = execute(text);
+        List<FetchedRows> all = execute(parts);
         if (all.size() != parts.size()) {
             // A metric's SQL held several statements: results cannot be attributed. Refusing
             // makes the caller run the queries one by one, where each gets its last result.
@@ -157,7 +167,7 @@ final class QueryPipeline implements AutoCloseable {
         }
         parts.add(query.sql());
         parts.add(ROLLBACK);
-        List<FetchedRows> all = execute(String.join(SEPARATOR, parts));
+        List<FetchedRows> all = execute(parts);
         if (all.size() != parts.size()) {
             throw new PipelineShapeException(parts.size(), all.size());
         }
@@ -210,23 +220,20 @@ final class QueryPipeline implements AutoCloseable {
         }
     }
 
-    private List<FetchedRows> execute(String text) throws SQLException {
-        // pgjdbc reads '?' outside quotes as a bind placeholder in a PreparedStatement. Such SQL
-        // (e.g. jsonb operators) goes through a plain Statement: same single round trip, but the
-        // server parses it each time.
-        if (text.indexOf('?') >= 0) {
+    private List<FetchedRows> execute(List<String> parts) throws SQLException {
+        Prepared prepared = preparedFor(parts);
+        if (prepared.statement() == null) {
             try (Statement statement = connection.createStatement()) {
-                return collect(statement, statement.execute(text));
+                return collect(statement, statement.execute(prepared.text()));
             } catch (SQLException e) {
                 rollbackAfter(e);
                 throw e;
             }
         }
-        PreparedStatement statement = preparedFor(text);
         try {
-            return collect(statement, statement.execute());
+            return collect(prepared.statement(), prepared.statement().execute());
         } catch (SQLException e) {
-            evict(text);
+            evict(parts);
             rollbackAfter(e);
             throw e;
         }
@@ -273,24 +280,37 @@ final class QueryPipeline implements AutoCloseable {
         return results;
     }
 
-    private PreparedStatement preparedFor(String text) throws SQLException {
-        PreparedStatement statement = statements.get(text);
-        if (statement == null) {
-            statement = connection.prepareStatement(text);
-            statements.put(text, statement);
+    private Prepared preparedFor(List<String> parts) throws SQLException {
+        Prepared prepared = statements.get(parts);
+        if (prepared == null) {
+            String text = String.join(SEPARATOR, parts);
+            // pgjdbc reads '?' outside quotes as a bind placeholder in a PreparedStatement. Such
+            // SQL (e.g. jsonb operators) goes through a plain Statement: same single round trip,
+            // but the server parses it each time.
+            prepared = new Prepared(text, text.indexOf('?') >= 0 ? null : connection.prepareStatement(text));
+            statements.put(List.copyOf(parts), prepared);
             if (statements.size() > CACHED_STATEMENTS) {
                 var eldest = statements.entrySet().iterator().next();
-                closeQuietly(eldest.getValue());
+                eldest.getValue().close();
                 statements.remove(eldest.getKey());
             }
         }
-        return statement;
+        return prepared;
     }
 
-    private void evict(String text) {
-        PreparedStatement statement = statements.remove(text);
-        if (statement != null) {
-            closeQuietly(statement);
+    private void evict(List<String> parts) {
+        Prepared prepared = statements.remove(parts);
+        if (prepared != null) {
+            prepared.close();
+        }
+    }
+
+    /** A combination's joined text and its statement; null for text sent as a plain statement. */
+    private record Prepared(String text, PreparedStatement statement) {
+        void close() {
+            if (statement != null) {
+                closeQuietly(statement);
+            }
         }
     }
 
@@ -300,7 +320,7 @@ final class QueryPipeline implements AutoCloseable {
 
     @Override
     public void close() {
-        statements.values().forEach(QueryPipeline::closeQuietly);
+        statements.values().forEach(Prepared::close);
         statements.clear();
     }
 

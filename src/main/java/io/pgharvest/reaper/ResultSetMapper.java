@@ -1,6 +1,7 @@
 package io.pgharvest.reaper;
 
 import io.pgharvest.model.Measurement;
+import io.pgharvest.model.RowValues;
 import java.math.BigDecimal;
 import java.sql.ResultSet;
 import java.sql.ResultSetMetaData;
@@ -8,6 +9,7 @@ import java.sql.SQLException;
 import java.sql.Types;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -48,11 +50,20 @@ public final class ResultSetMapper {
             }
             names[i] = label;
         }
+        RowValues.Columns valueColumns = valueColumns(names, types);
+        boolean anyTag = false;
+        for (int i = 1; i <= columns; i++) {
+            anyTag |= types[i] == TAG_COLUMN;
+        }
         var rows = new ArrayList<Measurement.Row>();
         Instant reported = null;
         while (rs.next()) {
-            var values = new LinkedHashMap<String, Object>();
-            var tags = new LinkedHashMap<String, String>();
+            // One array per row sharing the result's column names (valueColumns), not a map per
+            // row; only a result with a repeated column name takes the map (the last value wins).
+            Object[] cells = valueColumns == null ? null : new Object[valueColumns.size()];
+            Map<String, Object> values = valueColumns == null ? new LinkedHashMap<>() : null;
+            Map<String, String> tags = anyTag ? new HashMap<>(4) : Map.of();
+            int cell = 0;
             for (int i = 1; i <= columns; i++) {
                 switch (types[i]) {
                     case EPOCH_COLUMN -> {
@@ -67,12 +78,35 @@ public final class ResultSetMapper {
                             tags.put(names[i], tag);
                         }
                     }
-                    default -> values.put(names[i], value(rs, i, types[i]));
+                    default -> {
+                        Object value = value(rs, i, types[i]);
+                        if (cells != null) {
+                            cells[cell++] = value;
+                        } else {
+                            values.put(names[i], value);
+                        }
+                    }
                 }
             }
-            rows.add(new Measurement.Row(values, Map.copyOf(tags)));
+            rows.add(new Measurement.Row(cells != null ? new RowValues(valueColumns, cells) : values,
+                    anyTag ? Map.copyOf(tags) : tags));
         }
-        return new FetchedRows(List.copyOf(rows), reported);
+        return new FetchedRows(rows, reported);
+    }
+
+    /** The value columns' names in order, or null when one repeats. */
+    private static RowValues.Columns valueColumns(String[] names, int[] types) {
+        var valueNames = new ArrayList<String>(names.length);
+        for (int i = 1; i < names.length; i++) {
+            if (types[i] != EPOCH_COLUMN && types[i] != TAG_COLUMN) {
+                valueNames.add(names[i]);
+            }
+        }
+        try {
+            return new RowValues.Columns(valueNames);
+        } catch (IllegalArgumentException repeated) {
+            return null;
+        }
     }
 
     private static Object value(ResultSet rs, int column, int sqlType) throws SQLException {

@@ -244,8 +244,11 @@ final class SourceReaper {
      * pgharvest.reaper.max-stretch; a tick that is not slow ends the stretch.
      */
     private void stretchIfSlow(TickSchedule.DueTick due, String timeoutReason, Duration took) {
-        Duration period = schedule.isEmpty() ? null : schedule.period();
-        String overrun = period != null && took.compareTo(period) > 0
+        if (schedule.isEmpty()) {
+            return; // nothing scheduled, nothing to stretch
+        }
+        Duration period = schedule.period();
+        String overrun = took.compareTo(period) > 0
                 ? "tick took " + took.toMillis() + " ms, longer than its period of " + period.toMillis() + " ms"
                 : null;
         if (timeoutReason == null && overrun == null) {

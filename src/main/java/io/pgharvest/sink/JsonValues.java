@@ -39,10 +39,11 @@ public final class JsonValues {
     /** Writes {@code map} as a JSON object, values through {@link #writeValue}. */
     public static void writeObject(JsonGenerator json, Map<String, ?> map) {
         json.writeStartObject();
-        for (var entry : map.entrySet()) {
-            json.writeName(clean(entry.getKey()));
-            writeValue(json, entry.getValue());
-        }
+        // forEach, not entrySet(): a result row's map walks its cells without an entry object each.
+        map.forEach((name, value) -> {
+            json.writeName(clean(name));
+            writeValue(json, value);
+        });
         json.writeEndObject();
     }
 
@@ -64,7 +65,7 @@ public final class JsonValues {
     }
 
     /** Replaces NUL and unpaired surrogates (which no UTF-8 encoder accepts) with U+FFFD. */
-    static String clean(String s) {
+    public static String clean(String s) {
         int length = s.length();
         int i = 0;
         while (i < length) {

@@ -4,7 +4,6 @@ import io.pgharvest.model.Measurement;
 import io.pgharvest.sink.JsonValues;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
-import java.util.LinkedHashMap;
 import java.util.Map;
 import tools.jackson.core.JsonGenerator;
 import tools.jackson.core.ObjectWriteContext;
@@ -24,47 +23,60 @@ final class CopyEncoder {
 
     static final String COLUMNS = "(time, dbname, data, tag_data)";
 
-    private final JsonFactory factory = JsonFactory.builder().build();
+    /** No separator between root values: each row's JSON is cut out of the scratch buffer alone. */
+    private final JsonFactory factory = JsonFactory.builder().rootValueSeparator((String) null).build();
     private final Scratch scratch = new Scratch();
 
     /** Appends one line per row of {@code m} to {@code out}; returns the number of rows. */
     int encode(Measurement m, ByteArrayOutputStream out) {
         byte[] time = m.time().toString().getBytes(StandardCharsets.US_ASCII);
         byte[] dbname = m.source().getBytes(StandardCharsets.UTF_8);
-        for (Measurement.Row row : m.rows()) {
-            out.write(time, 0, time.length);
-            out.write('\t');
-            writeEscaped(out, dbname, dbname.length);
-            out.write('\t');
-            writeJson(out, row.values());
-            out.write('\t');
-            Map<String, String> tags = tags(m, row);
-            if (tags.isEmpty()) {
-                out.write('\\');
-                out.write('N');
-            } else {
-                writeJson(out, tags);
+        scratch.reset();
+        // One generator per measurement, not two per row: creating one allocates its context and
+        // takes buffers from the recycler pool.
+        try (JsonGenerator json = factory.createGenerator(ObjectWriteContext.empty(), scratch)) {
+            for (Measurement.Row row : m.rows()) {
+                out.write(time, 0, time.length);
+                out.write('\t');
+                writeEscaped(out, dbname, dbname.length);
+                out.write('\t');
+                JsonValues.writeObject(json, row.values());
+                cutJson(json, out);
+                out.write('\t');
+                if (m.tags().isEmpty() && row.tags().isEmpty()) {
+                    out.write('\\');
+                    out.write('N');
+                } else {
+                    writeTags(json, m.tags(), row.tags());
+                    cutJson(json, out);
+                }
+                out.write('\n');
             }
-            out.write('\n');
         }
         return m.rows().size();
     }
 
-    private void writeJson(ByteArrayOutputStream out, Map<String, ?> map) {
-        scratch.reset();
-        try (JsonGenerator json = factory.createGenerator(ObjectWriteContext.empty(), scratch)) {
-            JsonValues.writeObject(json, map);
-        }
+    /** Moves what the generator wrote since the last cut into {@code out}, escaped for COPY. */
+    private void cutJson(JsonGenerator json, ByteArrayOutputStream out) {
+        json.flush();
         writeEscaped(out, scratch.buffer(), scratch.size());
+        scratch.reset();
     }
 
-    private static Map<String, String> tags(Measurement m, Measurement.Row row) {
-        if (row.tags().isEmpty()) {
-            return m.tags();
-        }
-        var tags = new LinkedHashMap<>(m.tags());
-        tags.putAll(row.tags());
-        return tags;
+    /** The source's tags overlaid with the row's, as one object, without merging them into a map first. */
+    private static void writeTags(JsonGenerator json, Map<String, String> sourceTags, Map<String, String> rowTags) {
+        json.writeStartObject();
+        sourceTags.forEach((name, value) -> {
+            if (!rowTags.containsKey(name)) {
+                json.writeName(JsonValues.clean(name));
+                JsonValues.writeValue(json, value);
+            }
+        });
+        rowTags.forEach((name, value) -> {
+            json.writeName(JsonValues.clean(name));
+            JsonValues.writeValue(json, value);
+        });
+        json.writeEndObject();
     }
 
     private static void writeEscaped(ByteArrayOutputStream out, byte[] bytes, int length) {

@@ -1,0 +1,116 @@
+package io.pgharvest.model;
+
+import java.util.AbstractMap;
+import java.util.AbstractSet;
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.NoSuchElementException;
+import java.util.Set;
+import java.util.function.BiConsumer;
+
+/**
+ * The values of one result row as an immutable, ordered map that shares its column names with
+ * every other row of the same result: one {@link Columns} per result, one {@code Object[]} per
+ * row. A row held as a {@code LinkedHashMap} costs an entry object per cell, and the copy
+ * {@link Measurement.Row} makes of a plain map another one; this costs an array per row. Values
+ * may be null (SQL NULL). {@link #forEach} walks the cells without allocating.
+ */
+public final class RowValues extends AbstractMap<String, Object> {
+
+    private final Columns columns;
+    private final Object[] values;
+    private Set<Map.Entry<String, Object>> entries;
+
+    /**
+     * @param values one value per column, in column order; owned by this map from now on (the
+     *     caller must not change it)
+     */
+    public RowValues(Columns columns, Object[] values) {
+        if (values.length != columns.names.length) {
+            throw new IllegalArgumentException(values.length + " values for " + columns.names.length + " columns");
+        }
+        this.columns = columns;
+        this.values = values;
+    }
+
+    @Override
+    public int size() {
+        return values.length;
+    }
+
+    @Override
+    public boolean containsKey(Object key) {
+        return columns.index.containsKey(key);
+    }
+
+    @Override
+    public Object get(Object key) {
+        Integer i = columns.index.get(key);
+        return i == null ? null : values[i];
+    }
+
+    @Override
+    public void forEach(BiConsumer<? super String, ? super Object> action) {
+        String[] names = columns.names;
+        for (int i = 0; i < names.length; i++) {
+            action.accept(names[i], values[i]);
+        }
+    }
+
+    @Override
+    public Set<Map.Entry<String, Object>> entrySet() {
+        if (entries == null) {
+            entries = new AbstractSet<>() {
+                @Override
+                public Iterator<Map.Entry<String, Object>> iterator() {
+                    return new Iterator<>() {
+                        private int next;
+
+                        @Override
+                        public boolean hasNext() {
+                            return next < values.length;
+                        }
+
+                        @Override
+                        public Map.Entry<String, Object> next() {
+                            if (next >= values.length) {
+                                throw new NoSuchElementException();
+                            }
+                            int i = next++;
+                            return new AbstractMap.SimpleImmutableEntry<>(columns.names[i], values[i]);
+                        }
+                    };
+                }
+
+                @Override
+                public int size() {
+                    return values.length;
+                }
+            };
+        }
+        return entries;
+    }
+
+    /** The column names of one result, shared by its rows. */
+    public static final class Columns {
+        private final String[] names;
+        private final Map<String, Integer> index;
+
+        /** @throws IllegalArgumentException on a repeated name (a map cannot hold it twice) */
+        public Columns(List<String> names) {
+            this.names = names.toArray(String[]::new);
+            this.index = new HashMap<>(this.names.length * 2);
+            for (int i = 0; i < this.names.length; i++) {
+                if (index.put(this.names[i], i) != null) {
+                    throw new IllegalArgumentException("column " + this.names[i] + " appears twice");
+                }
+            }
+        }
+
+        public int size() {
+            return names.length;
+        }
+    }
+}
