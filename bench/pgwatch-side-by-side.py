@@ -166,6 +166,17 @@ def source_counters(cluster):
     return {"statements": statements, "sessions": sessions, "transactions": xacts}
 
 
+def statement_profile(source, limit=12):
+    """The statements with the most execution time in the bench databases since the run's reset,
+    summed over databases: [calls, total ms, first 100 characters of the query]."""
+    rows = source.sql(
+        "select sum(s.calls)::int8, round(sum(s.total_exec_time)::numeric, 1),"
+        " left(regexp_replace(s.query, '\\s+', ' ', 'g'), 100)"
+        " from pg_stat_statements s join pg_database d on d.oid = s.dbid"
+        f" where d.{BENCH_DBS} group by 3 order by 2 desc limit {limit}")
+    return [[int(c), float(ms), q] for c, ms, q in (line.split("|", 2) for line in rows.splitlines())]
+
+
 def sink_rows(sink, db):
     """Rows inserted into the sink's measurement tables so far (both sinks: public.<metric> and its partitions)."""
     return int(sink.sql("select coalesce(sum(n_tup_ins), 0)::int8 from pg_stat_user_tables"
@@ -348,6 +359,7 @@ def run_once(args, side, n, run_no, metrics, clusters, files):
         src1, rows1 = source_counters(source), sink_rows(sink, sink_db)
         prom1 = pgharvest_prometheus(collector) if side == "pgharvest" else {}
         load_end = load_average()
+        profile = statement_profile(source)
         hwm = None
         for line in Path(f"/proc/{collector.pid}/status").read_text().splitlines():
             if line.startswith("VmHWM:"):
@@ -388,6 +400,7 @@ def run_once(args, side, n, run_no, metrics, clusters, files):
         "log_errors": errors,
         "load_start": load_start, "load_end": load_end,
     }
+    result["top_statements"] = profile
     if lanes is not None:
         result["pgharvest_lanes"] = lanes
     if prom1:
