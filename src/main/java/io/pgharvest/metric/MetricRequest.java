@@ -28,7 +28,11 @@ record MetricRequest(
         String storageName,
         String initSql,
         @Schema(description = "per-metric statement timeout, 1 to 86400 seconds", example = "5")
-        Integer statementTimeoutSeconds) {
+        Integer statementTimeoutSeconds,
+        @Schema(description = "instance-wide variant per version (same keys as sqls): the same columns for every"
+                + " database plus fan_out_dbname; run once per instance and split per database",
+                example = "{\"14\": \"select datname as fan_out_dbname, numbackends from pg_stat_database\"}")
+        Map<String, String> instanceSqls) {
 
     /** @throws InvalidConfigException naming {@code name}, {@code nodeStatus} or {@code sqls.<key>} */
     MetricDefinition toDefinition(String pathName) {
@@ -40,23 +44,30 @@ record MetricRequest(
         } catch (IllegalArgumentException e) {
             problems.add(new FieldProblem("nodeStatus", e.getMessage()));
         }
-        var versions = new TreeMap<Integer, String>();
-        if (sqls != null) {
-            sqls.forEach((key, sql) -> {
-                OptionalInt version = MetricRules.parseMajorVersion(key);
-                if (version.isEmpty()) {
-                    problems.add(new FieldProblem("sqls." + key, MetricRules.notAMajorVersion()));
-                } else {
-                    versions.put(version.getAsInt(), sql);
-                }
-            });
-        }
+        var versions = byVersion("sqls", sqls, problems);
+        var instanceVersions = byVersion("instanceSqls", instanceSqls, problems);
         if (!problems.isEmpty()) {
             throw new InvalidConfigException(StoreTable.METRICS, String.valueOf(effectiveName), problems);
         }
         return new MetricDefinition(effectiveName, description, versions, gauges,
                 instanceLevel != null && instanceLevel, status, blankToNull(storageName), blankToNull(initSql),
-                statementTimeoutSeconds);
+                statementTimeoutSeconds, instanceVersions);
+    }
+
+    private static TreeMap<Integer, String> byVersion(String field, Map<String, String> texts,
+            List<FieldProblem> problems) {
+        var versions = new TreeMap<Integer, String>();
+        if (texts != null) {
+            texts.forEach((key, sql) -> {
+                OptionalInt version = MetricRules.parseMajorVersion(key);
+                if (version.isEmpty()) {
+                    problems.add(new FieldProblem(field + "." + key, MetricRules.notAMajorVersion()));
+                } else {
+                    versions.put(version.getAsInt(), sql);
+                }
+            });
+        }
+        return versions;
     }
 
     private static String blankToNull(String text) {

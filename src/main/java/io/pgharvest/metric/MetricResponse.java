@@ -18,6 +18,7 @@ record MetricResponse(
         String storageName,
         String initSql,
         Integer statementTimeoutSeconds,
+        Map<Integer, String> instanceSqls,
         @Schema(description = "a metric of this name ships with pgharvest", accessMode = Schema.AccessMode.READ_ONLY)
         boolean builtIn,
         @Schema(description = "the operator's definition replaces the built-in one; DELETE restores it",
@@ -28,6 +29,6 @@ record MetricResponse(
     static MetricResponse of(MetricDefinition metric, Origin origin, long modifyIndex) {
         return new MetricResponse(metric.name(), metric.description(), metric.sqls(), metric.gauges(),
                 metric.instanceLevel(), metric.nodeStatus(), metric.storageName(), metric.initSql(),
-                metric.statementTimeoutSeconds(), origin.builtIn(), origin.overridden(), modifyIndex);
+                metric.statementTimeoutSeconds(), metric.instanceSqls(), origin.builtIn(), origin.overridden(), modifyIndex);
     }
 }

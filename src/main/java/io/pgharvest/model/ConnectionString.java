@@ -132,6 +132,11 @@ public final class ConnectionString {
         return new ConnectionString(format, scheme, hosts, user, newPassword, database, parameters);
     }
 
+    /** A copy naming another database (continuous discovery derives one source per database). */
+    public ConnectionString withDatabase(String newDatabase) {
+        return new ConnectionString(format, scheme, hosts, user, password, newDatabase, parameters);
+    }
+
     /** The full text including the password, in the form it was parsed from. For storage only. */
     public String render() {
         return format == Format.URI ? renderUri(false) : renderKeyValue(false);

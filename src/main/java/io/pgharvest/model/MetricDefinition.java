@@ -17,6 +17,13 @@ import java.util.TreeMap;
  * @param storageName where measurements are stored; null means {@link #name()}
  * @param initSql run once per session before the metric (e.g. create a helper function)
  * @param statementTimeoutSeconds server-side limit for this metric; null means the global default
+ * @param instanceSqls the instance-wide variant of a per-database metric, keyed like {@code sqls}:
+ *     the same columns for every database of the instance plus a {@value #FAN_OUT_KEY} column
+ *     naming each row's database. When several sources on one instance collect the metric, the
+ *     engine runs this once per instance and due time and hands each source its database's rows
+ *     (without the key column), exactly as if {@code sqls} had run there. Used only where its key
+ *     at or below the server's version equals that of {@code sqls} (so it replaces the query it
+ *     was written for); empty for metrics that cannot fan out
  */
 public record MetricDefinition(
         String name,
@@ -27,7 +34,11 @@ public record MetricDefinition(
         NodeStatus nodeStatus,
         String storageName,
         String initSql,
-        Integer statementTimeoutSeconds) {
+        Integer statementTimeoutSeconds,
+        Map<Integer, String> instanceSqls) {
+
+    /** The column of an instance-wide variant that names the database each row belongs to. */
+    public static final String FAN_OUT_KEY = "fan_out_dbname";
 
     public MetricDefinition {
         Objects.requireNonNull(name, "name");
@@ -36,6 +47,29 @@ public record MetricDefinition(
         gauges = gauges == null ? List.of() : List.copyOf(gauges);
         nodeStatus = nodeStatus == null ? NodeStatus.ANY : nodeStatus;
         description = description == null ? "" : description;
+        instanceSqls = instanceSqls == null ? Collections.emptyNavigableMap()
+                : Collections.unmodifiableNavigableMap(new TreeMap<>(instanceSqls));
+    }
+
+    /** A metric without an instance-wide variant. */
+    public MetricDefinition(String name, String description, Map<Integer, String> sqls, List<String> gauges,
+            boolean instanceLevel, NodeStatus nodeStatus, String storageName, String initSql,
+            Integer statementTimeoutSeconds) {
+        this(name, description, sqls, gauges, instanceLevel, nodeStatus, storageName, initSql,
+                statementTimeoutSeconds, null);
+    }
+
+    /**
+     * The instance-wide variant for a server of {@code serverMajorVersion}: present only when it
+     * was written for the same version key as the per-database SQL {@link #sqlFor} picks.
+     */
+    public Optional<String> instanceSqlFor(int serverMajorVersion) {
+        var perDatabase = ((NavigableMap<Integer, String>) sqls).floorEntry(serverMajorVersion);
+        var instanceWide = ((NavigableMap<Integer, String>) instanceSqls).floorEntry(serverMajorVersion);
+        if (perDatabase == null || instanceWide == null || !perDatabase.getKey().equals(instanceWide.getKey())) {
+            return Optional.empty();
+        }
+        return Optional.of(instanceWide.getValue());
     }
 
     /** The SQL for the highest version key at or below {@code serverMajorVersion}. */

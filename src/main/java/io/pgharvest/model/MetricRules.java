@@ -38,6 +38,26 @@ public final class MetricRules {
                 MetricSql.problem(sql).ifPresent(why -> problems.add(new FieldProblem("sqls." + version, why)));
             }
         });
+        metric.instanceSqls().forEach((version, sql) -> {
+            String field = "instanceSqls." + version;
+            if (version == null || version < MIN_MAJOR_VERSION || version > MAX_MAJOR_VERSION) {
+                problems.add(new FieldProblem(field, notAMajorVersion()));
+            } else if (!metric.sqls().containsKey(version)) {
+                problems.add(new FieldProblem(field, "an instance-wide variant replaces the per-database query of the"
+                        + " same version; sqls has no key " + version));
+            } else if (sql != null && sql.length() > MAX_SQL_CHARS) {
+                problems.add(new FieldProblem(field, "at most " + MAX_SQL_CHARS + " characters"));
+            } else if (sql != null && !sql.contains(MetricDefinition.FAN_OUT_KEY)) {
+                problems.add(new FieldProblem(field, "must return a " + MetricDefinition.FAN_OUT_KEY
+                        + " column naming each row's database"));
+            } else {
+                MetricSql.problem(sql).ifPresent(why -> problems.add(new FieldProblem(field, why)));
+            }
+        });
+        if (metric.instanceLevel() && !metric.instanceSqls().isEmpty()) {
+            problems.add(new FieldProblem("instanceSqls", "an instance-level metric is already fetched once per"
+                    + " instance; an instance-wide variant is for per-database metrics"));
+        }
         if (metric.description().length() > MAX_DESCRIPTION_CHARS) {
             problems.add(new FieldProblem("description", "at most " + MAX_DESCRIPTION_CHARS + " characters"));
         }

@@ -33,7 +33,8 @@ public final class SourceRules {
      * The kinds the engine collects today. The others are part of pgwatch's vocabulary and parse,
      * but are refused here rather than stored and silently never collected.
      */
-    private static final Set<SourceKind> COLLECTED_KINDS = EnumSet.of(SourceKind.POSTGRES);
+    private static final Set<SourceKind> COLLECTED_KINDS =
+            EnumSet.of(SourceKind.POSTGRES, SourceKind.POSTGRES_CONTINUOUS_DISCOVERY);
 
     private SourceRules() {
     }
@@ -48,7 +49,8 @@ public final class SourceRules {
         checkConnStr(source.connStr(), problems);
         if (!COLLECTED_KINDS.contains(source.kind())) {
             problems.add(new FieldProblem("kind", "sources of kind '" + source.kind().label()
-                    + "' are not collected by this version of pgharvest; use 'postgres'"));
+                    + "' are not collected by this version of pgharvest; use 'postgres' or '"
+                    + SourceKind.POSTGRES_CONTINUOUS_DISCOVERY.label() + "'"));
         }
         checkPresetName("preset", source.preset(), config, problems);
         checkSelection("metrics", source.metrics(), config, problems);

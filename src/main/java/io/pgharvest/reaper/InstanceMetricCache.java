@@ -2,12 +2,14 @@ package io.pgharvest.reaper;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * Results of instance-level metrics, shared by every source on the same PostgreSQL instance:
- * ten databases on one server cost one fetch of the server-wide views per interval, not ten.
+ * Results shared by the sources of one PostgreSQL {@link Instance}: instance-level metrics (the
+ * same rows for all) and fanned-out metrics (one instance-wide read, split per database). Ten
+ * databases on one server cost one fetch of the server-wide views per interval, not ten.
  *
  * <p>Whoever fetched a result keeps fetching it; the others reuse it, each source a given result
  * at most once. A source therefore never delivers its own result twice, and the one that fetches
@@ -19,31 +21,38 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 final class InstanceMetricCache {
 
-    private final ConcurrentHashMap<Key, Entry> entries = new ConcurrentHashMap<>();
+    private final ConcurrentHashMap<String, Entry> entries = new ConcurrentHashMap<>();
 
     /**
-     * A result for {@code metric} on {@code instance} that this source may deliver instead of
-     * fetching: fetched by another source, younger than one and a half {@code interval}s, and
-     * not {@code alreadyDelivered}, the entry this source delivered (or fetched) last time.
+     * A result for {@code metric} that this source may deliver instead of fetching: fetched by
+     * another source, younger than one and a half {@code interval}s, and not
+     * {@code alreadyDelivered}, the entry this source delivered (or fetched) last time.
      */
-    Optional<Entry> reusable(String instance, String metric, Duration interval, Instant now, Entry alreadyDelivered) {
-        Key key = new Key(instance, metric);
-        Entry entry = entries.get(key);
+    Optional<Entry> reusable(String metric, Duration interval, Instant now, Entry alreadyDelivered) {
+        Entry entry = entries.get(metric);
         if (entry == null || entry == alreadyDelivered) {
             return Optional.empty();
         }
         if (!entry.fetchedAt().plus(interval.plus(interval.dividedBy(2))).isAfter(now)) {
-            // Too old for anybody; drop it so dead instances do not linger.
-            entries.remove(key, entry);
+            // Too old for anybody; drop it so that nobody delivers a stale result.
+            entries.remove(metric, entry);
             return Optional.empty();
         }
         return Optional.of(entry);
     }
 
     /** Shares a fetched result; the returned entry is what the fetching source has delivered. */
-    Entry put(String instance, String metric, Instant fetchedAt, FetchedRows rows) {
-        Entry entry = new Entry(fetchedAt, rows);
-        entries.put(new Key(instance, metric), entry);
+    Entry put(String metric, Instant fetchedAt, FetchedRows rows) {
+        return share(metric, new Entry(fetchedAt, rows, null));
+    }
+
+    /** Shares an instance-wide result already split per database. */
+    Entry putSplit(String metric, Instant fetchedAt, Map<String, FetchedRows> byDatabase) {
+        return share(metric, new Entry(fetchedAt, FetchedRows.EMPTY, Map.copyOf(byDatabase)));
+    }
+
+    private Entry share(String metric, Entry entry) {
+        entries.put(metric, entry);
         return entry;
     }
 
@@ -51,10 +60,26 @@ final class InstanceMetricCache {
         return entries.size();
     }
 
-    private record Key(String instance, String metric) {
-    }
+    /**
+     * Compared by identity ({@code ==}): two fetches at the same instant are still two results.
+     *
+     * @param byDatabase for a fanned-out metric, each database's rows; null for an instance-level one
+     */
+    record Entry(Instant fetchedAt, FetchedRows rows, Map<String, FetchedRows> byDatabase) {
 
-    /** Compared by identity ({@code ==}): two fetches at the same instant are still two results. */
-    record Entry(Instant fetchedAt, FetchedRows rows) {
+        /** The rows a source reading {@code database} delivers: its share of a split result, or all. */
+        FetchedRows rowsFor(String database) {
+            return byDatabase == null ? rows : byDatabase.getOrDefault(database, FetchedRows.EMPTY);
+        }
+
+        @Override
+        public boolean equals(Object other) {
+            return this == other;
+        }
+
+        @Override
+        public int hashCode() {
+            return System.identityHashCode(this);
+        }
     }
 }

@@ -2,11 +2,15 @@ package io.pgharvest.reaper;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.pgharvest.config.HarvestProperties;
+import io.pgharvest.discovery.DiscoveryProperties;
+import io.pgharvest.discovery.SourceDiscoverer;
+import io.pgharvest.discovery.SourceExpansion;
 import io.pgharvest.endpoint.SessionOpener;
 import io.pgharvest.endpoint.SessionSettings;
 import io.pgharvest.model.MeasurementPublisher;
 import io.pgharvest.store.ConfigStore;
 import java.time.Clock;
+import java.util.List;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
@@ -21,10 +25,16 @@ class ReaperConfiguration {
                 properties.lockTimeout(), properties.socketTimeout(), properties.refusePrivilegedSources()));
     }
 
+    /** Every {@link SourceDiscoverer} component expands the kinds it names; the others stand for themselves. */
+    @Bean
+    SourceExpansion sourceExpansion(List<SourceDiscoverer> discoverers, DiscoveryProperties properties) {
+        return new SourceExpansion(discoverers, properties, Clock.systemUTC());
+    }
+
     @Bean
     ReaperService reaperService(ConfigStore store, MeasurementPublisher publisher, MeterRegistry registry,
-            ReaperProperties properties, SessionOpener sessions) {
-        return new ReaperService(store, publisher, registry, properties, sessions, Clock.systemUTC());
+            ReaperProperties properties, SessionOpener sessions, SourceExpansion expansion) {
+        return new ReaperService(store, publisher, registry, properties, sessions, expansion, Clock.systemUTC());
     }
 
     /** Named {@code sources}: the health component operators look for. */

@@ -9,7 +9,7 @@ import java.util.concurrent.ThreadFactory;
 import java.util.function.Consumer;
 
 /**
- * What every reaper shares: where measurements go, the meters, the instance-level cache, how
+ * What every reaper shares: where measurements go, the meters, the instances (with their shared results), how
  * sessions are opened, timing policy, and where status changes are reported. One instance per
  * reaper service.
  *
@@ -19,7 +19,7 @@ import java.util.function.Consumer;
 record ReaperContext(
         MeasurementPublisher publisher,
         ReaperMeters meters,
-        InstanceMetricCache instanceCache,
+        InstanceRegistry instances,
         SessionOpener sessions,
         Duration minTickPeriod,
         Backoff reconnectBackoff,

@@ -2,10 +2,13 @@ package io.pgharvest.reaper;
 
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.pgharvest.discovery.SourceExpansion;
 import io.pgharvest.endpoint.SessionOpener;
 import io.pgharvest.model.ConfigSnapshot;
+import io.pgharvest.model.DiscoveryStatus;
 import io.pgharvest.model.MeasurementPublisher;
 import io.pgharvest.model.MetricRuntimeStatus;
+import io.pgharvest.model.SessionState;
 import io.pgharvest.model.Source;
 import io.pgharvest.model.SourceRuntimeStatus;
 import io.pgharvest.store.ConfigStore;
@@ -13,6 +16,8 @@ import io.pgharvest.support.Backoff;
 import io.pgharvest.support.ChangeNotifier;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -26,10 +31,14 @@ import org.slf4j.LoggerFactory;
 import org.springframework.context.SmartLifecycle;
 
 /**
- * Keeps exactly one {@link SourceReaper} per enabled source, in step with the configuration
- * store: one virtual thread watches the store index and, on every change, starts reapers for
- * new sources, hands changed configuration to running ones (which keep their schedules), and
- * stops the reapers of removed or disabled sources. Untouched sources are not disturbed.
+ * Keeps exactly one {@link SourceReaper} per source to collect, in step with the configuration
+ * store and with discovery: one virtual thread watches the store index and, on every change (and
+ * whenever a discovering source's set changes), starts reapers for new sources, hands changed
+ * configuration to running ones (which keep their schedules), and stops the reapers of removed or
+ * disabled sources. Untouched sources are not disturbed. The sources to collect are the enabled
+ * configured sources as {@link SourceExpansion} expands them: a plain source is itself, a
+ * discovering one (continuous discovery, a cluster) is what its discovery found last. A retired
+ * reaper's last status stays readable for {@code pgharvest.discovery.retired-status-retention}.
  *
  * <p>No platform thread, executor or timer exists per source: reapers and the watcher are
  * virtual threads, and sessions are plain connections without pools.
@@ -45,9 +54,14 @@ public class ReaperService implements SmartLifecycle {
     private final ReaperContext context;
     private final ReaperProperties properties;
     private final TickTimer timer;
+    private final SourceExpansion expansion;
+    /** Last status of reapers retired recently, for the status of discovering sources. */
+    private final Map<String, Retired> retired = new ConcurrentHashMap<>();
     private final ReentrantLock reconcileLock = new ReentrantLock();
     private final Map<String, SourceReaper> reapers = new ConcurrentHashMap<>();
     private final Map<String, ReaperConfig> configs = new HashMap<>();
+    /** How each running reaper's source came about (its discovery role); owned under the reconcile lock. */
+    private final Map<String, SourceExpansion.Collected> discoveredBy = new HashMap<>();
     /** The last status of each source that woke blocking status queries. */
     private final Map<String, SourceRuntimeStatus> significantStatus = new ConcurrentHashMap<>();
     private final AtomicLong statusIndex = new AtomicLong(1);
@@ -55,17 +69,29 @@ public class ReaperService implements SmartLifecycle {
     private volatile boolean running;
     private volatile Thread watcher;
 
+    /** An engine without discoverers: every source is collected as configured. */
     public ReaperService(ConfigStore store, MeasurementPublisher publisher, MeterRegistry registry,
             ReaperProperties properties, SessionOpener sessions, Clock clock) {
-        this(store, publisher, registry, properties, sessions, TickTimer.system(clock));
+        this(store, publisher, registry, properties, sessions, SourceExpansion.none(), TickTimer.system(clock));
+    }
+
+    public ReaperService(ConfigStore store, MeasurementPublisher publisher, MeterRegistry registry,
+            ReaperProperties properties, SessionOpener sessions, SourceExpansion expansion, Clock clock) {
+        this(store, publisher, registry, properties, sessions, expansion, TickTimer.system(clock));
     }
 
     ReaperService(ConfigStore store, MeasurementPublisher publisher, MeterRegistry registry,
             ReaperProperties properties, SessionOpener sessions, TickTimer timer) {
+        this(store, publisher, registry, properties, sessions, SourceExpansion.none(), timer);
+    }
+
+    ReaperService(ConfigStore store, MeasurementPublisher publisher, MeterRegistry registry,
+            ReaperProperties properties, SessionOpener sessions, SourceExpansion expansion, TickTimer timer) {
         this.store = store;
         this.properties = properties;
         this.timer = timer;
-        this.context = new ReaperContext(publisher, new ReaperMeters(registry), new InstanceMetricCache(), sessions,
+        this.expansion = expansion;
+        this.context = new ReaperContext(publisher, new ReaperMeters(registry), new InstanceRegistry(), sessions,
                 properties.minTickPeriod(),
                 new Backoff(properties.reconnectBackoffMin(), properties.reconnectBackoffMax()),
                 properties.soloBackoffMax(), properties.factsRefreshInterval(),
@@ -83,6 +109,7 @@ public class ReaperService implements SmartLifecycle {
                 return;
             }
             running = true;
+            expansion.start(this::discoveryChanged);
             ConfigSnapshot snapshot = store.snapshot();
             reconcile(snapshot);
             // Watch from the index just applied, so a change made in between is not missed.
@@ -102,6 +129,7 @@ public class ReaperService implements SmartLifecycle {
                 return;
             }
             running = false;
+            expansion.stop();
             Thread w = watcher;
             if (w != null) {
                 w.interrupt();
@@ -110,6 +138,8 @@ public class ReaperService implements SmartLifecycle {
             stopping.forEach(SourceReaper::stop);
             reapers.clear();
             configs.clear();
+            discoveredBy.clear();
+            retired.clear();
         } finally {
             reconcileLock.unlock();
         }
@@ -126,10 +156,39 @@ public class ReaperService implements SmartLifecycle {
         return PHASE;
     }
 
-    /** The runtime status of a source's reaper, if one runs for it. */
+    /**
+     * The runtime status of a source's reaper, if one runs for it, or the last status of one
+     * retired less than the retention ago (state {@code stopped}).
+     */
     public Optional<SourceRuntimeStatus> status(String source) {
         SourceReaper reaper = reapers.get(source);
-        return reaper == null ? Optional.empty() : Optional.of(reaper.status());
+        if (reaper != null) {
+            return Optional.of(reaper.status());
+        }
+        Retired gone = retired.get(source);
+        return gone == null || expired(gone) ? Optional.empty() : Optional.of(gone.status());
+    }
+
+    /**
+     * What a discovering source found, each member with its reaper's state, then the members
+     * retired within the retention; empty for a plain source.
+     */
+    public Optional<DiscoveryStatus> discovery(String configuredSource) {
+        return expansion.status(configuredSource).map(found -> {
+            var members = new ArrayList<DiscoveryStatus.Member>();
+            for (DiscoveryStatus.Member member : found.members()) {
+                SourceReaper reaper = reapers.get(member.name());
+                SessionState state = reaper == null ? null : reaper.status().state();
+                members.add(new DiscoveryStatus.Member(member.name(), member.role(), state, null));
+            }
+            retired.values().stream()
+                    .filter(r -> configuredSource.equals(r.owner()) && !expired(r))
+                    .filter(r -> !reapers.containsKey(r.status().source()))
+                    .sorted(java.util.Comparator.comparing((Retired r) -> r.status().source()))
+                    .forEach(r -> members.add(new DiscoveryStatus.Member(r.status().source(), r.role(),
+                            SessionState.STOPPED, r.at())));
+            return found.withMembers(members);
+        });
     }
 
     /** Advanced whenever some source's status changes in a way an operator cares about. */
@@ -167,15 +226,22 @@ public class ReaperService implements SmartLifecycle {
                 return;
             }
             var wanted = new HashMap<String, ReaperConfig>();
-            for (Source source : snapshot.sources().values()) {
-                if (source.enabled()) {
-                    try {
-                        wanted.put(source.name(), ReaperConfig.of(source, snapshot));
-                    } catch (IllegalArgumentException e) {
-                        log.error("Source {} is not collected: {}", source.name(), e.getMessage());
-                    }
+            var enabled = snapshot.sources().values().stream().filter(Source::enabled).toList();
+            for (SourceExpansion.Collected collected : expansion.expand(enabled)) {
+                Source source = collected.source();
+                if (wanted.containsKey(source.name())) {
+                    log.error("Source {} is not collected twice: a discovered source has the name of another source",
+                            source.name());
+                    continue;
+                }
+                try {
+                    wanted.put(source.name(), ReaperConfig.of(source, snapshot));
+                    discoveredBy.put(source.name(), collected);
+                } catch (IllegalArgumentException e) {
+                    log.error("Source {} is not collected: {}", source.name(), e.getMessage());
                 }
             }
+            retired.values().removeIf(this::expired);
             for (var name : List.copyOf(reapers.keySet())) {
                 if (!wanted.containsKey(name)) {
                     retire(name);
@@ -191,6 +257,7 @@ public class ReaperService implements SmartLifecycle {
     private void startOrUpdate(String name, ReaperConfig config) {
         SourceReaper existing = reapers.get(name);
         if (existing == null) {
+            retired.remove(name);
             var reaper = new SourceReaper(config, context, timer);
             reapers.put(name, reaper);
             configs.put(name, config);
@@ -206,7 +273,13 @@ public class ReaperService implements SmartLifecycle {
         SourceReaper reaper = reapers.remove(name);
         configs.remove(name);
         significantStatus.remove(name);
+        SourceExpansion.Collected was = discoveredBy.remove(name);
         bumpStatusIndex();
+        if (reaper != null && was != null && was.discoveredBy() != null) {
+            // A configured source's status comes from the store once it is gone or disabled.
+            retired.put(name, new Retired(reaper.status().withState(SessionState.STOPPED, null, null),
+                    was.discoveredBy(), was.role(), timer.now()));
+        }
         if (reaper != null) {
             reaper.stop();
             log.info("Source {}: collection stopped", name);
@@ -214,6 +287,23 @@ public class ReaperService implements SmartLifecycle {
             Thread.ofVirtual().name("reaper-retire-" + name)
                     .start(() -> awaitAll(List.of(reaper), properties.shutdownTimeout()));
         }
+    }
+
+    /** A discovering source's set changed: start and retire reapers now, not at the next store change. */
+    private void discoveryChanged() {
+        try {
+            reconcile(store.snapshot());
+        } catch (RuntimeException e) {
+            log.error("Could not apply a discovery result; will retry on the next change", e);
+        }
+    }
+
+    private boolean expired(Retired gone) {
+        return !gone.at().plus(expansion.properties().retiredStatusRetention()).isAfter(timer.now());
+    }
+
+    /** A retired discovered source's last status, who discovered it and when it was retired. */
+    private record Retired(SourceRuntimeStatus status, String owner, String role, Instant at) {
     }
 
     private void statusChanged(SourceRuntimeStatus status) {

@@ -11,13 +11,15 @@ import java.time.Instant;
  *     readable (no privilege)
  * @param serverAddress {@code inet_server_addr():inet_server_port()} of the server actually
  *     connected to (with several hosts in the connection string it need not be the first)
+ * @param database {@code current_database()}: which of the instance's databases this session
+ *     reads, the key its share of a fanned-out result is found under; null when not PostgreSQL
  */
 record ServerFacts(int versionNum, boolean inRecovery, String systemIdentifier, String serverAddress,
-        Instant readAt) {
+        String database, Instant readAt) {
 
     /** For peers that are not PostgreSQL servers (pgbouncer, pgpool): every metric's newest SQL. */
     static ServerFacts notPostgres(Instant now) {
-        return new ServerFacts(0, false, null, null, now);
+        return new ServerFacts(0, false, null, null, null, now);
     }
 
     /**

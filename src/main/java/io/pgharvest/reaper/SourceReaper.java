@@ -54,6 +54,8 @@ final class SourceReaper {
     // Owned by the reaper thread.
     private ReaperConfig config;
     private SourceSession session;
+    /** The instance this source's session is on, while known (system identifier readable). */
+    private Instance instance;
     private TickSchedule schedule = TickSchedule.empty();
     private final SoloLane solo;
     private final MetricLedger ledger;
@@ -306,6 +308,7 @@ final class SourceReaper {
         schedule = TickSchedule.plan(active, context.minTickPeriod(), phaseSeed, now, schedule);
         solo.retainOnly(active.keySet());
         ledger.retainOnly(selection.keySet());
+        syncInstance();
         inactiveMetrics.forEach((metric, lane) -> {
             if (lane == MetricLane.NO_SQL) {
                 log.info("Source {}: metric {} has no SQL for server version {}; not collected",
@@ -409,10 +412,31 @@ final class SourceReaper {
     }
 
     private TickRunner newTickRunner() {
-        String instance = session.facts().instanceKey(config.connection().hosts().getFirst().toString());
-        return new TickRunner(config, session, solo, ledger, context.instanceCache(), context.meters(),
-                sourceMeters, context.sessions().settings().defaultStatementTimeout(), instance,
-                context.maxExtraRoundTrips());
+        return new TickRunner(config, session, solo, ledger, instance, session.facts().database(), context.meters(),
+                sourceMeters, context.sessions().settings().defaultStatementTimeout(), context.maxExtraRoundTrips());
+    }
+
+    /**
+     * Joins the instance the session is on with the metrics now active (or moves to another one
+     * after a reconnect to another server, or leaves when there is no session or the instance is
+     * unknown). Called after every re-plan.
+     */
+    private void syncInstance() {
+        ServerFacts facts = session == null ? null : session.facts();
+        String key = facts == null ? null : facts.instanceKey(config.connection().hosts().getFirst().toString());
+        if (instance != null && !instance.key().equals(key)) {
+            leaveInstance();
+        }
+        if (key != null) {
+            instance = context.instances().join(key, name, facts.database(), schedule.intervals().keySet());
+        }
+    }
+
+    private void leaveInstance() {
+        if (instance != null) {
+            context.instances().leave(instance, name);
+            instance = null;
+        }
     }
 
     /** Opens a session unless one is open or the reconnect back-off has not passed. */
@@ -527,6 +551,7 @@ final class SourceReaper {
     }
 
     private void closeSession() {
+        leaveInstance();
         if (session != null) {
             session.close();
             session = null;
@@ -567,7 +592,25 @@ final class SourceReaper {
                 facts == null ? null : facts.inRecovery(),
                 facts == null ? null : facts.systemIdentifier(),
                 schedule.isEmpty() ? null : schedule.period(), lastTickStart, lastTickDuration, ticks, skippedTicks,
-                metrics, session == null ? null : session.privileges().warning(), stretchedTicks, stretchReason);
+                metrics, session == null ? null : session.privileges().warning(), stretchedTicks, stretchReason,
+                instanceShare(facts));
+    }
+
+    private SourceRuntimeStatus.InstanceShare instanceShare(ServerFacts facts) {
+        Instance current = instance;
+        if (current == null || facts == null) {
+            return null;
+        }
+        var fannedOut = new ArrayList<String>();
+        for (String metric : schedule.intervals().keySet()) {
+            MetricDefinition definition = config.definitions().get(metric);
+            if (definition != null && current.fansOut(metric)
+                    && definition.instanceSqlFor(facts.majorVersion()).isPresent()) {
+                fannedOut.add(metric);
+            }
+        }
+        fannedOut.sort(null);
+        return new SourceRuntimeStatus.InstanceShare(current.key(), current.memberCount(), fannedOut);
     }
 
     /** The selection in name order; sorted again only when the selection itself changes, not every tick. */

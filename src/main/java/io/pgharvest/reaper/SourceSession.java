@@ -21,7 +21,8 @@ final class SourceSession implements AutoCloseable {
 
     private static final String FACTS_SQL = """
             select current_setting('server_version_num')::int, pg_is_in_recovery(),
-                   coalesce(host(inet_server_addr()), '') || ':' || coalesce(inet_server_port(), 0)""";
+                   coalesce(host(inet_server_addr()), '') || ':' || coalesce(inet_server_port(), 0),
+                   current_database()::text""";
     private static final String INSUFFICIENT_PRIVILEGE = "42501";
     static final String QUERY_CANCELED = "57014";
     static final String LOCK_NOT_AVAILABLE = "55P03";
@@ -108,11 +109,13 @@ final class SourceSession implements AutoCloseable {
                 int versionNum;
                 boolean inRecovery;
                 String serverAddress;
+                String database;
                 try (ResultSet rs = st.executeQuery(FACTS_SQL)) {
                     rs.next();
                     versionNum = rs.getInt(1);
                     inRecovery = rs.getBoolean(2);
                     serverAddress = rs.getString(3);
+                    database = rs.getString(4);
                 }
                 if (opening) {
                     privileges = RolePrivileges.of(connection);
@@ -120,7 +123,7 @@ final class SourceSession implements AutoCloseable {
                 // Last: without pg_monitor it fails, and so does the rest of the transaction.
                 String systemId = facts != null && facts.systemIdentifier() != null ? facts.systemIdentifier()
                         : readSystemIdentifier(st);
-                facts = new ServerFacts(versionNum, inRecovery, systemId, serverAddress, now);
+                facts = new ServerFacts(versionNum, inRecovery, systemId, serverAddress, database, now);
             } catch (SQLException | RuntimeException e) {
                 try {
                     st.execute("rollback");

@@ -62,8 +62,21 @@ final class SourcesHealthContributor implements CompositeHealthContributor {
         if (!source.enabled()) {
             return Health.status(DISABLED).withDetail("reason", "disabled").build();
         }
+        var discovery = reapers.discovery(source.name());
+        if (discovery.isPresent()) {
+            return health(discovery.get());
+        }
         return reapers.status(source.name()).map(SourcesHealthContributor::health)
                 .orElseGet(() -> Health.unknown().withDetail("reason", "no reaper running").build());
+    }
+
+    /** A discovering source: its discovery's state; each discovered source reports in its own status. */
+    private static Health health(io.pgharvest.model.DiscoveryStatus found) {
+        Health.Builder builder = found.lastError() != null
+                ? Health.status(UNREACHABLE).withDetail("reason", found.lastError())
+                : found.lastDiscoveryAt() != null ? Health.up() : Health.unknown();
+        return builder.withDetail("discovered", found.members().stream().filter(m -> m.retiredAt() == null).count())
+                .build();
     }
 
     private static Health health(SourceRuntimeStatus status) {

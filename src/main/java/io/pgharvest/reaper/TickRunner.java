@@ -10,9 +10,11 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Runs the metrics due on one tick against one session: instance-level results come from the
- * shared cache when fresh, healthy metrics go in one pipelined round trip, isolated metrics run
- * alone.
+ * Runs the metrics due on one tick against one session: instance-level and fanned-out results
+ * come from the {@link Instance}'s shared results when fresh, healthy metrics go in one pipelined
+ * round trip, isolated metrics run alone. A fanned-out metric that this source fetches runs its
+ * instance-wide variant; the result is split per database, shared, and this source delivers its
+ * own database's share.
  *
  * <p>Never makes a struggling server worse. A pipeline that fails does not tell which statement
  * failed; its metrics become suspects and are narrowed down with at most
@@ -35,11 +37,14 @@ final class TickRunner {
     private final SourceSession session;
     private final SoloLane solo;
     private final MetricLedger ledger;
-    private final InstanceMetricCache cache;
+    /** The instance this source is a member of; null when the instance is unknown (nothing shared). */
+    private final Instance instance;
+    private final String database;
+    /** Metrics of this tick that run their instance-wide variant. */
+    private final java.util.Set<String> fannedOut = new java.util.HashSet<>();
     private final ReaperMeters meters;
     private final ReaperMeters.SourceMeters sourceMeters;
     private final Duration defaultTimeout;
-    private final String instanceKey;
     private final int maxExtraRoundTrips;
     private final List<Measurement> out = new ArrayList<>();
     private Map<String, Duration> intervals;
@@ -52,17 +57,17 @@ final class TickRunner {
     private final List<FailedRun> timedOutAlone = new ArrayList<>();
 
     TickRunner(ReaperConfig config, SourceSession session, SoloLane solo, MetricLedger ledger,
-            InstanceMetricCache cache, ReaperMeters meters, ReaperMeters.SourceMeters sourceMeters,
-            Duration defaultTimeout, String instanceKey, int maxExtraRoundTrips) {
+            Instance instance, String database, ReaperMeters meters, ReaperMeters.SourceMeters sourceMeters,
+            Duration defaultTimeout, int maxExtraRoundTrips) {
         this.config = config;
         this.session = session;
         this.solo = solo;
         this.ledger = ledger;
-        this.cache = cache;
+        this.instance = instance;
+        this.database = database;
         this.meters = meters;
         this.sourceMeters = sourceMeters;
         this.defaultTimeout = defaultTimeout;
-        this.instanceKey = instanceKey;
         this.maxExtraRoundTrips = maxExtraRoundTrips;
     }
 
@@ -89,9 +94,14 @@ final class TickRunner {
             if (sql == null) {
                 continue; // not active for this server; the reaper reports it in the status
             }
-            if (definition.instanceLevel() && instanceKey != null
-                    && deliverCached(metric, definition, intervals.get(metric), now)) {
+            boolean shared = definition.instanceLevel() && instance != null;
+            String instanceSql = fanOutSql(metric, definition, major);
+            if ((shared || instanceSql != null) && deliverCached(metric, definition, intervals.get(metric), now)) {
                 continue;
+            }
+            if (instanceSql != null) {
+                fannedOut.add(metric);
+                sql = instanceSql;
             }
             var query = new MetricQuery(metric, sql, timeoutOf(definition));
             QueryPipeline.NotReadingException refused = session.pipeline().refusal(query);
@@ -287,12 +297,20 @@ final class TickRunner {
         return pipelineFailed;
     }
 
+    /** The instance-wide SQL to run for {@code metric} on this tick, or null to run it per database. */
+    private String fanOutSql(String metric, MetricDefinition definition, int major) {
+        if (instance == null || database == null || definition.instanceLevel() || !instance.fansOut(metric)) {
+            return null;
+        }
+        return definition.instanceSqlFor(major).orElse(null);
+    }
+
     private boolean deliverCached(String metric, MetricDefinition definition, Duration interval, Instant now) {
-        var cached = cache.reusable(instanceKey, metric, interval, now, ledger.sharedDelivered(metric));
+        var cached = instance.results().reusable(metric, interval, now, ledger.sharedDelivered(metric));
         if (cached.isEmpty()) {
             return false;
         }
-        out.add(measurement(definition, cached.get().rows(), cached.get().fetchedAt()));
+        out.add(measurement(definition, cached.get().rowsFor(database), cached.get().fetchedAt()));
         ledger.deliveredShared(metric, cached.get());
         ledger.succeeded(metric, now);
         sourceMeters.fetch(ReaperMeters.CACHED, 1);
@@ -301,10 +319,20 @@ final class TickRunner {
 
     private void deliver(String metric, FetchedRows rows, Instant now) {
         MetricDefinition definition = config.definitions().get(metric);
-        if (definition.instanceLevel() && instanceKey != null) { // null: instance unknown, nothing shared
-            ledger.deliveredShared(metric, cache.put(instanceKey, metric, now, rows));
+        FetchedRows own = rows;
+        if (fannedOut.contains(metric)) {
+            try {
+                var entry = instance.results().putSplit(metric, now, FanOutSplit.byDatabase(metric, rows));
+                ledger.deliveredShared(metric, entry);
+                own = entry.rowsFor(database);
+            } catch (IllegalArgumentException e) {
+                ledger.failed(metric, e.getMessage(), now);
+                return;
+            }
+        } else if (definition.instanceLevel() && instance != null) { // null: instance unknown, nothing shared
+            ledger.deliveredShared(metric, instance.results().put(metric, now, rows));
         }
-        out.add(measurement(definition, rows, now));
+        out.add(measurement(definition, own, now));
         ledger.succeeded(metric, now);
     }
 

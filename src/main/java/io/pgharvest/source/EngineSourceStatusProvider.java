@@ -28,7 +28,8 @@ final class EngineSourceStatusProvider implements SourceStatusProvider {
         ConfigSnapshot snapshot = store.snapshot();
         return Optional.ofNullable(snapshot.sources().get(sourceName)).map(source -> {
             SourceStatus configured = SourceStatus.configured(source, snapshot);
-            return reapers.status(sourceName).map(configured::withRuntime).orElse(configured);
+            SourceStatus withRuntime = reapers.status(sourceName).map(configured::withRuntime).orElse(configured);
+            return reapers.discovery(sourceName).map(withRuntime::withDiscovery).orElse(withRuntime);
         });
     }
 

@@ -2,6 +2,7 @@ package io.pgharvest.source;
 
 import com.fasterxml.jackson.annotation.JsonValue;
 import io.pgharvest.model.ConfigSnapshot;
+import io.pgharvest.model.DiscoveryStatus;
 import io.pgharvest.model.Source;
 import io.pgharvest.model.SourceKind;
 import io.pgharvest.model.SourceRuntimeStatus;
@@ -21,6 +22,8 @@ import java.util.Objects;
  * @param modifyIndex the store index at which the source's configuration last changed
  * @param runtime what the source's reaper reports (connection, server, ticks, each metric's lane,
  *     last success and last error); null while no reaper runs for the source
+ * @param discovery for a discovering source (continuous discovery, a cluster): what its discovery
+ *     found, each discovered source with its state, and those retired recently; null otherwise
  */
 public record SourceStatus(
         String name,
@@ -31,7 +34,8 @@ public record SourceStatus(
         Map<String, Integer> metrics,
         Map<String, Integer> standbyMetrics,
         long modifyIndex,
-        SourceRuntimeStatus runtime) {
+        SourceRuntimeStatus runtime,
+        DiscoveryStatus discovery) {
 
     public SourceStatus {
         Objects.requireNonNull(name, "name");
@@ -45,7 +49,7 @@ public record SourceStatus(
         return new SourceStatus(source.name(), source.kind(), source.group(), source.enabled(),
                 source.enabled() ? State.CONFIGURED : State.DISABLED,
                 snapshot.selectedMetrics(source, false), snapshot.selectedMetrics(source, true),
-                snapshot.modifyIndex(StoreTable.SOURCES, source.name()), null);
+                snapshot.modifyIndex(StoreTable.SOURCES, source.name()), null, null);
     }
 
     /** This status with what the source's reaper reports. */
@@ -58,7 +62,19 @@ public record SourceStatus(
             default -> State.STARTING;
         };
         return new SourceStatus(name, kind, group, enabled, runtimeState, metrics, standbyMetrics, modifyIndex,
-                runtimeStatus);
+                runtimeStatus, discovery);
+    }
+
+    /**
+     * This status with what the source's discovery found. A discovering source has no reaper of
+     * its own: it is {@code connected} when its last discovery succeeded, {@code disconnected}
+     * when it failed.
+     */
+    public SourceStatus withDiscovery(DiscoveryStatus found) {
+        State discoveryState = found.lastError() != null ? State.DISCONNECTED
+                : found.lastDiscoveryAt() != null ? State.CONNECTED : State.STARTING;
+        return new SourceStatus(name, kind, group, enabled, runtime == null ? discoveryState : state, metrics,
+                standbyMetrics, modifyIndex, runtime, found);
     }
 
     /** The life of a source as seen by the status endpoint. */

@@ -8,10 +8,11 @@ import java.util.Map;
 
 /**
  * One metric of pgwatch's {@code metrics.yaml}; the name is its key in the {@code metrics:} map.
- * {@code statement_timeout_seconds} is pgharvest's own addition (pgwatch ignores it).
+ * {@code statement_timeout_seconds} and {@code instance_sqls} (the instance-wide variant that fans
+ * out to the instance's databases) are pgharvest's own additions (pgwatch ignores them).
  */
 @JsonPropertyOrder({"description", "sqls", "gauges", "is_instance_level", "node_status", "storage_name",
-        "init_sql", "statement_timeout_seconds"})
+        "init_sql", "statement_timeout_seconds", "instance_sqls"})
 record MetricEntry(
         String description,
         Map<Integer, String> sqls,
@@ -20,18 +21,20 @@ record MetricEntry(
         NodeStatus nodeStatus,
         String storageName,
         String initSql,
-        Integer statementTimeoutSeconds) {
+        Integer statementTimeoutSeconds,
+        Map<Integer, String> instanceSqls) {
 
     static MetricEntry of(MetricDefinition metric) {
         return new MetricEntry(SourceEntry.blankToNull(metric.description()), metric.sqls(), metric.gauges(),
                 metric.instanceLevel() ? Boolean.TRUE : null,
                 metric.nodeStatus() == NodeStatus.ANY ? null : metric.nodeStatus(),
-                metric.storageName(), metric.initSql(), metric.statementTimeoutSeconds());
+                metric.storageName(), metric.initSql(), metric.statementTimeoutSeconds(),
+                metric.instanceSqls().isEmpty() ? null : metric.instanceSqls());
     }
 
     MetricDefinition toDefinition(String name) {
         return new MetricDefinition(name, description, sqls, gauges, isInstanceLevel != null && isInstanceLevel,
                 nodeStatus, SourceEntry.blankToNull(storageName), SourceEntry.blankToNull(initSql),
-                statementTimeoutSeconds);
+                statementTimeoutSeconds, instanceSqls);
     }
 }

@@ -1,6 +1,7 @@
 package io.pgharvest.store;
 
 import io.pgharvest.model.FieldProblem;
+import io.pgharvest.model.FanOutRewrite;
 import io.pgharvest.model.MetricDefinition;
 import io.pgharvest.model.Preset;
 import io.pgharvest.model.Source;
@@ -170,8 +171,10 @@ public final class PgwatchImportReader {
                     addSource(document.sources().get(i), origin + " line " + document.sourceLines().get(i),
                             "[" + i + "]");
                 }
-                document.metrics().definitions().values().forEach(metric ->
-                        addDefinition(metrics, "metrics", metric.name(), metric, where));
+                // Where pgwatch's query rewrites mechanically into an instance-wide one, the
+                // metric fans out on instances with several databases (docs/pgwatch-import.md).
+                document.metrics().definitions().values().forEach(metric -> addDefinition(metrics, "metrics",
+                        metric.name(), FanOutRewrite.withDerivedVariants(metric), where));
                 document.metrics().presetDefinitions().values().forEach(preset ->
                         addDefinition(presets, "presets", preset.name(), preset, where));
             }

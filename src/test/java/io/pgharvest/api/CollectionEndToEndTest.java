@@ -46,6 +46,33 @@ class CollectionEndToEndTest extends ApiTestBase {
     }
 
     @Test
+    void aContinuousDiscoverySourceShowsItsDatabasesInItsStatusAndHealth() {
+        pg.createDatabase("e2e_disc_1");
+        pg.createDatabase("e2e_disc_2");
+        api().post("/api/v1/metrics", Map.of("name", "e2e_disc_ping", "sqls", Map.of("14", "select 1 as up_value"),
+                "gauges", List.of("*")));
+        var created = api().post("/api/v1/sources", Map.of("name", "e2e-disc", "connStr", pg.connStr("postgres"),
+                "kind", "postgres-continuous-discovery", "includePattern", "^e2e_disc_",
+                "metrics", Map.of("e2e_disc_ping", 1)));
+        assertThat(created.status()).isEqualTo(201);
+
+        JsonNode status = Awaitility.await().atMost(Duration.ofSeconds(15)).pollInterval(Duration.ofMillis(100))
+                .until(() -> api().get("/api/v1/sources/e2e-disc/status").json(),
+                        s -> s.at("/discovery/members").size() == 2
+                                && s.at("/discovery/members/0/state").asString().equals("connected")
+                                && s.at("/discovery/members/1/state").asString().equals("connected"));
+        assertThat(status.get("state").asString()).isEqualTo("connected");
+        assertThat(status.at("/discovery/members/0/name").asString()).isEqualTo("e2e-disc_e2e_disc_1");
+        assertThat(status.at("/discovery/members/1/role").asString()).isEqualTo("e2e_disc_2");
+        assertThat(status.at("/discovery/lastDiscoveryAt").asString()).isNotBlank();
+        assertThat(status.toString()).doesNotContain("password");
+
+        JsonNode health = api().get("/actuator/health").json();
+        assertThat(health.at("/components/sources/components/e2e-disc/status").asString()).isEqualTo("UP");
+        assertThat(health.at("/components/sources/components/e2e-disc/details/discovered").asInt()).isEqualTo(2);
+    }
+
+    @Test
     void anUnreachableSourceIsUnreachableInHealthButPgharvestStaysUpAndReady() {
         api().post("/api/v1/sources", Map.of("name", "e2e-dead", "connStr", "postgresql://127.0.0.1:1/none",
                 "preset", "minimal"));

@@ -39,7 +39,7 @@ final class ReaperTestKit {
     }
 
     ReaperTestKit(Duration reconnectMin, Duration reconnectMax, int maxExtraRoundTrips) {
-        context = new ReaperContext(publisher, new ReaperMeters(registry), new InstanceMetricCache(),
+        context = new ReaperContext(publisher, new ReaperMeters(registry), new InstanceRegistry(),
                 sessions(),
                 Duration.ofSeconds(1), new Backoff(reconnectMin, reconnectMax), Duration.ofSeconds(30),
                 Duration.ofMinutes(5), Thread.ofVirtual().name("test-reaper-", 0).factory(), status -> { },

@@ -135,8 +135,44 @@ class CatalogVersionMatrixTest {
             for (MetricDefinition metric : metrics) {
                 checkReadsOnlySystemCatalogs(connection, metric, major, role, problems);
             }
+            checkInstanceVariants(connection, metrics, major, role, results, problems);
         }
         return results;
+    }
+
+    /**
+     * Each instance-wide variant runs, returns {@code epoch_ns}, {@code fan_out_dbname} and the
+     * declared columns, and has as many rows for this database as the per-database query returned.
+     */
+    private void checkInstanceVariants(Connection connection, List<MetricDefinition> metrics, int major, String role,
+            Map<String, List<Map<String, Object>>> perDatabase, List<String> problems) throws SQLException {
+        for (MetricDefinition metric : metrics) {
+            var sql = metric.instanceSqlFor(major);
+            if (sql.isEmpty()) {
+                continue;
+            }
+            String name = metric.name() + " (instance-wide)";
+            try (PreparedStatement alone = connection.prepareStatement(sql.get())) {
+                ResultRows rows = collect(alone, alone.execute()).getLast();
+                var expected = new ArrayList<String>(List.of("epoch_ns", MetricDefinition.FAN_OUT_KEY));
+                expected.addAll(catalog.declaredColumns(metric.name()));
+                if (!rows.columns().equals(expected)) {
+                    problems.add(role + ": " + name + " returns " + rows.columns() + " but should return " + expected);
+                }
+                long here = rows.rows().stream()
+                        .filter(r -> MatrixFixture.DB.equals(String.valueOf(r.get(MetricDefinition.FAN_OUT_KEY))))
+                        .count();
+                int expectedRows = perDatabase.getOrDefault(metric.name(), List.of()).size();
+                boolean topList = metric.name().equals("stat_statements"); // counts its own run
+                if (!topList && here != expectedRows) {
+                    problems.add(role + ": " + name + " has " + here + " rows for " + MatrixFixture.DB
+                            + ", the per-database query " + expectedRows);
+                }
+            } catch (SQLException e) {
+                problems.add(role + ": " + name + " fails: " + e.getMessage());
+            }
+            connection.rollback();
+        }
     }
 
     /**

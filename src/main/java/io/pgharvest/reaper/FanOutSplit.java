@@ -1,0 +1,42 @@
+package io.pgharvest.reaper;
+
+import io.pgharvest.model.Measurement;
+import io.pgharvest.model.MetricDefinition;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Splits the result of a metric's instance-wide variant into the rows each database would have
+ * returned: rows grouped by their {@value MetricDefinition#FAN_OUT_KEY} value, in their original
+ * order, with that column removed, so that a sink cannot tell them from a per-database read.
+ */
+final class FanOutSplit {
+
+    private FanOutSplit() {
+    }
+
+    /** @throws IllegalArgumentException when a row lacks the key column (the variant is wrong) */
+    static Map<String, FetchedRows> byDatabase(String metric, FetchedRows instanceWide) {
+        var grouped = new HashMap<String, List<Measurement.Row>>();
+        for (Measurement.Row row : instanceWide.rows()) {
+            if (!row.values().containsKey(MetricDefinition.FAN_OUT_KEY)) {
+                throw new IllegalArgumentException("the instance-wide SQL of metric " + metric + " returned no "
+                        + MetricDefinition.FAN_OUT_KEY + " column");
+            }
+            Object database = row.values().get(MetricDefinition.FAN_OUT_KEY);
+            if (database == null) {
+                continue; // a row of no database (a background worker's): no per-database read returns it
+            }
+            var values = new LinkedHashMap<>(row.values());
+            values.remove(MetricDefinition.FAN_OUT_KEY);
+            grouped.computeIfAbsent(database.toString(), d -> new ArrayList<>())
+                    .add(new Measurement.Row(values, row.tags()));
+        }
+        var split = new HashMap<String, FetchedRows>();
+        grouped.forEach((database, rows) -> split.put(database, new FetchedRows(rows, instanceWide.reportedTime())));
+        return split;
+    }
+}

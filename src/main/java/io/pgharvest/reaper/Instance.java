@@ -1,0 +1,92 @@
+package io.pgharvest.reaper;
+
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * One PostgreSQL instance (system identifier + the address actually connected to) and the sources
+ * collected from it, one per database or several. The engine's instance layer: what is read once
+ * for the whole server is fetched through one member's session and shared here:
+ * <ul>
+ *   <li>instance-level metrics: the same rows for every member;</li>
+ *   <li>fanned-out metrics (a per-database metric with an instance-wide variant, collected on at
+ *       least two of the instance's databases): one instance-wide read, split per database, each
+ *       member taking its own database's rows.</li>
+ * </ul>
+ * A source joins once its session knows the instance and leaves when the session closes; an
+ * instance whose system identifier is not readable is unknown and shares nothing, because two
+ * servers behind one address could otherwise deliver each other's rows.
+ *
+ * <p>Thread-safe: members are changed by their own reapers, read by all; the per-metric count of
+ * databases is republished as an immutable map on every change (membership changes are rare,
+ * reads happen on every tick).
+ */
+final class Instance {
+
+    private final String key;
+    private final InstanceMetricCache results = new InstanceMetricCache();
+    private final Map<String, Member> members = new ConcurrentHashMap<>();
+    private volatile Map<String, Integer> databasesPerMetric = Map.of();
+
+    Instance(String key) {
+        this.key = key;
+    }
+
+    String key() {
+        return key;
+    }
+
+    /** Results shared between the members (instance-level and fanned-out metrics). */
+    InstanceMetricCache results() {
+        return results;
+    }
+
+    /**
+     * Whether {@code metric} is collected on at least two of the instance's databases: only then
+     * does one instance-wide read replace several per-database ones (for a single database the
+     * per-database query reads less).
+     */
+    boolean fansOut(String metric) {
+        return databasesPerMetric.getOrDefault(metric, 0) >= 2;
+    }
+
+    /** The sources collected from this instance, by name. */
+    Set<String> memberNames() {
+        return Set.copyOf(members.keySet());
+    }
+
+    int memberCount() {
+        return members.size();
+    }
+
+    /** Called under the registry's per-key lock. */
+    void put(String source, String database, Set<String> activeMetrics) {
+        members.put(source, new Member(database, Set.copyOf(activeMetrics)));
+        recount();
+    }
+
+    /** Called under the registry's per-key lock; true when no member is left. */
+    boolean remove(String source) {
+        members.remove(source);
+        recount();
+        return members.isEmpty();
+    }
+
+    private void recount() {
+        var databases = new HashMap<String, Set<String>>();
+        for (Member member : members.values()) {
+            for (String metric : member.metrics()) {
+                databases.computeIfAbsent(metric, m -> new HashSet<>()).add(member.database());
+            }
+        }
+        var counts = new HashMap<String, Integer>();
+        databases.forEach((metric, names) -> counts.put(metric, names.size()));
+        databasesPerMetric = Map.copyOf(counts);
+    }
+
+    private record Member(String database, Set<String> metrics) {
+    }
+}

@@ -1,0 +1,39 @@
+package io.pgharvest.reaper;
+
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * The PostgreSQL instances the engine collects from, each with its member sources. One per
+ * reaper service. An instance exists while at least one source's session is open on it.
+ */
+final class InstanceRegistry {
+
+    private final ConcurrentHashMap<String, Instance> instances = new ConcurrentHashMap<>();
+
+    /**
+     * Adds or updates {@code source} as a member of the instance {@code key}, reading
+     * {@code database} and collecting {@code activeMetrics}.
+     */
+    Instance join(String key, String source, String database, Set<String> activeMetrics) {
+        return instances.compute(key, (k, existing) -> {
+            Instance instance = existing == null ? new Instance(k) : existing;
+            instance.put(source, database, activeMetrics);
+            return instance;
+        });
+    }
+
+    /** Removes {@code source} from {@code instance}; the instance goes when its last member does. */
+    void leave(Instance instance, String source) {
+        instances.computeIfPresent(instance.key(), (k, existing) -> existing.remove(source) ? null : existing);
+    }
+
+    Optional<Instance> instance(String key) {
+        return Optional.ofNullable(instances.get(key));
+    }
+
+    int size() {
+        return instances.size();
+    }
+}
