@@ -524,6 +524,7 @@ def main():
     p.add_argument("--window", type=int, default=240, help="measurement window, seconds")
     p.add_argument("--interval", type=int, default=30, help="every metric's interval, seconds")
     p.add_argument("--first", choices=SIDES, default="pgwatch", help="side that starts the first pair")
+    p.add_argument("--exclude", default="", help="metrics,... left out on both sides (e.g. those failing on a plain server)")
     p.add_argument("--commit", default=None, help="what the jar was built from (default: git describe of its checkout)")
     p.add_argument("--label", default="run", help="groups runs in the report (e.g. baseline)")
     p.add_argument("--output", default=str(repo / "target" / "pgwatch-side-by-side"))
@@ -562,7 +563,9 @@ def main():
         capture_output=True, text=True).stdout.strip() or "?"
 
     pgwatch_metrics = yaml.safe_load(metrics_file.read_text())
-    metrics = [m for m in pgwatch_metrics["presets"]["debug"]["metrics"] if m not in NOT_ON_A_PLAIN_SERVER]
+    excluded = {m for m in args.exclude.split(",") if m}
+    metrics = [m for m in pgwatch_metrics["presets"]["debug"]["metrics"]
+               if m not in NOT_ON_A_PLAIN_SERVER and m not in excluded]
     log(f"{len(metrics)} metrics of pgwatch's debug preset, every {args.interval} s; plan {plan}; "
         f"warm-up {args.warmup} s, window {args.window} s; commit {args.commit}; load {load_average()}")
 
