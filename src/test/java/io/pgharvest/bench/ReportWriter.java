@@ -19,17 +19,6 @@ import java.util.function.Predicate;
  */
 final class ReportWriter {
 
-    /** pgwatch v6 as measured in issue 6 (6 and 60 sources, 61 metrics every 30 s, 240 s window). */
-    record Peer(String collector, int sources, double cpuSeconds, int rssMb, String goroutines, String statements,
-            double postgresCpuSeconds) {
-    }
-
-    static final List<Peer> PGWATCH = List.of(
-            new Peer("pgwatch v5 (one goroutine per metric)", 6, 2.40, 45, "384", "3,356", 13.3),
-            new Peer("pgwatch v6 (one worker per source, pgx batch)", 6, 1.37, 36, "24", "3,276", 9.5),
-            new Peer("pgwatch v5", 60, 18.6, 155, "3,733", "32.6k", 136),
-            new Peer("pgwatch v6", 60, 9.8, 62, "132", "32.7k", 96));
-
     /** A failed run: its label and the error. */
     record Failure(String label, String error) {
     }
@@ -166,7 +155,9 @@ final class ReportWriter {
         if (runs.isEmpty()) {
             return;
         }
-        md.append("\n## pgwatch-shaped run (PostgreSQL sink, every metric every ")
+        // pgharvest alone on pgwatch's shape with the built-in catalog; pgwatch itself is measured
+        // side by side only, by bench/pgwatch-side-by-side.py, never quoted from elsewhere.
+        md.append("\n## pgwatch-shaped run, pgharvest only (PostgreSQL sink, every metric every ")
                 .append(runs.getFirst().tickPeriodSeconds()).append(" s, ").append(f1(runs.getFirst().windowSeconds()))
                 .append(" s window after ").append(runs.getFirst().warmupSeconds()).append(" s warm-up)\n\n");
         md.append("| collector | sources | metrics | collector CPU-s | RSS MB (mean in window) | threads (platform / virtual)"
@@ -188,13 +179,6 @@ final class ReportWriter {
                     Math.round(transactions), f2(backend),
                     f3(statements == 0 ? Double.NaN : 1000 * backend / statements), f2(backend / sources),
                     Math.round(mean(same, r -> (double) r.measurements()))));
-            for (Peer peer : PGWATCH) {
-                if (peer.sources() == sources) {
-                    md.append(row(peer.collector() + " (issue 6)", sources, 61, f2(peer.cpuSeconds()), peer.rssMb(),
-                            peer.goroutines() + " goroutines", peer.statements(), "", f1(peer.postgresCpuSeconds()),
-                            "", f2(peer.postgresCpuSeconds() / sources), ""));
-                }
-            }
         }
     }
 
@@ -229,28 +213,6 @@ final class ReportWriter {
         select(results, r -> r.group().equals("idle")).stream().findFirst().ifPresent(idle -> md.append(row(
                 "JVM floor (RSS with no sources; stated, no target)", mb(idle.rssMeanKb()) + " MB RSS (mean in window), heap after GC "
                         + mb(idle.heapAfterGcKb()) + " MB, " + idle.threadsMax() + " platform threads", "stated")));
-        List<RunResult> pgwatch = select(results, r -> r.group().equals("pgwatch"));
-        for (Peer peer : PGWATCH) {
-            if (!peer.collector().startsWith("pgwatch v6")) {
-                continue;
-            }
-            List<RunResult> same = pgwatch.stream().filter(r -> r.sources() == peer.sources()).toList();
-            if (same.isEmpty()) {
-                continue;
-            }
-            double cpu = mean(same, RunResult::cpuSeconds);
-            double backend = mean(same, RunResult::backendCpuSeconds);
-            double rss = mean(same, r -> r.rssMeanKb() / 1024.0);
-            md.append(row("Collector CPU at most half of pgwatch v6 (" + peer.sources() + " sources: <= "
-                    + f2(peer.cpuSeconds() / 2) + " s)", f2(cpu) + " s (" + same.getFirst().metrics() + " metrics)",
-                    verdict(cpu <= peer.cpuSeconds() / 2)));
-            md.append(row("PostgreSQL CPU serving it at most half of pgwatch v6 (" + peer.sources() + " sources: <= "
-                    + f2(peer.postgresCpuSeconds() / 2) + " s)", f2(backend) + " s, " + f2(backend / peer.sources())
-                    + " s per source", verdict(backend <= peer.postgresCpuSeconds() / 2)));
-            if (peer.sources() == 60) {
-                md.append(row("RSS at 60 sources at most 2x pgwatch v6's 62 MB", f1(rss) + " MB", verdict(rss <= 124)));
-            }
-        }
         for (RunResult n : select(results, r -> r.collector().equals("naive"))) {
             pgharvestScaling(results, n.sources()).ifPresent(h -> {
                 double threads = (double) n.allThreads() / h.allThreads();

@@ -1,0 +1,640 @@
+#!/usr/bin/env python3
+"""pgwatch v6 and pgharvest side by side, alternately, on the same workload (issue 10, item 4).
+
+One collector at a time, in pairs whose order alternates, on one monitored PostgreSQL cluster
+(one empty database per source) and one separate sink cluster. Both collectors read the same
+sources.yaml (pgwatch's format) and the same metric definitions (pgwatch's own metrics.yaml,
+imported into pgharvest through its pgwatch import), so both run identical SQL.
+
+See docs/performance.md, "pgwatch v6 side by side", for the workload, every figure, and the
+command to reproduce. Needs root (the clusters run as the unprivileged `postgres` account),
+Debian's PostgreSQL binaries, PyYAML, a JDK 21+ and the pgharvest fat jar
+(./mvnw -B package -DskipTests). pgwatch's files are read from where they are and copied (the
+metric subset) to a temp directory only, never into this repository.
+
+Writes <output>/runs.jsonl (one line per run, appended, so several invocations add up) and
+<output>/results.md (regenerated from every run of the same --label).
+"""
+
+import argparse
+import json
+import os
+import re
+import shutil
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from datetime import datetime, timezone
+from pathlib import Path
+
+# The `debug` preset's metrics that need something a plain server does not have (an OS helper
+# or extension, a backup tool, server log access, superuser helper functions) or that pgwatch
+# itself answers without SQL.
+NOT_ON_A_PLAIN_SERVER = {
+    "backup_age_pgbackrest", "backup_age_walg", "cpu_load", "psutil_cpu", "psutil_disk",
+    "psutil_disk_io_total", "psutil_mem", "smart_health_per_disk", "vmstat", "change_events",
+    "server_log_event_counts", "instance_up", "table_bloat_approx_stattuple",
+}
+TOKEN = "bench-token-0123456789abcdef"
+CLK_TCK = os.sysconf("SC_CLK_TCK")
+SIDES = ("pgwatch", "pgharvest")
+
+
+def log(msg):
+    print(f"[side-by-side {datetime.now(timezone.utc):%H:%M:%S}] {msg}", flush=True)
+
+
+def load_average():
+    return " ".join(Path("/proc/loadavg").read_text().split()[:3])
+
+
+# ---------------------------------------------------------------------------------------------
+# /proc readings
+
+def proc_stat(pid):
+    """(ppid, utime+stime, cutime+cstime) in clock ticks, or None when the process is gone."""
+    try:
+        text = Path(f"/proc/{pid}/stat").read_text()
+    except (FileNotFoundError, ProcessLookupError):
+        return None
+    fields = text[text.rindex(")") + 2:].split()
+    # fields[0] is state (field 3); utime is field 14 -> index 11
+    return int(fields[1]), int(fields[11]) + int(fields[12]), int(fields[13]) + int(fields[14])
+
+
+def rss_kb(pid):
+    try:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1])
+    except FileNotFoundError:
+        pass
+    return None
+
+
+def tree_cpu_ticks(root_pid):
+    """CPU of a postmaster and all its children, including children that already ended.
+
+    The postmaster reaps its backends, so their CPU moves into its cutime/cstime when they exit:
+    live children + the postmaster's own + its reaped children's is cumulative, and a window's
+    delta counts the sessions that came and went inside it (pgwatch reconnects every 30 s).
+    """
+    own = proc_stat(root_pid)
+    if own is None:
+        raise RuntimeError(f"postmaster {root_pid} is gone")
+    total = own[1] + own[2]
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            st = proc_stat(int(entry))
+            if st is not None and st[0] == root_pid:
+                total += st[1]
+    return total
+
+
+# ---------------------------------------------------------------------------------------------
+# PostgreSQL clusters (Debian binaries, run as `postgres`)
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Cluster:
+    def __init__(self, name, bin_dir, root, settings):
+        self.name = name
+        self.bin = Path(bin_dir)
+        self.dir = root / name
+        self.port = free_port()
+        self.dir.mkdir()
+        shutil.chown(self.dir, "postgres", "postgres")
+        data = self.dir / "data"
+        self._as_postgres([self.bin / "initdb", "-D", data, "-U", "postgres", "-A", "trust",
+                           "--no-sync", "-E", "UTF8", "--locale=C"], quiet=True)
+        conf = {"listen_addresses": "'127.0.0.1'", "port": str(self.port),
+                "unix_socket_directories": f"'{self.dir}'", "fsync": "off",
+                "synchronous_commit": "off", "full_page_writes": "off", **settings}
+        with open(data / "postgresql.conf", "a") as f:
+            for k, v in conf.items():
+                f.write(f"{k} = {v}\n")
+        self._as_postgres([self.bin / "pg_ctl", "-D", data, "-l", self.dir / "server.log", "-w",
+                           "-t", "120", "start"], quiet=True)
+        self.postmaster = int((data / "postmaster.pid").read_text().splitlines()[0])
+        self.data = data
+
+    def _as_postgres(self, cmd, quiet=False):
+        subprocess.run(["runuser", "-u", "postgres", "--"] + [str(c) for c in cmd], check=True,
+                       cwd=self.dir, stdout=subprocess.DEVNULL if quiet else None)
+
+    def url(self, db):
+        return f"postgresql://postgres@127.0.0.1:{self.port}/{db}"
+
+    def sql(self, sql, db="postgres"):
+        out = subprocess.run(["psql", "-X", "-q", "-At", "-v", "ON_ERROR_STOP=1", "-h", "127.0.0.1",
+                              "-p", str(self.port), "-U", "postgres", "-d", db, "-c", sql],
+                             check=True, capture_output=True, text=True)
+        return out.stdout.strip()
+
+    def cpu_ticks(self):
+        return tree_cpu_ticks(self.postmaster)
+
+    def stop(self):
+        subprocess.run(["runuser", "-u", "postgres", "--", str(self.bin / "pg_ctl"), "-D", str(self.data),
+                        "-m", "immediate", "-w", "stop"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+
+def db_name(i):
+    return f"bench_{i:04d}"
+
+
+BENCH_DBS = "datname like 'bench\\_%'"
+
+
+def source_counters(cluster):
+    """Cumulative statements (pg_stat_statements calls), sessions and transactions in the bench databases."""
+    row = cluster.sql(
+        "select (select coalesce(sum(s.calls), 0)::int8 from pg_stat_statements s join pg_database d"
+        f"   on d.oid = s.dbid where d.{BENCH_DBS}),"
+        f" (select coalesce(sum(sessions), 0)::int8 from pg_stat_database where {BENCH_DBS}),"
+        f" (select coalesce(sum(xact_commit + xact_rollback), 0)::int8 from pg_stat_database where {BENCH_DBS})")
+    statements, sessions, xacts = (int(x) for x in row.split("|"))
+    return {"statements": statements, "sessions": sessions, "transactions": xacts}
+
+
+def statement_profile(source, limit=12):
+    """The statements with the most execution time in the bench databases since the run's reset,
+    summed over databases: [calls, total ms, first 100 characters of the query]."""
+    rows = source.sql(
+        "select sum(s.calls)::int8, round(sum(s.total_exec_time)::numeric, 1),"
+        " left(regexp_replace(s.query, '\\s+', ' ', 'g'), 100)"
+        " from pg_stat_statements s join pg_database d on d.oid = s.dbid"
+        f" where d.{BENCH_DBS} group by 3 order by 2 desc limit {limit}")
+    return [[int(c), float(ms), q] for c, ms, q in (line.split("|", 2) for line in rows.splitlines())]
+
+
+def sink_rows(sink, db):
+    """Rows inserted into the sink's measurement tables so far (both sinks: public.<metric> and its partitions)."""
+    return int(sink.sql("select coalesce(sum(n_tup_ins), 0)::int8 from pg_stat_user_tables"
+                        " where schemaname not in ('admin', 'pgharvest')", db))
+
+
+def measurements_in(sink, db, start_epoch, end_epoch):
+    """(rows, measurements) whose time falls in [start, end): a measurement is one (dbname, time) of one metric."""
+    tables = sink.sql(
+        "select c.relname from pg_class c join pg_namespace n on n.oid = c.relnamespace"
+        " where n.nspname = 'public' and c.relkind in ('r', 'p') and not c.relispartition"
+        " and exists (select 1 from pg_attribute a where a.attrelid = c.oid and a.attname = 'dbname')"
+        " and exists (select 1 from pg_attribute a where a.attrelid = c.oid and a.attname = 'time')", db)
+    rows = measurements = 0
+    for t in tables.splitlines():
+        r, m = sink.sql(
+            f'select count(*), count(distinct (dbname, time)) from public."{t}"'
+            f" where time >= to_timestamp({start_epoch}) and time < to_timestamp({end_epoch})", db).split("|")
+        rows += int(r)
+        measurements += int(m)
+    return rows, measurements
+
+
+# ---------------------------------------------------------------------------------------------
+# The collectors
+
+class Collector:
+    def __init__(self, side, popen, log_path):
+        self.side = side
+        self.popen = popen
+        self.log_path = log_path
+
+    @property
+    def pid(self):
+        return self.popen.pid
+
+    def require_alive(self):
+        if self.popen.poll() is not None:
+            tail = "\n".join(Path(self.log_path).read_text(errors="replace").splitlines()[-40:])
+            raise RuntimeError(f"{self.side} exited with code {self.popen.returncode}; last lines of "
+                               f"{self.log_path}:\n{tail}")
+
+    def stop(self):
+        if self.popen.poll() is None:
+            self.popen.send_signal(signal.SIGTERM)
+            try:
+                self.popen.wait(30)
+            except subprocess.TimeoutExpired:
+                log(f"{self.side} did not stop within 30 s; killing it")
+                self.popen.kill()
+                self.popen.wait(10)
+
+
+def start_pgwatch(args, work, sources_yaml, metrics_yaml, sink_url):
+    log_path = work / "pgwatch.log"
+    cmd = [args.pgwatch, f"--sources={sources_yaml}", f"--metrics={metrics_yaml}", f"--sink={sink_url}",
+           "--web-disable=all"]
+    popen = subprocess.Popen(cmd, cwd=work, stdout=open(log_path, "w"), stderr=subprocess.STDOUT)
+    return Collector("pgwatch", popen, log_path)
+
+
+def start_pgharvest(args, work, sources_yaml, metrics_yaml, sink_url):
+    log_path = work / "pgharvest.log"
+    port = free_port()
+    cmd = [args.java, f"@{args.jvm_options}", "-jar", args.jar,
+           f"--server.port={port}", "--server.address=127.0.0.1",
+           f"--pgharvest.data-dir={work / 'data'}", f"--pgharvest.api.token={TOKEN}",
+           "--spring.main.banner-mode=off",
+           f"--pgharvest.import.metrics={metrics_yaml}", f"--pgharvest.import.sources={sources_yaml}",
+           "--pgharvest.sinks[0].type=postgres", f"--pgharvest.sinks[0].url={sink_url}"]
+    env = {k: v for k, v in os.environ.items() if k not in ("JAVA_TOOL_OPTIONS", "JDK_JAVA_OPTIONS", "_JAVA_OPTIONS")}
+    popen = subprocess.Popen(cmd, cwd=work, env=env, stdout=open(log_path, "w"), stderr=subprocess.STDOUT)
+    collector = Collector("pgharvest", popen, log_path)
+    collector.port = port
+    deadline = time.time() + 180
+    while time.time() < deadline:
+        collector.require_alive()
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/actuator/health/readiness", timeout=2) as r:
+                if r.status == 200:
+                    return collector
+        except OSError:
+            pass
+        time.sleep(0.5)
+    collector.stop()
+    raise RuntimeError("pgharvest was not ready within 180 s")
+
+
+def pgharvest_prometheus(collector):
+    """A few of pgharvest's own counters (sums over labels), for the notes; {} when unreachable."""
+    try:
+        req = urllib.request.Request(f"http://127.0.0.1:{collector.port}/actuator/prometheus",
+                                     headers={"Authorization": f"Bearer {TOKEN}"})
+        with urllib.request.urlopen(req, timeout=10) as r:
+            text = r.read().decode()
+    except OSError:
+        return {}
+    sums = {}
+    for line in text.splitlines():
+        if line.startswith("#"):
+            continue
+        m = re.match(r"^(pgharvest_[a-z_]+?)(\{[^}]*\})? ([0-9.eE+-]+)$", line)
+        if m and m.group(1).endswith("_total"):
+            sums[m.group(1)] = sums.get(m.group(1), 0) + float(m.group(3))
+    return sums
+
+
+def instant(value):
+    """An Instant as pgharvest's JSON writes it (ISO-8601 text or epoch seconds), as epoch seconds."""
+    if value is None:
+        return None
+    if isinstance(value, (int, float)):
+        return float(value)
+    return datetime.fromisoformat(value.replace("Z", "+00:00")).timestamp()
+
+
+def pgharvest_lanes(collector, n):
+    """After the window: per metric, in how many sources it runs in the solo lane, and in how many
+    of those its last run succeeded (so it is not failing on its own); plus the sources' states."""
+    solo, solo_working, states = {}, {}, {}
+    for i in range(1, n + 1):
+        req = urllib.request.Request(f"http://127.0.0.1:{collector.port}/api/v1/sources/{db_name(i)}/status",
+                                     headers={"Authorization": f"Bearer {TOKEN}"})
+        try:
+            with urllib.request.urlopen(req, timeout=10) as r:
+                status = json.loads(r.read())
+        except OSError as e:
+            states["unreadable"] = states.get("unreadable", 0) + 1
+            continue
+        runtime = status.get("runtime") or {}  # what the reaper reports; null while none runs
+        state = runtime.get("state", "no reaper")
+        states[state] = states.get(state, 0) + 1
+        for m in runtime.get("metrics") or []:
+            if m.get("lane") == "SOLO":
+                solo[m["name"]] = solo.get(m["name"], 0) + 1
+                ok, failed = instant(m.get("lastSuccess")), instant(m.get("lastErrorAt"))
+                if ok is not None and (failed is None or ok > failed):
+                    solo_working[m["name"]] = solo_working.get(m["name"], 0) + 1
+    return {"solo": solo, "solo_last_run_ok": solo_working, "states": states}
+
+
+# ---------------------------------------------------------------------------------------------
+# One run
+
+def run_once(args, side, n, run_no, metrics, clusters, files):
+    source, sink = clusters
+    work = Path(tempfile.mkdtemp(prefix=f"{run_no:02d}-{side}-{n}-", dir=files["root"]))
+    sink_db = f"sink_{run_no:02d}_{side}"
+    sink.sql(f"create database {sink_db}")
+    source.sql("select pg_stat_statements_reset()")
+    sources_yaml = files[f"sources_{n}"]
+    start = start_pgwatch if side == "pgwatch" else start_pgharvest
+    launched = time.time()
+    collector = start(args, work, sources_yaml, files["metrics"], sink.url(sink_db))
+    try:
+        ready_s = time.time() - launched
+        first_rows_s = None
+        while time.time() < launched + args.warmup:
+            collector.require_alive()
+            if first_rows_s is None and sink_rows(sink, sink_db) > 0:
+                first_rows_s = time.time() - launched
+            time.sleep(1)
+        load_start = load_average()
+        t0 = time.time()
+        cpu0 = proc_stat(collector.pid)
+        src_cpu0, sink_cpu0 = source.cpu_ticks(), sink.cpu_ticks()
+        src0, rows0 = source_counters(source), sink_rows(sink, sink_db)
+        prom0 = pgharvest_prometheus(collector) if side == "pgharvest" else {}
+        rss = []
+        while True:
+            collector.require_alive()
+            rss.append(rss_kb(collector.pid))
+            left = t0 + args.window - time.time()
+            if left <= 0:
+                break
+            time.sleep(min(2, left))
+        cpu1 = proc_stat(collector.pid)
+        src_cpu1, sink_cpu1 = source.cpu_ticks(), sink.cpu_ticks()
+        t1 = time.time()
+        src1, rows1 = source_counters(source), sink_rows(sink, sink_db)
+        prom1 = pgharvest_prometheus(collector) if side == "pgharvest" else {}
+        load_end = load_average()
+        profile = statement_profile(source)
+        hwm = None
+        for line in Path(f"/proc/{collector.pid}/status").read_text().splitlines():
+            if line.startswith("VmHWM:"):
+                hwm = int(line.split()[1])
+        lanes = None
+        if side == "pgharvest":
+            try:
+                lanes = pgharvest_lanes(collector, n)
+            except Exception as e:  # a note, not a figure: never lose the run for it
+                lanes = {"error": repr(e)}
+    finally:
+        collector.stop()
+    await_no_sessions(source)
+    rows_timed, measurements = measurements_in(sink, sink_db, t0, t1)
+    errors = count_log_errors(collector.log_path)
+    logs = Path(args.output) / "logs"
+    logs.mkdir(exist_ok=True)
+    shutil.copy(collector.log_path, logs / f"{args.label}-{run_no:02d}-{side}-{n}.log")
+    sink.sql(f"drop database {sink_db} with (force)")
+    shutil.rmtree(work, ignore_errors=True)
+    result = {
+        "label": args.label, "commit": args.commit, "side": side, "sources": n, "metrics": len(metrics),
+        "interval_s": args.interval, "run": run_no, "pair": None,
+        "date": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+        "warmup_s": args.warmup, "window_s": round(t1 - t0, 1), "ready_s": round(ready_s, 1),
+        "first_sink_rows_s": round(first_rows_s, 1) if first_rows_s is not None else None,
+        "collector_cpu_s": round((cpu1[1] + cpu1[2] - cpu0[1] - cpu0[2]) / CLK_TCK, 2),
+        "rss_mean_mb": round(statistics.mean(r for r in rss if r) / 1024, 1),
+        "rss_max_mb": round(max(r for r in rss if r) / 1024, 1),
+        "rss_peak_mb": round(hwm / 1024, 1) if hwm else None,
+        "statements": src1["statements"] - src0["statements"],
+        "new_sessions": src1["sessions"] - src0["sessions"],
+        "transactions": src1["transactions"] - src0["transactions"],
+        "source_cpu_s": round((src_cpu1 - src_cpu0) / CLK_TCK, 2),
+        "sink_cpu_s": round((sink_cpu1 - sink_cpu0) / CLK_TCK, 2),
+        "sink_rows": rows1 - rows0,
+        "rows_timed_in_window": rows_timed, "measurements_timed_in_window": measurements,
+        "log_errors": errors,
+        "load_start": load_start, "load_end": load_end,
+    }
+    result["top_statements"] = profile
+    if lanes is not None:
+        result["pgharvest_lanes"] = lanes
+    if prom1:
+        result["pgharvest_counters"] = {k: round(v - prom0.get(k, 0)) for k, v in sorted(prom1.items())
+                                        if v - prom0.get(k, 0) != 0}
+    return result
+
+
+def await_no_sessions(source, timeout=60):
+    """The next run starts only when the last collector's sessions are gone."""
+    deadline = time.time() + timeout
+    while time.time() < deadline:
+        if source.sql(f"select count(*) from pg_stat_activity where {BENCH_DBS}") == "0":
+            return
+        time.sleep(0.5)
+    log("WARNING: sessions of the previous collector still open after 60 s")
+
+
+def count_log_errors(path):
+    text = Path(path).read_text(errors="replace")
+    return len(re.findall(r'(?m)(\bERROR\b|level=error|"level":"error")', text))
+
+
+# ---------------------------------------------------------------------------------------------
+# Report
+
+FIGURES = [  # key, heading, format
+    ("collector_cpu_s", "collector CPU-s", "{:.2f}"),
+    ("rss_mean_mb", "RSS mean MB", "{:.0f}"),
+    ("rss_max_mb", "RSS max MB", "{:.0f}"),
+    ("statements", "statements on sources", "{:,.0f}"),
+    ("new_sessions", "new sessions", "{:.0f}"),
+    ("source_cpu_s", "source-cluster CPU-s", "{:.1f}"),
+    ("sink_cpu_s", "sink-cluster CPU-s", "{:.1f}"),
+    ("sink_rows", "sink rows", "{:,.0f}"),
+]
+
+
+def render(runs, label):
+    runs = [r for r in runs if r["label"] == label]
+    out = [f"## {label}", ""]
+    for n in sorted({r["sources"] for r in runs}):
+        rs = [r for r in runs if r["sources"] == n]
+        first = rs[0]
+        out.append(f"### N = {n} ({first['metrics']} metrics every {first['interval_s']} s, "
+                   f"warm-up {first['warmup_s']} s, window {round(first['window_s'])} s, commit {first['commit']})")
+        out.append("")
+        out.append("| run | side | " + " | ".join(h for _, h, _ in FIGURES) + " | load avg (start / end) |")
+        out.append("|---|---|" + "---|" * len(FIGURES) + "---|")
+        for r in sorted(rs, key=lambda r: r["run"]):
+            cells = [f.format(r[k]) for k, _, f in FIGURES]
+            out.append(f"| {r['run']} (pair {r['pair']}) | {r['side']} | " + " | ".join(cells)
+                       + f" | {r['load_start']} / {r['load_end']} |")
+        medians = {}
+        for side in SIDES:
+            side_runs = [r for r in rs if r["side"] == side]
+            if side_runs:
+                medians[side] = {k: statistics.median(r[k] for r in side_runs) for k, _, _ in FIGURES}
+                cells = [f.format(medians[side][k]) for k, _, f in FIGURES]
+                out.append(f"| **median** ({len(side_runs)}) | **{side}** | " + " | ".join(cells) + " | |")
+        # ratio per pair, then the median of the pairs' ratios
+        pairs = {}
+        for r in rs:
+            pairs.setdefault(r["pair"], {})[r["side"]] = r
+        ratios = {k: [] for k, _, _ in FIGURES}
+        for pair in pairs.values():
+            if len(pair) == 2:
+                for k, _, _ in FIGURES:
+                    if pair["pgwatch"][k]:
+                        ratios[k].append(pair["pgharvest"][k] / pair["pgwatch"][k])
+        if any(ratios.values()):
+            cells = ["{:.2f}".format(statistics.median(v)) if v else "–" for v in ratios.values()]
+            out.append(f"| **pgharvest / pgwatch** (median of {len([p for p in pairs.values() if len(p) == 2])}"
+                       " pairs) | | " + " | ".join(cells) + " | |")
+        out.append("")
+        for side in SIDES:
+            firsts = [r.get("first_sink_rows_s") for r in rs if r["side"] == side]
+            if firsts:
+                shown = ", ".join("–" if f is None else f"{f:.0f}" for f in firsts)
+                out.append(f"- {side}: seconds from launch to the first sink row: {shown}; "
+                           f"statements per measurement timed in the window: "
+                           + ", ".join(f"{r['statements'] / r['measurements_timed_in_window']:.2f}"
+                                       if r.get("measurements_timed_in_window") else "–"
+                                       for r in rs if r["side"] == side))
+        for r in rs:
+            lanes = r.get("pgharvest_lanes")
+            if lanes and lanes.get("solo") is not None:
+                solo = ", ".join(f"{m} {k}" + (f" ({lanes['solo_last_run_ok'].get(m, 0)} last run ok)"
+                                              if lanes["solo_last_run_ok"].get(m) else "")
+                                 for m, k in sorted(lanes["solo"].items()))
+                out.append(f"- run {r['run']} pgharvest, solo lane after the window (metric: sources): "
+                           f"{solo or 'none'}; source states {lanes.get('states')}")
+        out.append("")
+    return "\n".join(out)
+
+
+# ---------------------------------------------------------------------------------------------
+
+def find_java():
+    best = None
+    for jdk in Path("/usr/lib/jvm").glob("*"):
+        java = jdk / "bin" / "java"
+        m = re.search(r"(\d+)", jdk.name.replace("1.17", "17"))
+        if java.is_file() and m and int(m.group(1)) >= 21 and (best is None or int(m.group(1)) > best[0]):
+            best = (int(m.group(1)), java)
+    return str(best[1]) if best else None
+
+
+def main():
+    repo = Path(__file__).resolve().parent.parent
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--pgwatch", default=os.environ.get("PGWATCH", "/work/pgwatch/pgwatch"), help="pgwatch v6 binary")
+    p.add_argument("--pgwatch-metrics", default=None,
+                   help="pgwatch's metrics.yaml (default: <binary's dir>/pgwatch-src/internal/metrics/metrics.yaml)")
+    p.add_argument("--jar", default=str(repo / "target" / "pgharvest.jar"))
+    p.add_argument("--java", default=None, help="java 21+ (default: the newest in /usr/lib/jvm)")
+    p.add_argument("--jvm-options", default=str(repo / "config" / "jvm.options"))
+    p.add_argument("--pg-bin", default="/usr/lib/postgresql/15/bin")
+    p.add_argument("--plan", default="6:3,60:3,300:1", help="N:pairs,... (default 6:3,60:3,300:1)")
+    p.add_argument("--warmup", type=int, default=60, help="seconds from launch to the window's start")
+    p.add_argument("--window", type=int, default=240, help="measurement window, seconds")
+    p.add_argument("--interval", type=int, default=30, help="every metric's interval, seconds")
+    p.add_argument("--first", choices=SIDES, default="pgwatch", help="side that starts the first pair")
+    p.add_argument("--exclude", default="", help="metrics,... left out on both sides (e.g. those failing on a plain server)")
+    p.add_argument("--commit", default=None, help="what the jar was built from (default: git describe of its checkout)")
+    p.add_argument("--label", default="run", help="groups runs in the report (e.g. baseline)")
+    p.add_argument("--output", default=str(repo / "target" / "pgwatch-side-by-side"))
+    p.add_argument("--report-only", action="store_true", help="measure nothing; write results.md from runs.jsonl")
+    args = p.parse_args()
+    # a plain kill runs the clean-up below too (collector, clusters, temp files)
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
+
+    out = Path(args.output)
+    out.mkdir(parents=True, exist_ok=True)
+    runs_file = out / "runs.jsonl"
+    if args.report_only:
+        write_report(out, runs_file)
+        return 0
+    if not os.access(args.pgwatch, os.X_OK):
+        print(f"SKIPPED: no pgwatch binary at {args.pgwatch} (build it from source as /work/shared/pgwatch-build.md"
+              " says, then pass --pgwatch PATH or set PGWATCH)", flush=True)
+        return 0
+    metrics_file = Path(args.pgwatch_metrics or Path(args.pgwatch).parent / "pgwatch-src/internal/metrics/metrics.yaml")
+    for what, path in (("pgwatch metrics.yaml", metrics_file), ("pgharvest jar", Path(args.jar)),
+                       ("PostgreSQL binaries", Path(args.pg_bin) / "initdb"), ("JVM options", Path(args.jvm_options))):
+        if not path.exists():
+            sys.exit(f"{what} not found at {path}")
+    args.java = args.java or find_java()
+    if not args.java:
+        sys.exit("no JDK 21+ in /usr/lib/jvm; pass --java")
+    try:
+        import yaml
+    except ImportError:
+        sys.exit("PyYAML is needed (pip install pyyaml)")
+    plan = [(int(n), int(k)) for n, k in (item.split(":") for item in args.plan.split(","))]
+    max_n = max(n for n, _ in plan)
+    # the commit the jar was built from: the jar's own checkout unless --commit says otherwise
+    args.commit = args.commit or subprocess.run(
+        ["git", "-C", str(Path(args.jar).resolve().parent), "describe", "--always", "--dirty", "--abbrev=7"],
+        capture_output=True, text=True).stdout.strip() or "?"
+
+    pgwatch_metrics = yaml.safe_load(metrics_file.read_text())
+    excluded = {m for m in args.exclude.split(",") if m}
+    metrics = [m for m in pgwatch_metrics["presets"]["debug"]["metrics"]
+               if m not in NOT_ON_A_PLAIN_SERVER and m not in excluded]
+    log(f"{len(metrics)} metrics of pgwatch's debug preset, every {args.interval} s; plan {plan}; "
+        f"warm-up {args.warmup} s, window {args.window} s; commit {args.commit}; load {load_average()}")
+
+    root = Path(tempfile.mkdtemp(prefix="pgwatch-side-by-side-"))
+    os.chmod(root, 0o755)
+    clusters = []
+    try:
+        # The metric subset, pgwatch's own definitions, in a temp file that both collectors read.
+        subset = {"metrics": {m: pgwatch_metrics["metrics"][m] for m in metrics}}
+        files = {"root": root, "metrics": root / "metrics.yaml"}
+        files["metrics"].write_text(yaml.safe_dump(subset, sort_keys=False))
+        source = Cluster("source", args.pg_bin, root, {
+            "shared_preload_libraries": "'pg_stat_statements'", "pg_stat_statements.max": "20000",
+            "autovacuum": "off", "max_connections": str(4 * max_n + 50), "shared_buffers": "'256MB'"})
+        clusters.append(source)
+        sink = Cluster("sink", args.pg_bin, root, {"max_connections": "100", "shared_buffers": "'256MB'"})
+        clusters.append(sink)
+        # in template1, so that every bench database has the view
+        source.sql("create extension pg_stat_statements", "template1")
+        source.sql("create extension if not exists pg_stat_statements")
+        for i in range(1, max_n + 1):
+            source.sql(f"create database {db_name(i)}")
+        log(f"PostgreSQL {source.sql('show server_version')}: source cluster with {max_n} databases on port "
+            f"{source.port}, sink cluster on port {sink.port}")
+        for n, _ in plan:
+            entries = [{"name": db_name(i), "conn_str": source.url(db_name(i)), "kind": "postgres",
+                        "is_enabled": True, "custom_metrics": {m: args.interval for m in metrics}}
+                       for i in range(1, n + 1)]
+            files[f"sources_{n}"] = root / f"sources-{n}.yaml"
+            files[f"sources_{n}"].write_text(yaml.safe_dump(entries, sort_keys=False))
+
+        previous = [json.loads(l) for l in runs_file.read_text().splitlines()] if runs_file.exists() else []
+        run_no = max((r["run"] for r in previous if r["label"] == args.label), default=0)
+        pair_no = max((r["pair"] for r in previous if r["label"] == args.label), default=0)
+        first = args.first
+        failures = 0
+        for n, pairs in plan:
+            for _ in range(pairs):
+                pair_no += 1
+                order = (first, SIDES[1 - SIDES.index(first)])
+                first = order[1]  # alternate who goes first
+                for side in order:
+                    run_no += 1
+                    log(f"run {run_no}: {side}, N={n} (pair {pair_no}); load {load_average()}")
+                    try:
+                        r = run_once(args, side, n, run_no, metrics, clusters, files)
+                    except (RuntimeError, subprocess.CalledProcessError, OSError) as e:
+                        failures += 1
+                        log(f"  run {run_no} FAILED: {e}")  # the others still run; the exit code says so
+                        continue
+                    r["pair"] = pair_no
+                    log("  " + ", ".join(f"{k} {r[k]}" for k, _, _ in FIGURES)
+                        + f", errors in log {r['log_errors']}, load {r['load_start']} -> {r['load_end']}")
+                    with open(runs_file, "a") as f:
+                        f.write(json.dumps(r) + "\n")
+                    write_report(out, runs_file)
+    finally:
+        for c in reversed(clusters):
+            c.stop()
+        shutil.rmtree(root, ignore_errors=True)
+    print((out / "results.md").read_text() if (out / "results.md").exists() else "")
+    return 1 if failures else 0
+
+
+def write_report(out, runs_file):
+    runs = [json.loads(l) for l in runs_file.read_text().splitlines()] if runs_file.exists() else []
+    labels = list(dict.fromkeys(r["label"] for r in runs))
+    (out / "results.md").write_text("\n".join(render(runs, label) for label in labels))
+
+
+if __name__ == "__main__":
+    sys.exit(main())
