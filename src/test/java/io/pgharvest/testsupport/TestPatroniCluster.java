@@ -4,7 +4,6 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 import io.pgharvest.embedded.PostgresBinaries;
 import io.pgharvest.embedded.ServerAccount;
-import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
@@ -21,7 +20,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 
 /**
  * An etcd (v3 API) and a Patroni cluster of loopback members, each member a PostgreSQL 15 from
@@ -70,8 +68,8 @@ public final class TestPatroniCluster implements AutoCloseable {
      * replicates; {@code start(0)} runs etcd alone.
      */
     public static TestPatroniCluster start(int size) {
-        Path patroni = program("patroni");
-        Path etcd = program("etcd");
+        Path patroni = InstalledPrograms.require("patroni");
+        Path etcd = InstalledPrograms.require("etcd");
         if (!Files.isExecutable(Path.of(PG_BIN, "postgres"))) {
             throw new IllegalStateException("PostgreSQL 15 server binaries are missing in " + PG_BIN
                     + ": install Debian's postgresql-15 package");
@@ -311,17 +309,6 @@ public final class TestPatroniCluster implements AutoCloseable {
         }
         processes.clear();
         PostgresBinaries.deleteQuietly(dir);
-    }
-
-    private static Path program(String name) {
-        String path = System.getenv().getOrDefault("PATH", "/usr/bin:/bin") + File.pathSeparator + "/usr/sbin";
-        return Stream.of(path.split(File.pathSeparator))
-                .filter(d -> !d.isEmpty())
-                .map(d -> Path.of(d, name))
-                .filter(Files::isExecutable)
-                .findFirst()
-                .orElseThrow(() -> new IllegalStateException(name + " is not installed: run"
-                        + " src/test/setup/install-test-servers.sh as root (Maven runs it before the tests)"));
     }
 
     private static String tail(Path log) {

@@ -9,7 +9,6 @@ import io.pgharvest.model.Measurement;
 import io.pgharvest.model.SourceKind;
 import io.pgharvest.embedded.ServerAccount;
 
-import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
@@ -25,9 +24,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 
 /**
  * A pgbouncer in front of a {@link TestPostgres}, for tests of pgbouncer's admin console. Uses the
@@ -56,16 +53,6 @@ public final class TestPgbouncer implements AutoCloseable {
         this.port = port;
     }
 
-    /** The pgbouncer program on the PATH or in /usr/sbin, if installed. */
-    public static Optional<Path> binary() {
-        String path = System.getenv().getOrDefault("PATH", "/usr/bin:/bin") + File.pathSeparator + "/usr/sbin";
-        return Stream.of(path.split(File.pathSeparator))
-                .filter(d -> !d.isEmpty())
-                .map(d -> Path.of(d, "pgbouncer"))
-                .filter(Files::isExecutable)
-                .findFirst();
-    }
-
     public static TestPgbouncer start(TestPostgres backend) {
         return start(backend, "trust", null, null);
     }
@@ -89,9 +76,7 @@ public final class TestPgbouncer implements AutoCloseable {
 
     private static TestPgbouncer start(TestPostgres backend, String authType, String user, String password,
             boolean tls) {
-        Path program = binary().orElseThrow(() -> new IllegalStateException(
-                "pgbouncer is not installed: run src/test/setup/install-test-servers.sh as root (Maven runs it before"
-                        + " the tests)"));
+        Path program = InstalledPrograms.require("pgbouncer");
         ServerAccount account = ServerAccount.detect();
         Path dir;
         try {

@@ -2,7 +2,6 @@ package io.pgharvest.testsupport;
 
 import io.pgharvest.embedded.PostgresBinaries;
 import io.pgharvest.embedded.ServerAccount;
-import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
@@ -15,9 +14,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 
 /**
  * A pgpool-II in front of a {@link TestPostgres} (raw mode, one backend), for tests of pgpool
@@ -46,20 +43,8 @@ public final class TestPgpool implements AutoCloseable {
         this.port = port;
     }
 
-    /** The pgpool program on the PATH or in /usr/sbin, if installed. */
-    public static Optional<Path> binary() {
-        String path = System.getenv().getOrDefault("PATH", "/usr/bin:/bin") + File.pathSeparator + "/usr/sbin";
-        return Stream.of(path.split(File.pathSeparator))
-                .filter(d -> !d.isEmpty())
-                .map(d -> Path.of(d, "pgpool"))
-                .filter(Files::isExecutable)
-                .findFirst();
-    }
-
     public static TestPgpool start(TestPostgres backend) {
-        Path program = binary().orElseThrow(() -> new IllegalStateException(
-                "pgpool is not installed: run src/test/setup/install-test-servers.sh as root (Maven runs it before"
-                        + " the tests)"));
+        Path program = InstalledPrograms.require("pgpool");
         backend.execute("postgres", "do $$ begin if not exists (select from pg_roles where rolname = '" + USER
                 + "') then create role " + USER + " login; end if; end $$");
         ServerAccount account = ServerAccount.detect();
