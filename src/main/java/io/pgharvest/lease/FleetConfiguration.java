@@ -1,12 +1,12 @@
 package io.pgharvest.lease;
 
-import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import io.pgharvest.model.ConnectionString;
 import io.pgharvest.model.FleetInstance;
 import io.pgharvest.reaper.ReaperService;
 import io.pgharvest.store.ConfigStore;
 import io.pgharvest.store.StoreProperties;
+import io.pgharvest.support.SmallPools;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.util.HexFormat;
@@ -25,17 +25,9 @@ class FleetConfiguration {
     @Bean(destroyMethod = "close")
     LeaseDataSource leaseDataSource(StoreProperties store) {
         ConnectionString url = ConnectionString.parse(store.url());
-        var config = new HikariConfig();
-        config.setPoolName("fleet-leases");
-        config.setJdbcUrl(url.jdbcUrl());
-        config.setDataSourceProperties(url.jdbcProperties());
-        // The listener, the renew round, and a hand-back from a stopping reaper.
-        config.setMaximumPoolSize(3);
-        config.setMinimumIdle(0);
-        config.setConnectionTimeout(5_000);
-        config.setValidationTimeout(3_000);
-        config.setInitializationFailTimeout(-1);
-        config.setConnectionInitSql("SET search_path = pgharvest_config; SET lock_timeout = '2s'");
+        // Three: the listener, the renew round, and a hand-back from a stopping reaper.
+        var config = SmallPools.config("fleet-leases", url.jdbcUrl(), url.jdbcProperties(), 3,
+                "SET search_path = pgharvest_config; SET lock_timeout = '2s'");
         return new LeaseDataSource(new HikariDataSource(config));
     }
 

@@ -1,9 +1,9 @@
 package io.pgharvest.store;
 
-import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import io.pgharvest.model.ConnectionString;
 import io.pgharvest.model.InvalidConnectionStringException;
+import io.pgharvest.support.SmallPools;
 import org.flywaydb.core.Flyway;
 
 /**
@@ -38,17 +38,8 @@ public final class PostgresConfigStore extends StateConfigStore implements AutoC
      */
     public static PostgresConfigStore open(StoreProperties properties) {
         ConnectionString url = parse(properties.url());
-        var config = new HikariConfig();
-        config.setPoolName("config-store");
-        config.setJdbcUrl(url.jdbcUrl());
-        config.setDataSourceProperties(url.jdbcProperties());
-        config.setMaximumPoolSize(2);
-        config.setMinimumIdle(0);
-        config.setConnectionTimeout(5_000);
-        config.setValidationTimeout(3_000);
-        config.setIdleTimeout(60_000);
-        config.setInitializationFailTimeout(-1);
-        config.setConnectionInitSql("SET lock_timeout = '10s'; SET search_path = " + SCHEMA);
+        var config = SmallPools.config("config-store", url.jdbcUrl(), url.jdbcProperties(), 2,
+                "SET lock_timeout = '10s'; SET search_path = " + SCHEMA);
         var dataSource = new HikariDataSource(config);
         try {
             Flyway.configure(PostgresConfigStore.class.getClassLoader())

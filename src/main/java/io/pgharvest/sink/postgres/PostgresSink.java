@@ -1,6 +1,5 @@
 package io.pgharvest.sink.postgres;
 
-import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import io.pgharvest.model.ConnectionString;
 import io.pgharvest.model.Measurement;
@@ -8,6 +7,7 @@ import io.pgharvest.sink.MetricCatalog;
 import io.pgharvest.sink.Sink;
 import io.pgharvest.sink.SinkProperties;
 import io.pgharvest.sink.SinkRejectedException;
+import io.pgharvest.support.SmallPools;
 import java.io.ByteArrayOutputStream;
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -96,17 +96,8 @@ public final class PostgresSink implements Sink {
     public static PostgresSink create(String property, SinkProperties settings, SinkPoolThreads threads,
             MetricCatalog catalog, Clock clock) {
         var target = Target.of(property, settings);
-        var config = new HikariConfig();
-        config.setPoolName("sink-" + settings.name());
-        config.setJdbcUrl(target.jdbcUrl());
-        config.setDataSourceProperties(target.properties());
-        config.setMaximumPoolSize(2);
-        config.setMinimumIdle(0);
-        config.setConnectionTimeout(5_000);
-        config.setValidationTimeout(3_000);
-        config.setIdleTimeout(60_000);
-        config.setInitializationFailTimeout(-1);
-        config.setConnectionInitSql("SET lock_timeout = '30s'");
+        var config = SmallPools.config("sink-" + settings.name(), target.jdbcUrl(), target.properties(), 2,
+                "SET lock_timeout = '30s'");
         config.setScheduledExecutor(threads.housekeeping());
         config.setThreadFactory(threads.connectionThreads());
         var sink = new PostgresSink(settings.name(), target.masked(), new HikariDataSource(config), settings,
