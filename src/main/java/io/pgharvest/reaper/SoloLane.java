@@ -61,7 +61,7 @@ final class SoloLane {
      *     jitters: back-off must land on a later grid point exactly)
      */
     void fail(String metric, Duration interval, Instant gridPoint) {
-        suspects.remove(metric);
+        suspects.isolated(metric);
         Entry previous = entries.get(metric);
         int failures = previous == null ? 1 : previous.failures() + 1;
         // The first retry is the metric's next regular run; then the gap doubles up to the cap.

@@ -169,42 +169,29 @@ final class TickRunner {
     }
 
     /**
-     * Takes the search for the culprits as far as the tick's allowance of extra round trips goes
-     * (see {@link SuspectGroups#plan}): a half that fails is halved again at once while round
-     * trips are left, so with an allowance of at least the number of suspects every culprit is
-     * found in the tick that failed. A suspect runs alone at most once per tick. Suspects not
-     * tried wait for the next tick, undelivered.
+     * Takes the search for the culprits as far as the tick's allowance of extra round trips goes,
+     * one trial per round trip ({@link SuspectGroups#nextTrial}). A half that fails is halved
+     * again at once while round trips are left, so with an allowance of at least the number of
+     * suspects every culprit is found in the tick that failed. A suspect runs alone at most once
+     * per tick. Suspects not tried wait for the next tick, undelivered.
      */
     private void isolate(List<MetricQuery> due, Instant now) throws SourceDownException {
-        var untried = new LinkedHashMap<String, MetricQuery>();
-        due.forEach(query -> untried.put(query.metric(), query));
+        var candidates = new LinkedHashMap<String, MetricQuery>();
+        due.forEach(query -> candidates.put(query.metric(), query));
         var tried = new HashSet<String>();
-        List<List<String>> trials;
-        while (mayAddRoundTrip()
-                && !(trials = suspects.plan(untried.keySet(), maxExtraRoundTrips - extraRoundTrips)).isEmpty()) {
-            for (List<String> trial : trials) {
-                if (!mayAddRoundTrip()) {
-                    break;
-                }
-                tried.addAll(trial);
-                runTrial(trial.stream().map(untried::get).toList(), now);
-                // Tried and settled: delivered, or alone (never twice a tick). A failed half stays.
-                if (trial.size() == 1 || !suspects.contains(trial.getFirst())) {
-                    trial.forEach(untried::remove);
-                }
+        List<String> trial;
+        while (mayAddRoundTrip() && !(trial = suspects.nextTrial(candidates.keySet())).isEmpty()) {
+            tried.addAll(trial);
+            extraRoundTrips++;
+            if (trial.size() == 1) {
+                runAlone(candidates.remove(trial.getFirst()), now, true);
+            } else if (runGroup(trial.stream().map(candidates::get).toList(), now) == null) {
+                trial.forEach(candidates::remove); // delivered
+            } else {
+                suspects.failedTogether(trial); // one of them is a culprit: halved next
             }
         }
         sourceMeters.fetch(ReaperMeters.DEFERRED, due.size() - tried.size());
-    }
-
-    /** One round trip of the search: a lone suspect runs alone, a failed half becomes a group. */
-    private void runTrial(List<MetricQuery> trial, Instant now) throws SourceDownException {
-        extraRoundTrips++;
-        if (trial.size() == 1) {
-            runAlone(trial.getFirst(), now, true);
-        } else if (runGroup(trial, now) != null) {
-            suspects.failedTogether(trial.stream().map(MetricQuery::metric).toList());
-        }
     }
 
     /**
@@ -222,7 +209,7 @@ final class TickRunner {
             sourceMeters.roundTrip();
             answered = true;
             for (int i = 0; i < queries.size(); i++) {
-                suspects.remove(queries.get(i).metric());
+                suspects.cleared(queries.get(i).metric());
                 deliver(queries.get(i).metric(), results.get(i), now);
             }
             sourceMeters.fetch(ReaperMeters.OK, queries.size());
@@ -266,7 +253,7 @@ final class TickRunner {
             QueryPipeline.AloneRun run = session.pipeline().runAlone(query);
             sourceMeters.roundTrip();
             answered = true;
-            suspects.remove(query.metric());
+            suspects.cleared(query.metric());
             if (run.severalStatements()) {
                 solo.pin(query.metric());
             } else {
