@@ -8,6 +8,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.pgharvest.model.MetricDefinition;
 import io.pgharvest.model.MetricLane;
 import io.pgharvest.model.MetricRuntimeStatus;
+import io.pgharvest.model.NodeStatus;
 import io.pgharvest.model.SourceRuntimeStatus;
 import io.pgharvest.testsupport.TestPostgres;
 import java.time.Duration;
@@ -37,6 +38,9 @@ class SeveralCulpritsTest {
             "m11", metric("m11", "select no_such_function_culprits() as v"),
             "m17", metricWithTimeout("m17", "select pg_sleep(5) as slept", 1),
             "m23", metric("m23", "select 1 / (random() * 0)::int as v"));
+    /** A healthy instance-level metric among the suspects: delivered and shared like the others. */
+    private static final MetricDefinition INSTANCE_LEVEL = new MetricDefinition("m08", "instance-level",
+            Map.of(10, "select 8 as v"), List.of("*"), true, NodeStatus.ANY, null, null, null);
 
     @Test
     void fourCulpritsAmongTwentyAreFoundWithinTheBoundAndTheHealthyAreDeliveredOnEveryTickAfter()
@@ -134,7 +138,8 @@ class SeveralCulpritsTest {
             pg.createDatabase(name + "_db");
             for (int i = 1; i <= METRICS; i++) {
                 String metric = "m%02d".formatted(i);
-                metrics.add(CULPRITS.getOrDefault(metric, metric(metric, "select " + i + " as v")));
+                metrics.add(metric.equals(INSTANCE_LEVEL.name()) ? INSTANCE_LEVEL
+                        : CULPRITS.getOrDefault(metric, metric(metric, "select " + i + " as v")));
                 selection.put(metric, 10);
             }
             kit = new ReaperTestKit(extraRoundTrips);
