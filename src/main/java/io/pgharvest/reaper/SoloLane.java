@@ -35,8 +35,8 @@ final class SoloLane {
     }
 
     /**
-     * Metrics of failed pipelines not yet cleared by a trial that succeeded nor run alone: they
-     * stay out of the healthy pipeline until then.
+     * Metrics of failed pipelines, neither cleared by a trial that succeeded nor moved here yet:
+     * they stay out of the healthy pipeline until then.
      */
     SuspectGroups suspects() {
         return suspects;

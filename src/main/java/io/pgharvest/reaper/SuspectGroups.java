@@ -22,10 +22,10 @@ import java.util.Set;
  *       and is tried whole next, which clears it at once when it is healthy;
  *   <li>a group of one runs alone; if it fails, it leaves for the solo lane.
  * </ul>
- * Each group known to fail thus costs at most two trials, and with {@code k} culprits among
- * {@code n} suspects the search ends after at most {@code 2·k·ceil(log2 n)} trials, however
- * few are allowed per tick. When only some of a group's metrics are due (different intervals),
- * those are tried whole: whether they hold the culprit is not known.
+ * Each group known to fail thus costs at most two trials, and with {@code k} culprits (failing
+ * every time) among {@code n} suspects the search ends after at most {@code 2·k·ceil(log2 n)}
+ * trials, however few are allowed per tick. When only some of a group's metrics are due
+ * (different intervals), those are tried whole: whether they hold the culprit is not known.
  *
  * <p>The search lives here, not in one tick: a split repeated identically every tick puts a
  * culprit in every part when there are several culprits, so nothing is ever learned and the
