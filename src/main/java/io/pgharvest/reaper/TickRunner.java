@@ -171,9 +171,9 @@ final class TickRunner {
     /**
      * Takes the search for the culprits as far as the tick's allowance of extra round trips goes,
      * one trial per round trip ({@link SuspectGroups#nextTrial}). A half that fails is halved
-     * again at once while round trips are left, so with an allowance of at least the number of
-     * suspects every culprit is found in the tick that failed. A suspect runs alone at most once
-     * per tick. Suspects not tried wait for the next tick, undelivered.
+     * again at once while round trips are left, so with an allowance of at least twice the
+     * number of suspects every culprit is found in the tick that failed. A suspect runs alone at
+     * most once per tick. Suspects not tried wait for the next tick, undelivered.
      */
     private void isolate(List<MetricQuery> due, Instant now) throws SourceDownException {
         var candidates = new LinkedHashMap<String, MetricQuery>();

@@ -178,7 +178,8 @@ class SeveralCulpritsTest {
         void assertIdentifiedWithin(int bound, Set<String> culprits, Set<String> healthy) throws InterruptedException {
             reaper.stop();
             assertThat(reaper.awaitStop(Duration.ofSeconds(10))).isTrue();
-            assertThat(roundTrips).filteredOn(n -> n > 1.0 + extraRoundTrips).hasSizeLessThanOrEqualTo(attemptsOnADeadSession)
+            assertThat(roundTrips).filteredOn(n -> n > 1.0 + extraRoundTrips)
+                    .hasSizeLessThanOrEqualTo(attemptsOnADeadSession)
                     .allSatisfy(n -> assertThat(n).isLessThanOrEqualTo(2.0 + extraRoundTrips));
             // From the bound on, every healthy metric is delivered on every tick.
             for (int tick = bound; tick <= delivered.size(); tick++) {
@@ -192,8 +193,9 @@ class SeveralCulpritsTest {
             assertThat(byName.get("m17").lastError()).contains("timed out").contains("57014");
             assertThat(byName.get("m05").lastError()).contains("42P01");
             System.out.printf("%s (%d extra round trips): every healthy metric delivered on every tick from tick %d"
-                    + " (bound %d); round trips per tick %s%n", name, extraRoundTrips, firstCompleteTick(healthy),
-                    bound, roundTrips);
+                    + " (bound %d); healthy delivered per tick %s; round trips per tick %s%n", name, extraRoundTrips,
+                    firstCompleteTick(healthy), bound,
+                    delivered.stream().map(d -> d.stream().filter(healthy::contains).count()).toList(), roundTrips);
         }
 
         /** The first tick from which every healthy metric is delivered on every tick. */
