@@ -4,7 +4,6 @@ import io.pgharvest.support.Backoff;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.HashMap;
-import java.util.LinkedHashSet;
 import java.util.Map;
 import java.util.Set;
 
@@ -16,7 +15,8 @@ import java.util.Set;
  *
  * <p>Before a metric gets here it is a suspect: one of a failed pipeline's metrics, kept out of
  * the healthy pipeline while {@link TickRunner} narrows the failure down a few round trips per
- * tick. Only a suspect that fails on its own (alone) moves here.
+ * tick ({@link SuspectGroups}, held here so that the search outlives the tick). Only a suspect
+ * that fails on its own (alone) moves here.
  *
  * <p>Not thread-safe: owned by one reaper.
  */
@@ -24,12 +24,7 @@ final class SoloLane {
 
     private final Duration maxBackoff;
     private final Map<String, Entry> entries = new HashMap<>();
-    /**
-     * Metrics of a pipeline that failed and that are not yet run alone or in a smaller group
-     * that succeeded: one of them is the culprit. They stay out of the healthy pipeline until
-     * cleared, in the order they failed in.
-     */
-    private final Set<String> suspects = new LinkedHashSet<>();
+    private final SuspectGroups suspects = new SuspectGroups();
 
     SoloLane(Duration maxBackoff) {
         this.maxBackoff = maxBackoff;
@@ -39,17 +34,12 @@ final class SoloLane {
         return entries.containsKey(metric);
     }
 
-    boolean isSuspect(String metric) {
-        return suspects.contains(metric);
-    }
-
-    void suspect(String metric) {
-        suspects.add(metric);
-    }
-
-    /** The metric ran without error (alone or in a group): it goes back to the pipeline. */
-    void cleared(String metric) {
-        suspects.remove(metric);
+    /**
+     * Metrics of failed pipelines, neither cleared by a trial that succeeded nor moved here yet:
+     * they stay out of the healthy pipeline until then.
+     */
+    SuspectGroups suspects() {
+        return suspects;
     }
 
     /** When a solo metric may run next (for ordering retries: the longest waiting first). */
@@ -71,7 +61,7 @@ final class SoloLane {
      *     jitters: back-off must land on a later grid point exactly)
      */
     void fail(String metric, Duration interval, Instant gridPoint) {
-        suspects.remove(metric);
+        suspects.isolated(metric);
         Entry previous = entries.get(metric);
         int failures = previous == null ? 1 : previous.failures() + 1;
         // The first retry is the metric's next regular run; then the gap doubles up to the cap.
@@ -96,7 +86,7 @@ final class SoloLane {
 
     void retainOnly(Set<String> metrics) {
         entries.keySet().retainAll(metrics);
-        suspects.retainAll(metrics);
+        suspects.retainOnly(metrics);
     }
 
     Set<String> metrics() {

@@ -6,8 +6,12 @@ import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * Runs the metrics due on one tick against one session: instance-level and fanned-out results
@@ -17,16 +21,20 @@ import java.util.Map;
  * own database's share.
  *
  * <p>Never makes a struggling server worse. A pipeline that fails does not tell which statement
- * failed; its metrics become suspects and are narrowed down with at most
- * {@code maxExtraRoundTrips} more round trips per tick (the suspects split into that many
- * groups; a group that succeeds is delivered and cleared, a suspect that fails alone moves to
- * the solo lane), so a source never adds more than that many round trips to a tick, whatever
- * fails. Retries of solo metrics share the same allowance. A failure that says the server is
- * slow (statement or lock timeout) is not a metric's own: it costs no extra round trip in that
- * tick, and a metric that times out alone is only moved to the solo lane when another round
- * trip of the same tick succeeded (the server answered the others in time). A tick with a
- * timeout and no successful round trip is reported as slow ({@link #slowReason()}); the reaper
- * then stretches the source's schedule.
+ * failed; its metrics become suspects and are narrowed down by a binary search that goes on
+ * across ticks ({@link SuspectGroups}), with at most {@code maxExtraRoundTrips} more round trips
+ * per tick: a half that succeeds is delivered and cleared, a half that fails is halved again
+ * (later in the tick while round trips are left, else on a later tick), a suspect that fails
+ * alone moves to the solo lane. So a source never adds more than that many round trips to a
+ * tick, whatever fails, and a few failing metrics cost the healthy ones their data only for the
+ * few ticks the search takes. Retries of solo metrics share the same allowance.
+ *
+ * <p>A failure that says the server is slow (statement or lock timeout) is not a metric's own:
+ * when the healthy pipeline times out, the tick adds no round trip, and a metric that times out
+ * alone is only moved to the solo lane when another round trip of the same tick was answered in
+ * time (with rows, or with a metric's own error). A tick with a timeout and no round trip
+ * answered is reported as slow ({@link #slowReason()}); the reaper then stretches the source's
+ * schedule.
  *
  * <p>Throws {@link SourceDownException} only when the session itself is gone; a failing query
  * never escapes as an exception.
@@ -36,12 +44,13 @@ final class TickRunner {
     private final ReaperConfig config;
     private final SourceSession session;
     private final SoloLane solo;
+    private final SuspectGroups suspects;
     private final MetricLedger ledger;
     /** The instance this source is a member of; null when the instance is unknown (nothing shared). */
     private final Instance instance;
     private final String database;
     /** Metrics of this tick that run their instance-wide variant. */
-    private final java.util.Set<String> fannedOut = new java.util.HashSet<>();
+    private final Set<String> fannedOut = new HashSet<>();
     private final ReaperMeters meters;
     private final ReaperMeters.SourceMeters sourceMeters;
     private final Duration defaultTimeout;
@@ -51,6 +60,7 @@ final class TickRunner {
     private Instant gridPoint;
     private boolean pipelineFailed;
     private int extraRoundTrips;
+    /** Whether the server answered a round trip of this tick in time: with rows or a metric's own error. */
     private boolean answered;
     private SQLException timeout;
     /** Suspects that timed out alone: their own fault only if the server answered others. */
@@ -62,6 +72,7 @@ final class TickRunner {
         this.config = config;
         this.session = session;
         this.solo = solo;
+        this.suspects = solo.suspects();
         this.ledger = ledger;
         this.instance = instance;
         this.database = database;
@@ -85,7 +96,7 @@ final class TickRunner {
         this.intervals = intervals;
         int major = session.facts().majorVersion();
         var healthy = new ArrayList<MetricQuery>();
-        var suspects = new ArrayList<MetricQuery>();
+        var dueSuspects = new ArrayList<MetricQuery>();
         var soloRuns = new ArrayList<MetricQuery>();
         int backoff = 0;
         for (String metric : due) {
@@ -110,8 +121,8 @@ final class TickRunner {
                 solo.fail(metric, intervals.get(metric), gridPoint);
                 ledger.failed(metric, describe(query, refused, false), now);
                 sourceMeters.fetch(ReaperMeters.ERROR, 1);
-            } else if (solo.isSuspect(metric)) {
-                suspects.add(query);
+            } else if (suspects.contains(metric)) {
+                dueSuspects.add(query);
             } else if (!solo.contains(metric)) {
                 healthy.add(query);
             } else if (solo.readyToRetry(metric, gridPoint)) {
@@ -121,11 +132,11 @@ final class TickRunner {
             }
         }
         sourceMeters.fetch(ReaperMeters.BACKOFF, backoff);
-        runHealthy(healthy, suspects, now);
+        runHealthy(healthy, dueSuspects, now);
         if (timeout == null) {
-            isolate(suspects, now);
+            isolate(dueSuspects, now);
         } else {
-            sourceMeters.fetch(ReaperMeters.DEFERRED, suspects.size());
+            sourceMeters.fetch(ReaperMeters.DEFERRED, dueSuspects.size());
         }
         runSoloRetries(soloRuns, now);
         settleTimeouts(now);
@@ -136,8 +147,11 @@ final class TickRunner {
         return out;
     }
 
-    /** The healthy metrics in one round trip; when it fails they all become suspects. */
-    private void runHealthy(List<MetricQuery> queries, List<MetricQuery> suspects, Instant now)
+    /**
+     * The healthy metrics in one round trip; when it fails they all become suspects, one new
+     * group, due on this tick with the other due suspects.
+     */
+    private void runHealthy(List<MetricQuery> queries, List<MetricQuery> dueSuspects, Instant now)
             throws SourceDownException {
         if (queries.isEmpty()) {
             return;
@@ -150,37 +164,42 @@ final class TickRunner {
         }
         // Which statement failed is unknown, and so is every result: all are suspects now.
         pipelineFailed = timeout == null;
-        for (MetricQuery query : queries) {
-            solo.suspect(query.metric());
-        }
-        var all = new ArrayList<>(queries);
-        all.addAll(suspects);
-        suspects.clear();
-        suspects.addAll(all);
+        suspects.failedTogether(queries.stream().map(MetricQuery::metric).toList());
+        dueSuspects.addAll(queries);
     }
 
     /**
-     * Narrows the suspects down within the tick's allowance of extra round trips: they are split
-     * into as many groups as round trips are left (one each when enough are left). Suspects
-     * left over wait for the next tick, undelivered.
+     * Takes the search for the culprits as far as the tick's allowance of extra round trips goes,
+     * one trial per round trip ({@link SuspectGroups#nextTrial}). A half that fails is halved
+     * again at once while round trips are left, so with an allowance of at least twice the
+     * number of suspects every culprit is found in the tick that failed. A suspect runs alone at
+     * most once per tick. Suspects not tried wait for the next tick, undelivered.
      */
-    private void isolate(List<MetricQuery> suspects, Instant now) throws SourceDownException {
-        int rest = suspects.size();
-        int from = 0;
-        while (from < suspects.size() && extraRoundTrips < maxExtraRoundTrips && (timeout == null || answered)) {
-            int groups = maxExtraRoundTrips - extraRoundTrips;
-            int size = (rest + groups - 1) / groups;
+    private void isolate(List<MetricQuery> due, Instant now) throws SourceDownException {
+        var candidates = new LinkedHashMap<String, MetricQuery>();
+        due.forEach(query -> candidates.put(query.metric(), query));
+        var tried = new HashSet<String>();
+        List<String> trial;
+        while (mayAddRoundTrip() && !(trial = suspects.nextTrial(candidates.keySet())).isEmpty()) {
+            tried.addAll(trial);
             extraRoundTrips++;
-            List<MetricQuery> group = suspects.subList(from, from + size);
-            if (size == 1) {
-                runAlone(group.getFirst(), now, true);
+            if (trial.size() == 1) {
+                runAlone(candidates.remove(trial.getFirst()), now, true);
+            } else if (runGroup(trial.stream().map(candidates::get).toList(), now) == null) {
+                trial.forEach(candidates::remove); // delivered
             } else {
-                runGroup(group, now);
+                suspects.failedTogether(trial); // one of them is a culprit: halved next
             }
-            from += size;
-            rest -= size;
         }
-        sourceMeters.fetch(ReaperMeters.DEFERRED, rest);
+        sourceMeters.fetch(ReaperMeters.DEFERRED, due.size() - tried.size());
+    }
+
+    /**
+     * Whether the tick may add a round trip: within the allowance, and not when the server is
+     * slow (a timeout with no round trip answered: more queries would only add to its load).
+     */
+    private boolean mayAddRoundTrip() {
+        return extraRoundTrips < maxExtraRoundTrips && (timeout == null || answered);
     }
 
     /** Runs {@code queries} as one pipeline; returns the failure, or null when all delivered. */
@@ -190,7 +209,7 @@ final class TickRunner {
             sourceMeters.roundTrip();
             answered = true;
             for (int i = 0; i < queries.size(); i++) {
-                solo.cleared(queries.get(i).metric());
+                suspects.cleared(queries.get(i).metric());
                 deliver(queries.get(i).metric(), results.get(i), now);
             }
             sourceMeters.fetch(ReaperMeters.OK, queries.size());
@@ -201,6 +220,7 @@ final class TickRunner {
                 timeout = e;
                 sourceMeters.fetch(ReaperMeters.TIMEOUT, queries.size());
             } else {
+                answered = true; // with a metric's own error, in time
                 sourceMeters.fetch(ReaperMeters.ERROR, queries.size());
             }
             return e;
@@ -209,10 +229,10 @@ final class TickRunner {
 
     /** Solo metrics whose back-off has passed, the longest waiting first, while round trips are left. */
     private void runSoloRetries(List<MetricQuery> queries, Instant now) throws SourceDownException {
-        queries.sort(java.util.Comparator.comparing(q -> solo.retryAt(q.metric())));
+        queries.sort(Comparator.comparing(q -> solo.retryAt(q.metric())));
         int deferred = 0;
         for (MetricQuery query : queries) {
-            if (extraRoundTrips < maxExtraRoundTrips && (timeout == null || answered)) {
+            if (mayAddRoundTrip()) {
                 extraRoundTrips++;
                 runAlone(query, now, false);
             } else {
@@ -233,7 +253,7 @@ final class TickRunner {
             QueryPipeline.AloneRun run = session.pipeline().runAlone(query);
             sourceMeters.roundTrip();
             answered = true;
-            solo.cleared(query.metric());
+            suspects.cleared(query.metric());
             if (run.severalStatements()) {
                 solo.pin(query.metric());
             } else {
@@ -247,6 +267,8 @@ final class TickRunner {
             sourceMeters.fetch(timedOut ? ReaperMeters.TIMEOUT : ReaperMeters.ERROR, 1);
             if (timedOut) {
                 timeout = e;
+            } else {
+                answered = true; // with the metric's own error, in time
             }
             if (timedOut && suspect) {
                 timedOutAlone.add(new FailedRun(query, e));
@@ -259,13 +281,16 @@ final class TickRunner {
 
     /**
      * A suspect that timed out alone is slow on its own when the server answered another round
-     * trip of this tick; otherwise the whole server was slow and it stays a suspect.
+     * trip of this tick; otherwise the whole server was slow and it stays a suspect, tried after
+     * the other suspects next time (first, it would again stop the search before any answer).
      */
     private void settleTimeouts(Instant now) {
         for (FailedRun run : timedOutAlone) {
             MetricQuery query = run.query();
             if (answered) {
                 solo.fail(query.metric(), intervals.get(query.metric()), gridPoint);
+            } else {
+                suspects.requeue(query.metric());
             }
             ledger.failed(query.metric(), describe(query, run.error(), true), now);
         }
