@@ -116,6 +116,8 @@ class FanOutEquivalenceTest {
             "backends", Set.of("total", "active", "idle", "idle_in_transaction", "waiting_for_lock",
                     "max_connections"),
             "stat_statements_totals", Set.of("max_entries"),
+            "stat_statements_calls", Set.of(),
+            "datfrozenxid", Set.of(),
             "stat_statements", Set.of(),
             "long_running_queries", Set.of(),
             "idle_in_transaction", Set.of());
@@ -271,9 +273,10 @@ class FanOutEquivalenceTest {
                 var share = service.status(db).orElseThrow().instance();
                 assertThat(share.sources()).isEqualTo(DATABASES.size());
                 assertThat(share.fannedOutMetrics()).isEqualTo(fanOut
-                        ? List.of("backends", "db_stats", "fo_activity", "fo_statements", "idle_in_transaction",
-                                "im_activity", "im_locks", "im_statement_totals", "im_statements",
-                                "long_running_queries", "stat_statements", "stat_statements_totals")
+                        ? List.of("backends", "datfrozenxid", "db_stats", "fo_activity", "fo_statements",
+                                "idle_in_transaction", "im_activity", "im_locks", "im_statement_totals",
+                                "im_statements", "long_running_queries", "stat_statements", "stat_statements_calls",
+                                "stat_statements_totals")
                         : List.of());
             }
         } finally {
