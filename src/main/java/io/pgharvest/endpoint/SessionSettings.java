@@ -17,7 +17,8 @@ import java.time.Duration;
 public record SessionSettings(Duration connectTimeout, Duration defaultStatementTimeout, Duration lockTimeout,
         Duration socketTimeout, boolean refusePrivileged) {
 
-    public static final String APPLICATION_NAME = "pgharvest";
+    /** The fan-out variants of imported metrics find each database's collecting session by it. */
+    public static final String APPLICATION_NAME = io.pgharvest.model.FanOutRewrite.COLLECTOR_APPLICATION_NAME;
 
     /** Settings that accept privileged roles (and warn about them). */
     public SessionSettings(Duration connectTimeout, Duration defaultStatementTimeout, Duration lockTimeout,

@@ -35,6 +35,12 @@ public final class FanOutRewrite {
     private static final Pattern EXTRACT_FROM = Pattern.compile("\\bextract\\s*\\(\\s*\\w+\\s+from\\b",
             Pattern.CASE_INSENSITIVE);
 
+    /**
+     * application_name of the reapers' monitoring sessions: the lateral variant finds each
+     * database's collecting session by it (endpoint.SessionSettings uses this constant).
+     */
+    public static final String COLLECTOR_APPLICATION_NAME = "pgharvest";
+
     private FanOutRewrite() {
     }
 
@@ -60,19 +66,48 @@ public final class FanOutRewrite {
      * server version in a way an operator would not expect.
      */
     public static MetricDefinition withDerivedVariants(MetricDefinition metric) {
-        if (metric.instanceLevel() || !metric.instanceSqls().isEmpty() || metric.sqls().isEmpty()) {
-            return metric;
+        return derive(metric).metric();
+    }
+
+    /**
+     * What the import does with one metric's fan-out: {@code metric} with its derived variants (or
+     * unchanged), and a note for the import's report when a variant was derived, or when a
+     * per-database metric that names current_database() stays per database (with the reason).
+     */
+    public record Derivation(MetricDefinition metric, Optional<String> note) {
+    }
+
+    /**
+     * Derives the variants: the one-row rewrite of pg_stat_database[_conflicts] where it applies (it
+     * reads only the view), otherwise the generic lateral one ({@link LateralFanOut}); each version
+     * must have one. The metric's {@code init_sql} does not matter: pgharvest never runs it.
+     */
+    public static Derivation derive(MetricDefinition metric) {
+        if (metric.instanceLevel() || !metric.instanceSqls().isEmpty() || metric.sqls().isEmpty()
+                || metric.sqls().keySet().stream().anyMatch(v -> v < MetricRules.MIN_MAJOR_VERSION)) {
+            return new Derivation(metric, Optional.empty());
         }
         var variants = new LinkedHashMap<Integer, String>();
         for (Map.Entry<Integer, String> entry : metric.sqls().entrySet()) {
             Optional<String> variant = instanceWide(entry.getValue());
             if (variant.isEmpty()) {
-                return metric;
+                LateralFanOut.Outcome lateral = LateralFanOut.of(entry.getValue());
+                if (lateral.variant() == null) {
+                    boolean namesDatabase = entry.getValue() != null
+                            && entry.getValue().toLowerCase(java.util.Locale.ROOT).contains("current_database");
+                    return new Derivation(metric, namesDatabase
+                            ? Optional.of("runs per database: its query of version " + entry.getKey() + " "
+                                    + lateral.reason())
+                            : Optional.empty());
+                }
+                variant = Optional.of(lateral.variant());
             }
             variants.put(entry.getKey(), variant.get());
         }
-        return new MetricDefinition(metric.name(), metric.description(), metric.sqls(), metric.gauges(), false,
-                metric.nodeStatus(), metric.storageName(), metric.initSql(), metric.statementTimeoutSeconds(),
-                variants);
+        var derived = new MetricDefinition(metric.name(), metric.description(), metric.sqls(), metric.gauges(),
+                false, metric.nodeStatus(), metric.storageName(), metric.initSql(),
+                metric.statementTimeoutSeconds(), variants);
+        return new Derivation(derived, Optional.of("fans out: an instance-wide variant was derived, read once per"
+                + " instance for all its collected databases"));
     }
 }

@@ -105,7 +105,7 @@ final class ImportTriage {
         });
         var taken = new MetricDefinition(name, metric.description(), sqls, metric.gauges(), metric.instanceLevel(),
                 metric.nodeStatus(), metric.storageName() == null ? null : metric.storageName().replace('-', '_'),
-                metric.initSql(), metric.statementTimeoutSeconds());
+                metric.initSql(), metric.statementTimeoutSeconds(), instanceSqlsOf(metric, sqls.keySet()));
         List<FieldProblem> problems = MetricRules.check(taken);
         if (problems.isEmpty()) {
             metrics.put(name, taken);
@@ -146,5 +146,19 @@ final class ImportTriage {
 
     private void notice(String itemKey, String field, String message) {
         notices.add(new ImportNotice(read.locationOf(itemKey), field, message));
+    }
+
+    /**
+     * The instance-wide variants (written in the file or derived by the import) of the versions
+     * kept: without them the metric would not fan out.
+     */
+    private static Map<Integer, String> instanceSqlsOf(MetricDefinition metric, Set<Integer> kept) {
+        var variants = new TreeMap<Integer, String>();
+        metric.instanceSqls().forEach((version, sql) -> {
+            if (kept.contains(version)) {
+                variants.put(version, sql);
+            }
+        });
+        return variants;
     }
 }

@@ -174,8 +174,13 @@ public final class PgwatchImportReader {
                 }
                 // Where pgwatch's query rewrites mechanically into an instance-wide one, the
                 // metric fans out on instances with several databases (docs/pgwatch-import.md).
-                document.metrics().definitions().values().forEach(metric -> addDefinition(metrics, "metrics",
-                        metric.name(), FanOutRewrite.withDerivedVariants(metric), where));
+                // The report says which metrics fan out and why the others that name current_database() do not.
+                document.metrics().definitions().values().forEach(metric -> {
+                    FanOutRewrite.Derivation fanOut = FanOutRewrite.derive(metric);
+                    fanOut.note().ifPresent(note -> notices.add(new ImportNotice(where,
+                            "metrics." + metric.name() + ".sqls", note)));
+                    addDefinition(metrics, "metrics", metric.name(), fanOut.metric(), where);
+                });
                 document.metrics().presetDefinitions().values().forEach(preset ->
                         addDefinition(presets, "presets", preset.name(), preset, where));
             }

@@ -75,7 +75,15 @@ class ImportApiTest extends ApiTestBase {
         assertThat(source.get("group").asString()).isEqualTo("shop");
         assertThat(api().get("/api/v1/presets/imp_preset_1").json().get("metrics").get("imp_db_age_1").asInt())
                 .isEqualTo(60);
-        assertThat(api().get("/api/v1/metrics/imp_db_age_1").json().get("builtIn").asBoolean()).isFalse();
+        JsonNode metric = api().get("/api/v1/metrics/imp_db_age_1").json();
+        assertThat(metric.get("builtIn").asBoolean()).isFalse();
+        // It reads only pg_database: the import stored the instance-wide variant it derived, and said so.
+        assertThat(metric.get("instanceSqls").get("14").asString()).contains("fan_out_dbname")
+                .contains("cross join lateral");
+        assertThat(report.get("notices").valueStream().map(n -> n.get("field").asString() + ": "
+                + n.get("message").asString()).toList())
+                .contains("metrics.imp_db_age_1.sqls: fans out: an instance-wide variant was derived, read once per"
+                        + " instance for all its collected databases");
     }
 
     @Test

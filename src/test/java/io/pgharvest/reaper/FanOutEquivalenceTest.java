@@ -3,6 +3,7 @@ package io.pgharvest.reaper;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.pgharvest.model.FanOutRewrite;
 import io.pgharvest.model.Measurement;
 import io.pgharvest.model.MetricDefinition;
 import io.pgharvest.model.NodeStatus;
@@ -67,12 +68,56 @@ class FanOutEquivalenceTest {
                     from pg_stat_statements s join pg_database d on d.oid = s.dbid
                     where s.query like '%fanout_fixture_marker%'
                     order by d.datname, s.query"""));
+    /**
+     * Written here in the style of pgwatch's per-database metrics (no instance_sqls): the import
+     * derives their variants ({@link FanOutRewrite}); the last must stay per database.
+     */
+    private static final List<MetricDefinition> IMPORTED = List.of(
+            imported("im_statements", """
+                    with mine as (
+                      select s.queryid, sum(s.calls)::int8 as calls, max(s.query) as query
+                      from pg_stat_statements s
+                      where s.dbid = (select oid from pg_database where datname = current_database())
+                        and s.query like '%fanout_fixture_marker%'
+                      group by s.queryid
+                    )
+                    select /* imported */ (extract(epoch from now()) * 1e9)::int8 as epoch_ns,
+                      ltrim(query) as tag_query, calls
+                    from mine order by calls desc, query limit 2"""),
+            imported("im_statement_totals", """
+                    select coalesce(sum(calls), 0)::int8 as calls, count(*) as statements
+                    from pg_stat_statements
+                    where dbid = (select oid from pg_database where datname = current_database())
+                      and query like '%fanout_only_in_b%'"""),
+            imported("im_activity", """
+                    with others as (
+                      select * from pg_stat_activity
+                      where datname = current_database() and pid != pg_backend_pid()
+                    )
+                    select coalesce(application_name, '') as tag_app, coalesce(state, '') as tag_state,
+                      count(*) as sessions,
+                      (select count(*) from pg_stat_activity
+                        where pid != pg_backend_pid() and application_name = 'pgharvest'
+                          and datname like 'fo\\_%') as collector_sessions_elsewhere
+                    from others group by 1, 2 order by 1, 2"""),
+            imported("im_locks", """
+                    with held as (
+                      select l.* from pg_locks l join pg_database d on d.oid = l.database
+                      where d.datname = current_database() and l.pid <> pg_backend_pid()
+                    )
+                    select kind as tag_kind, coalesce((select count(*) from held where locktype = kind), 0) as count
+                    from unnest('{advisory, userlock}'::text[]) kind"""),
+            imported("im_tables", """
+                    select current_database() as tag_db, count(*) as tables
+                    from pg_class c where c.relkind = 'r' and c.relname like 'fo\\_table%'"""));
     /** Built-in metrics with an instance-wide variant, and the columns whose values stand still here. */
     private static final Map<String, Set<String>> BUILT_IN = Map.of(
             "db_stats", Set.of("stats_reset_epoch_s"),
             "backends", Set.of("total", "active", "idle", "idle_in_transaction", "waiting_for_lock",
                     "max_connections"),
             "stat_statements_totals", Set.of("max_entries"),
+            "stat_statements_calls", Set.of(),
+            "datfrozenxid", Set.of(),
             "stat_statements", Set.of(),
             "long_running_queries", Set.of(),
             "idle_in_transaction", Set.of());
@@ -91,6 +136,19 @@ class FanOutEquivalenceTest {
             try (Connection c = pg.connect(db); Statement st = c.createStatement()) {
                 for (int run = 0; run < 3 * (i + 1); run++) {
                     st.execute("select " + i + " as fanout_fixture_marker");
+                }
+                if (i == 1) {
+                    // (a query shaped like no other here: pg_stat_statements ignores column aliases)
+                    st.execute("select 1, 2, 3 as fanout_only_in_b");
+                }
+                if (i == 2) {
+                    st.execute("create table if not exists fo_table_c (id int)");
+                }
+            }
+            if (i == 1) {
+                // A lock held in one database only: im_locks must report it there and nowhere else.
+                try (Statement st = fixtureSessions.getLast().createStatement()) {
+                    st.execute("select pg_advisory_lock(4242)");
                 }
             }
         }
@@ -114,7 +172,9 @@ class FanOutEquivalenceTest {
             var mine = perDatabase.get(source);
             var theirs = fannedOut.get(source);
             assertThat(theirs.keySet()).as(source).isEqualTo(mine.keySet());
-            for (String metric : List.of("fo_activity", "fo_statements")) {
+            var exact = new ArrayList<>(List.of("fo_activity", "fo_statements"));
+            IMPORTED.forEach(m -> exact.add(m.name()));
+            for (String metric : exact) {
                 assertThat(theirs.get(metric).rows()).as(source + " " + metric).isEqualTo(mine.get(metric).rows());
                 assertThat(theirs.get(metric).tags()).isEqualTo(mine.get(metric).tags());
             }
@@ -148,8 +208,20 @@ class FanOutEquivalenceTest {
                     .isNotEmpty();
         }
         // The databases really differ, so a row delivered to the wrong source would show.
-        assertThat(perDatabase.get("fo_c").get("fo_activity").rows())
-                .isNotEqualTo(perDatabase.get("fo_a").get("fo_activity").rows());
+        for (String metric : List.of("fo_activity", "im_statements", "im_activity")) {
+            assertThat(perDatabase.get("fo_c").get(metric).rows())
+                    .isNotEqualTo(perDatabase.get("fo_a").get(metric).rows());
+        }
+        assertThat(perDatabase.get("fo_b").get("im_statement_totals").rows().getFirst().values().get("statements"))
+                .isNotEqualTo(0L);
+        assertThat(perDatabase.get("fo_a").get("im_statement_totals").rows().getFirst().values())
+                .containsEntry("statements", 0L);
+        assertThat(perDatabase.get("fo_b").get("im_locks").rows().getFirst().values()).containsEntry("count", 1L);
+        assertThat(perDatabase.get("fo_a").get("im_locks").rows().getFirst().values()).containsEntry("count", 0L);
+        assertThat(perDatabase.get("fo_a").get("im_activity").rows().getFirst().values())
+                .containsEntry("collector_sessions_elsewhere", 2L);
+        assertThat(perDatabase.get("fo_c").get("im_tables").rows().getFirst().values()).containsEntry("tables", 1L);
+        assertThat(perDatabase.get("fo_a").get("im_tables").rows().getFirst().values()).containsEntry("tables", 0L);
     }
 
     private static List<Measurement.Row> fixtureRows(Measurement stat) {
@@ -172,9 +244,11 @@ class FanOutEquivalenceTest {
         var snapshot = store.snapshot();
         var metrics = new ArrayList<MetricDefinition>(List.of(FIXTURE_ACTIVITY, FIXTURE_STATEMENTS));
         BUILT_IN.keySet().forEach(name -> metrics.add(snapshot.metrics().get(name)));
+        // As the pgwatch import stores them: with the variants it derives, or (per database) without.
+        IMPORTED.forEach(m -> metrics.add(fanOut ? FanOutRewrite.withDerivedVariants(m) : m));
         var selection = new HashMap<String, Integer>();
         for (MetricDefinition metric : metrics) {
-            store.putMetric(fanOut ? metric : withoutInstanceVariant(metric));
+            store.putMetric(fanOut || metric.name().startsWith("im_") ? metric : withoutInstanceVariant(metric));
             selection.put(metric.name(), 2);
         }
         for (String db : DATABASES) {
@@ -199,8 +273,10 @@ class FanOutEquivalenceTest {
                 var share = service.status(db).orElseThrow().instance();
                 assertThat(share.sources()).isEqualTo(DATABASES.size());
                 assertThat(share.fannedOutMetrics()).isEqualTo(fanOut
-                        ? List.of("backends", "db_stats", "fo_activity", "fo_statements", "idle_in_transaction",
-                                "long_running_queries", "stat_statements", "stat_statements_totals")
+                        ? List.of("backends", "datfrozenxid", "db_stats", "fo_activity", "fo_statements",
+                                "idle_in_transaction", "im_activity", "im_locks", "im_statement_totals",
+                                "im_statements", "long_running_queries", "stat_statements", "stat_statements_calls",
+                                "stat_statements_totals")
                         : List.of());
             }
         } finally {
@@ -217,7 +293,8 @@ class FanOutEquivalenceTest {
             // One read for the three databases: the three sources hold measurements of the same fetch
             // time. Compare the newest such round (the newest measurement of one source may be of a
             // round the others had not taken yet when the engine stopped).
-            for (String metric : metrics.stream().map(MetricDefinition::name).toList()) {
+            for (String metric : metrics.stream().filter(m -> !m.instanceSqls().isEmpty())
+                    .map(MetricDefinition::name).toList()) {
                 java.util.Set<java.time.Instant> common = null;
                 for (String db : DATABASES) {
                     var times = publisher.of(db, metric).stream().map(Measurement::time).collect(Collectors.toSet());
@@ -236,6 +313,10 @@ class FanOutEquivalenceTest {
             }
         }
         return last;
+    }
+
+    private static MetricDefinition imported(String name, String sql) {
+        return new MetricDefinition(name, "", Map.of(10, sql), List.of(), false, NodeStatus.ANY, null, null, null);
     }
 
     private static MetricDefinition withoutInstanceVariant(MetricDefinition m) {
