@@ -18,10 +18,11 @@ import java.util.TreeMap;
 final class ChangeDetector {
 
     private final HashedObjects kind;
-    /** Object identity (its tags, sorted) to the hash last seen and the tags to report a drop with. */
+    /** Object identity to the hash last seen and the row to report a drop with. */
     private Map<String, Seen> state;
 
-    private record Seen(String hash, Map<String, String> tags) {
+    /** @param identity the object's identity columns and tags, what a drop is reported with */
+    private record Seen(String hash, Measurement.Row identity) {
     }
 
     ChangeDetector(HashedObjects kind) {
@@ -33,13 +34,14 @@ final class ChangeDetector {
         var next = new HashMap<String, Seen>();
         var changes = new ArrayList<Measurement.Row>();
         for (Measurement.Row row : read) {
-            String identity = new TreeMap<>(row.tags()).toString();
-            String hash = Objects.toString(row.values().get(kind.hashColumn()), "");
-            next.put(identity, new Seen(hash, row.tags()));
+            Measurement.Row identity = identityOf(row);
+            String key = new TreeMap<>(identity.values()) + " " + new TreeMap<>(identity.tags());
+            String hash = kind.hashColumn() == null ? "" : Objects.toString(row.values().get(kind.hashColumn()), "");
+            next.put(key, new Seen(hash, identity));
             if (state == null) {
                 continue;
             }
-            Seen before = state.get(identity);
+            Seen before = state.get(key);
             if (before == null) {
                 changes.add(event(row, kind.created()));
             } else if (!before.hash().equals(hash)) {
@@ -47,14 +49,22 @@ final class ChangeDetector {
             }
         }
         if (state != null && kind.dropped() != null) {
-            state.forEach((identity, seen) -> {
-                if (!next.containsKey(identity)) {
-                    changes.add(new Measurement.Row(Map.of("event", kind.dropped()), seen.tags()));
+            state.forEach((key, seen) -> {
+                if (!next.containsKey(key)) {
+                    changes.add(event(seen.identity(), kind.dropped()));
                 }
             });
         }
         state = next;
         return changes;
+    }
+
+    private Measurement.Row identityOf(Measurement.Row row) {
+        var values = new LinkedHashMap<String, Object>();
+        for (String column : kind.identityColumns()) {
+            values.put(column, row.values().get(column));
+        }
+        return new Measurement.Row(values, row.tags());
     }
 
     private static Measurement.Row event(Measurement.Row row, String event) {

@@ -10,7 +10,8 @@ import java.util.TreeSet;
 /**
  * The sinks' view of the selection with change detection in front of them: a selected
  * {@code *_hashes} metric stands for its {@code *_changes} table (which pgwatch's dashboards query
- * and which must exist before the first change), and its own rows are never stored.
+ * and which must exist before the first change), and its own rows are never stored; a selected
+ * {@code db_stats} also brings {@code object_changes}, where restarts and role changes go.
  */
 final class ChangeTablesCatalog implements MetricCatalog {
 
@@ -30,6 +31,9 @@ final class ChangeTablesCatalog implements MetricCatalog {
         var names = new TreeSet<String>();
         for (String name : metrics.selectedStorageNames()) {
             names.add(HashedObjects.byHashesMetric(name).map(HashedObjects::changesTable).orElse(name));
+            if (name.equals(ServerEventDetector.DB_STATS)) {
+                names.add(ServerEventDetector.OBJECT_CHANGES);
+            }
         }
         return names;
     }

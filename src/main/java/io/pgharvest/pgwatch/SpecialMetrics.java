@@ -13,8 +13,9 @@ final class SpecialMetrics {
 
     private static final Map<String, String> WHY = Map.of(
             "change_events", "pgwatch computes change events in its own code from the *_hashes metrics;"
-                    + " pgharvest does the same from its table_hashes, index_hashes, sproc_hashes and"
-                    + " configuration_hashes metrics, which selections naming change_events get instead",
+                    + " pgharvest does the same from its table_hashes, index_hashes, sproc_hashes,"
+                    + " configuration_hashes and privilege_changes metrics, which selections naming"
+                    + " change_events get instead",
             "instance_up", "pgharvest writes instance_up itself for every source (1 when the server answers,"
                     + " 0 when it does not) at the source's shortest interval, with pgwatch's table and key",
             "server_log_event_counts", "pgwatch reads the server's log files in its own code; pgharvest does not"
@@ -22,7 +23,8 @@ final class SpecialMetrics {
 
     /** What a selection (preset or source) naming a special metric selects instead, at the same interval. */
     private static final Map<String, List<String>> REPLACED_BY = Map.of(
-            "change_events", List.of("table_hashes", "index_hashes", "sproc_hashes", "configuration_hashes"));
+            "change_events", List.of("table_hashes", "index_hashes", "sproc_hashes", "configuration_hashes",
+                    "privilege_changes"));
 
     private SpecialMetrics() {
     }

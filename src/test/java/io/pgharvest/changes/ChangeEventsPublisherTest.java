@@ -77,7 +77,7 @@ class ChangeEventsPublisherTest {
     }
 
     @Test
-    void theSinksPrepareTheChangeTablesOfSelectedHashMetricsInsteadOfTheHashTables() {
+    void theSinksPrepareTheChangeTablesOfSelectedHashMetricsInsteadOfTheHashTablesAndObjectChangesWithDbStats() {
         MetricCatalog selection = new MetricCatalog() {
             @Override
             public java.util.Optional<io.pgharvest.model.MetricDefinition> byStorageName(String storageName) {
@@ -86,12 +86,13 @@ class ChangeEventsPublisherTest {
 
             @Override
             public java.util.Set<String> selectedStorageNames() {
-                return java.util.Set.of("db_stats", "table_hashes", "configuration_hashes");
+                return java.util.Set.of("db_stats", "table_hashes", "configuration_hashes", "privilege_changes");
             }
         };
 
         assertThat(new ChangeTablesCatalog(selection).selectedStorageNames())
-                .containsExactlyInAnyOrder("db_stats", "table_changes", "configuration_changes");
+                .containsExactlyInAnyOrder("db_stats", "object_changes", "table_changes", "configuration_changes",
+                        "privilege_changes");
     }
 
     private Measurement settings(Map<String, String> values) {

@@ -111,7 +111,7 @@ class PgwatchFilesTriageTest {
         assertThat(after.presets().get("tri-with-dashes").metrics())
                 .containsExactlyInAnyOrderEntriesOf(java.util.Map.of("tri_old_and_new", 60, "tri_dashed", 30,
                         "db_stats", 60, "table_hashes", 300, "index_hashes", 300, "sproc_hashes", 300,
-                        "configuration_hashes", 300));
+                        "configuration_hashes", 300, "privilege_changes", 300));
         assertThat(after.presets()).doesNotContainKey("tri_only_missing");
         assertThat(after.sources().get("tri_source").metrics()).containsOnlyKeys("tri_dashed");
     }

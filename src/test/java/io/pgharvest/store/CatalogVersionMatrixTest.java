@@ -300,7 +300,7 @@ class CatalogVersionMatrixTest {
         check.row("subscriptions", "tag_subscription", "matrix_sub", "enabled", 1);
         check.row("function_stats", "tag_function", "add_one(i integer)", "calls", 1L);
         check.row("stat_statements_totals", null, null, "statements", null);
-        check.contains("stat_statements", "query", "insert into orders");
+        check.contains("stat_statements", "tag_query", "insert into orders");
         check.number("xmin_horizon", null, null, "prepared_xact_age", 0, 1_000_000);
         check.number("connection_usage", null, null, "max_connections", 60, 60);
         check.row("locks", "tag_mode", "ShareLock", "tag_locktype", "transactionid");
@@ -313,7 +313,7 @@ class CatalogVersionMatrixTest {
         check.row("wal_receiver", "status", "streaming", "slot_name", "");
         check.number("standby_replay", null, null, "in_recovery", 1, 1);
         check.number("server_info", null, null, "in_recovery", 1, 1);
-        check.contains("stat_statements", "query", "from orders where customer");
+        check.contains("stat_statements", "tag_query", "from orders where customer");
     }
 
     private static void writeSummary(int major, Map<String, ?> onPrimary, Map<String, ?> onStandby, long nanos)
