@@ -8,6 +8,7 @@ import io.pgharvest.model.MetricDefinition;
 import io.pgharvest.model.NodeStatus;
 import io.pgharvest.model.Source;
 import io.pgharvest.model.StoreTable;
+import io.pgharvest.nativemetric.NativeMetricRegistry;
 import io.pgharvest.support.Backoff;
 import io.pgharvest.testsupport.RecordingPublisher;
 import java.time.Duration;
@@ -43,7 +44,7 @@ final class ReaperTestKit {
                 sessions(),
                 Duration.ofSeconds(1), new Backoff(reconnectMin, reconnectMax), Duration.ofSeconds(30),
                 Duration.ofMinutes(5), Thread.ofVirtual().name("test-reaper-", 0).factory(), status -> { },
-                maxExtraRoundTrips, Duration.ofMinutes(2));
+                maxExtraRoundTrips, Duration.ofMinutes(2), NativeMetricRegistry.none());
     }
 
     static MetricDefinition metric(String name, String sql) {
