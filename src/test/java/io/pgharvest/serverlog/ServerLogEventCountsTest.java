@@ -45,9 +45,7 @@ class ServerLogEventCountsTest {
 
     @BeforeEach
     void connect() throws Exception {
-        pg.execute("postgres", "alter system set log_destination = 'csvlog'");
-        pg.execute("postgres", "select pg_reload_conf()");
-        connection = pg.connect("logtest");
+        logTo("csvlog");
     }
 
     @AfterEach
@@ -79,13 +77,7 @@ class ServerLogEventCountsTest {
     @ParameterizedTest(name = "on this host: {0}")
     @ValueSource(booleans = {true, false})
     void readsJsonlogWhenTheServerWritesNoCsv(boolean local) throws Exception {
-        pg.execute("postgres", "alter system set log_destination = 'jsonlog'");
-        pg.execute("postgres", "select pg_reload_conf()");
-        await().atMost(Duration.ofSeconds(10)).until(() -> pg.queryString("logtest",
-                "select current_setting('log_destination')").equals("jsonlog")
-                && pg.queryString("logtest", "select pg_current_logfile('jsonlog')") != null);
-        connection.close();
-        connection = pg.connect("logtest");
+        logTo("jsonlog");
         var tail = new LogTail();
         collect(tail, local);
 
@@ -97,15 +89,24 @@ class ServerLogEventCountsTest {
     @ParameterizedTest(name = "on this host: {0}")
     @ValueSource(booleans = {true, false})
     void isUnavailableWithTheReasonWhenTheServerWritesNoLogFiles(boolean local) throws Exception {
-        pg.execute("postgres", "alter system set log_destination = 'stderr'");
-        pg.execute("postgres", "select pg_reload_conf()");
-        await().atMost(Duration.ofSeconds(10)).until(() -> pg.queryString("logtest",
-                "select current_setting('log_destination')").equals("stderr"));
-        connection.close();
-        connection = pg.connect("logtest");
+        logTo("stderr");
 
         assertThatThrownBy(() -> collect(new LogTail(), local)).isInstanceOf(NativeMetric.Unavailable.class)
                 .hasMessageContaining("log_destination 'stderr' has neither csvlog nor jsonlog");
+    }
+
+    /** Sets log_destination, waits until new sessions see it (and its file is open), and reconnects. */
+    private void logTo(String destination) throws Exception {
+        pg.execute("postgres", "alter system set log_destination = '" + destination + "'");
+        pg.execute("postgres", "select pg_reload_conf()");
+        await().atMost(Duration.ofSeconds(10)).until(() -> pg.queryString("logtest",
+                "select current_setting('log_destination')").equals(destination)
+                && (destination.equals("stderr") || pg.queryString("logtest",
+                        "select pg_current_logfile('" + destination + "')") != null));
+        if (connection != null) {
+            connection.close();
+        }
+        connection = pg.connect("logtest");
     }
 
     /** Collects until the sums of the counts reach {@code expected}, then once more: nothing is counted twice. */
