@@ -110,8 +110,8 @@ final class LogTail implements NativeMetric.Collector {
                 }
                 budget -= chunk.length;
                 offset += consumed;
-                if (consumed < chunk.length) {
-                    break; // an incomplete last record: read it again once it is complete
+                if (consumed == 0) {
+                    break; // only an incomplete record is left: read it again once it is complete
                 }
             }
             offsets.put(file.name(), offset);

@@ -76,6 +76,23 @@ class ServerLogEventCountsTest {
 
     @ParameterizedTest(name = "on this host: {0}")
     @ValueSource(booleans = {true, false})
+    void aBacklogBiggerThanOneTicksReadIsCountedOverTheNextTicks(boolean local) throws Exception {
+        var tail = new LogTail();
+        collect(tail, local);
+        // About 17 MB of csvlog: more than one collection reads (LogTail.MAX_READ_PER_TICK).
+        pg.execute("logtest", "do $$ begin for i in 1..60000 loop raise warning 'pgharvest backlog %', i; end loop; end $$");
+
+        // The logging collector writes behind the sessions: wait until more than one read's worth is there.
+        await().atMost(Duration.ofSeconds(15)).until(() -> pg.queryString("postgres",
+                "select (sum(size) > 12000000)::text from pg_ls_logdir()").equals("true"));
+        Map<String, Long> first = collect(tail, local);
+        assertThat(first.get("warning")).isPositive().isLessThan(60_000L);
+        var rest = new HashMap<>(Map.of("warning", 60_000L - first.get("warning")));
+        collectUntil(tail, local, rest);
+    }
+
+    @ParameterizedTest(name = "on this host: {0}")
+    @ValueSource(booleans = {true, false})
     void readsJsonlogWhenTheServerWritesNoCsv(boolean local) throws Exception {
         logTo("jsonlog");
         var tail = new LogTail();
