@@ -20,7 +20,8 @@ import java.util.Set;
  * the other on the reaper's thread. Each keeps its own collector (its state between ticks) for as
  * long as the source selects it. A failing native metric fails alone: its error goes to the
  * ledger, the other metrics of the tick are delivered as usual. Only a lost session ends the
- * tick, as it would for a SQL metric. Owned by one reaper.
+ * tick, as it would for a SQL metric; when the reaper then reconnects and runs the tick again, a
+ * native metric that already ran in it is not run twice. Owned by one reaper.
  */
 final class NativeLane {
 
@@ -28,6 +29,8 @@ final class NativeLane {
     private final NativeMetricRegistry registry;
     private final Map<String, Held> collectors = new HashMap<>();
     private final Map<String, MetricLane> lanes = new HashMap<>();
+    /** The tick each metric last ran in: a tick run again after a reconnect does not run it twice. */
+    private final Map<String, Instant> ranAt = new HashMap<>();
     /** Locality is decided once per server address (a reconnect may land elsewhere). */
     private String localityOf;
     private boolean onThisHost;
@@ -47,7 +50,7 @@ final class NativeLane {
         ServerFacts facts = session.facts();
         for (String metric : due) {
             MetricDefinition definition = config.definitions().get(metric);
-            if (definition == null || !definition.isNative()) {
+            if (definition == null || !definition.isNative() || now.equals(ranAt.get(metric))) {
                 continue;
             }
             NativeTarget target = new NativeTarget(source, facts.database(), facts.versionNum() / 10000,
@@ -55,20 +58,24 @@ final class NativeLane {
                     now);
             try {
                 List<Measurement.Row> rows = collector(metric, definition).collect(target);
+                ranAt.put(metric, now);
                 out.add(new Measurement(source, definition.effectiveStorageName(), now, rows, config.source().tags()));
                 lanes.put(metric, MetricLane.NATIVE);
                 ledger.succeeded(metric, now);
             } catch (NativeMetric.Unavailable e) {
+                ranAt.put(metric, now);
                 lanes.put(metric, MetricLane.UNAVAILABLE);
                 ledger.failed(metric, "metric " + metric + " not collected: " + e.getMessage(), now);
             } catch (SQLException e) {
                 if (session.isBroken(e)) {
-                    throw new SourceDownException(source, e);
+                    throw new SourceDownException(source, e); // run again once reconnected
                 }
+                ranAt.put(metric, now);
                 lanes.put(metric, MetricLane.NATIVE);
                 ledger.failed(metric, "metric " + metric + " failed [SQLState " + e.getSQLState() + "]: "
                         + e.getMessage(), now);
             } catch (Exception e) {
+                ranAt.put(metric, now);
                 lanes.put(metric, MetricLane.NATIVE);
                 ledger.failed(metric, "metric " + metric + " failed: " + e, now);
             }
@@ -109,5 +116,6 @@ final class NativeLane {
     void retainOnly(Set<String> metrics) {
         collectors.keySet().retainAll(metrics);
         lanes.keySet().retainAll(metrics);
+        ranAt.keySet().retainAll(metrics);
     }
 }

@@ -121,6 +121,34 @@ class NativeMetricsTickTest {
         assertThat(load.lastError()).contains("no implementation of 'cpu_load'");
     }
 
+    @Test
+    void aNativeMetricThatFindsTheSessionGoneRunsAgainOnceReconnectedWithinTheTick() throws Exception {
+        pg.createDatabase("native_db");
+        var calls = new AtomicInteger();
+        NativeMetric killsItsSession = fake("cpu_load", () -> target -> {
+            Object pid = target.sql().query("select pg_backend_pid() as pid").getFirst().get("pid");
+            if (calls.incrementAndGet() == 1) {
+                pg.execute("postgres", "select pg_terminate_backend(" + pid + ")");
+                target.sql().query("select 1 as one"); // finds the session gone
+            }
+            return List.of(new Measurement.Row(Map.of("load_1min", 1.0), Map.of()));
+        });
+        var kit = new ReaperTestKit(new NativeMetricRegistry(List.of(killsItsSession), ServerLocality.system()));
+        var timer = new ManualTickTimer(Instant.parse("2026-03-01T10:00:00.700Z"));
+        var reaper = new SourceReaper(ReaperTestKit.config(source("gone", pg.connStr("native_db"),
+                Map.of("cpu_load", 10)), List.of(nativeDefinition("cpu_load", "cpu_load", null))), kit.context, timer);
+        reaper.start();
+        timer.advanceTo(timer.awaitSleepRequests(1));
+        timer.awaitSleepRequests(2);
+        reaper.stop();
+        assertThat(reaper.awaitStop(Duration.ofSeconds(10))).isTrue();
+
+        assertThat(calls).hasValue(2);
+        assertThat(kit.publisher.of("gone", "cpu_load")).hasSize(1);
+        assertThat(kit.publisher.of("gone", "instance_up")).singleElement().satisfies(m ->
+                assertThat(m.rows().getFirst().values()).containsEntry("instance_up", 1L));
+    }
+
     private static MetricDefinition nativeDefinition(String name, String implementation, String storageName) {
         return MetricDefinition.nativeMetric(name, "native test metric " + name, List.of("*"), NodeStatus.ANY,
                 storageName, implementation);
