@@ -6,6 +6,7 @@ import io.pgharvest.endpoint.RolePrivileges;
 import io.pgharvest.endpoint.SessionOpener;
 import io.pgharvest.endpoint.SessionSettings;
 import io.pgharvest.model.ConnectionString;
+import io.pgharvest.model.MetricSql;
 import io.pgharvest.model.SourceKind;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -179,11 +180,16 @@ final class SourceSession implements AutoCloseable {
     /**
      * Runs one reading statement of a native metric with bind parameters: in autocommit, so in a
      * transaction of its own that is read-only by the session's default, under the session's
-     * statement timeout. The SQL is pgharvest's own (never an operator's), checked by its tests.
+     * statement timeout. The SQL is pgharvest's own, and held to the rules of metric SQL all the
+     * same ({@link MetricSql}): one reading statement whose effects end with it.
      */
     List<Map<String, Object>> read(String sql, Object... parameters) throws SQLException {
         if (connection == null) {
             throw new SQLException("the source is not a PostgreSQL server; this metric reads one", "0A000");
+        }
+        var refused = MetricSql.problem(sql);
+        if (refused.isPresent()) {
+            throw new SQLException("refused to send a native metric's query: " + refused.get(), "42501");
         }
         try (PreparedStatement statement = connection.prepareStatement(sql)) {
             for (int i = 0; i < parameters.length; i++) {

@@ -149,6 +149,31 @@ class NativeMetricsTickTest {
                 assertThat(m.rows().getFirst().values()).containsEntry("instance_up", 1L));
     }
 
+    @Test
+    void aNativeMetricsQueryIsHeldToTheRulesOfMetricSql() throws Exception {
+        pg.createDatabase("native_db");
+        NativeMetric writes = fake("cpu_load", () -> target -> {
+            target.sql().query("select set_config('work_mem', '1MB', false) as w");
+            return List.of();
+        });
+        var kit = new ReaperTestKit(new NativeMetricRegistry(List.of(writes), ServerLocality.system()));
+        var timer = new ManualTickTimer(Instant.parse("2026-03-01T10:00:00.700Z"));
+        var reaper = new SourceReaper(ReaperTestKit.config(source("rules", pg.connStr("native_db"),
+                Map.of("cpu_load", 10)), List.of(nativeDefinition("cpu_load", "cpu_load", null))), kit.context, timer);
+        reaper.start();
+        timer.advanceTo(timer.awaitSleepRequests(1));
+        timer.awaitSleepRequests(2);
+        SourceRuntimeStatus status = reaper.status();
+        reaper.stop();
+        assertThat(reaper.awaitStop(Duration.ofSeconds(10))).isTrue();
+
+        assertThat(status.metrics()).singleElement().satisfies(m -> {
+            assertThat(m.lane()).isEqualTo(MetricLane.NATIVE);
+            assertThat(m.lastError()).contains("refused to send a native metric's query").contains("set_config");
+        });
+        assertThat(status.connected()).isTrue();
+    }
+
     private static MetricDefinition nativeDefinition(String name, String implementation, String storageName) {
         return MetricDefinition.nativeMetric(name, "native test metric " + name, List.of("*"), NodeStatus.ANY,
                 storageName, implementation);
