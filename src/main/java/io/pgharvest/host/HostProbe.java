@@ -12,30 +12,35 @@ import org.springframework.stereotype.Component;
 /**
  * The machine pgharvest runs on, read through OSHI. One instance for all sources: OSHI caches
  * what does not change (the processor, the memory objects) and reads counters fresh on each call.
+ * OSHI and JNA are loaded at the first host metric collected, not at start-up: a collector that
+ * selects none pays nothing for them.
  */
 @Component
 final class HostProbe {
 
-    private final HardwareAbstractionLayer hardware = new SystemInfo().getHardware();
-    private final CentralProcessor processor = hardware.getProcessor();
-    private final GlobalMemory memory = hardware.getMemory();
+    /** Initialised on first use (the JVM's lazy, thread-safe class initialisation). */
+    private static final class Oshi {
+        static final HardwareAbstractionLayer HARDWARE = new SystemInfo().getHardware();
+        static final CentralProcessor PROCESSOR = HARDWARE.getProcessor();
+        static final GlobalMemory MEMORY = HARDWARE.getMemory();
+    }
 
     /** 1, 5 and 15 minute load averages; negative where the operating system has none. */
     double[] loadAverages() {
-        return processor.getSystemLoadAverage(3);
+        return Oshi.PROCESSOR.getSystemLoadAverage(3);
     }
 
     /** Cumulative CPU ticks of all processors, indexed by {@link CentralProcessor.TickType#getIndex()}. */
     long[] cpuTicks() {
-        return processor.getSystemCpuLoadTicks();
+        return Oshi.PROCESSOR.getSystemCpuLoadTicks();
     }
 
     int logicalProcessors() {
-        return processor.getLogicalProcessorCount();
+        return Oshi.PROCESSOR.getLogicalProcessorCount();
     }
 
     GlobalMemory memory() {
-        return memory;
+        return Oshi.MEMORY;
     }
 
     /**
@@ -52,7 +57,7 @@ final class HostProbe {
         long writes = 0;
         long readBytes = 0;
         long writeBytes = 0;
-        for (HWDiskStore disk : hardware.getDiskStores()) {
+        for (HWDiskStore disk : Oshi.HARDWARE.getDiskStores()) {
             reads += disk.getReads();
             writes += disk.getWrites();
             readBytes += disk.getReadBytes();
