@@ -1,5 +1,6 @@
 package io.pgharvest.metric;
 
+import com.fasterxml.jackson.annotation.JsonProperty;
 import io.pgharvest.api.RequestNames;
 import io.pgharvest.model.FieldProblem;
 import io.pgharvest.model.MetricDefinition;
@@ -32,7 +33,12 @@ record MetricRequest(
         @Schema(description = "instance-wide variant per version (same keys as sqls): the same columns for every"
                 + " database plus fan_out_dbname; run once per instance and split per database",
                 example = "{\"14\": \"select datname as fan_out_dbname, numbackends from pg_stat_database\"}")
-        Map<String, String> instanceSqls) {
+        Map<String, String> instanceSqls,
+        @JsonProperty("native")
+        @Schema(description = "collect with pgharvest's own implementation of this name instead of SQL"
+                + " (cpu_load, psutil_cpu, psutil_mem, psutil_disk, psutil_disk_io_total, server_log_event_counts)",
+                example = "cpu_load")
+        String nativeName) {
 
     /** @throws InvalidConfigException naming {@code name}, {@code nodeStatus} or {@code sqls.<key>} */
     MetricDefinition toDefinition(String pathName) {
@@ -51,7 +57,7 @@ record MetricRequest(
         }
         return new MetricDefinition(effectiveName, description, versions, gauges,
                 instanceLevel != null && instanceLevel, status, blankToNull(storageName), blankToNull(initSql),
-                statementTimeoutSeconds, instanceVersions);
+                statementTimeoutSeconds, instanceVersions, blankToNull(nativeName));
     }
 
     private static TreeMap<Integer, String> byVersion(String field, Map<String, String> texts,

@@ -1,5 +1,6 @@
 package io.pgharvest.metric;
 
+import com.fasterxml.jackson.annotation.JsonProperty;
 import io.pgharvest.model.MetricDefinition;
 import io.pgharvest.model.NodeStatus;
 import io.swagger.v3.oas.annotations.media.Schema;
@@ -19,6 +20,9 @@ record MetricResponse(
         String initSql,
         Integer statementTimeoutSeconds,
         Map<Integer, String> instanceSqls,
+        @JsonProperty("native")
+        @Schema(description = "the pgharvest implementation collecting this metric instead of SQL")
+        String nativeName,
         @Schema(description = "a metric of this name ships with pgharvest", accessMode = Schema.AccessMode.READ_ONLY)
         boolean builtIn,
         @Schema(description = "the operator's definition replaces the built-in one; DELETE restores it",
@@ -29,6 +33,6 @@ record MetricResponse(
     static MetricResponse of(MetricDefinition metric, Origin origin, long modifyIndex) {
         return new MetricResponse(metric.name(), metric.description(), metric.sqls(), metric.gauges(),
                 metric.instanceLevel(), metric.nodeStatus(), metric.storageName(), metric.initSql(),
-                metric.statementTimeoutSeconds(), metric.instanceSqls(), origin.builtIn(), origin.overridden(), modifyIndex);
+                metric.statementTimeoutSeconds(), metric.instanceSqls(), metric.nativeName(), origin.builtIn(), origin.overridden(), modifyIndex);
     }
 }

@@ -24,6 +24,8 @@ import java.util.TreeMap;
  *     (without the key column), exactly as if {@code sqls} had run there. Used only where its key
  *     at or below the server's version equals that of {@code sqls} (so it replaces the query it
  *     was written for); empty for metrics that cannot fan out
+ * @param nativeName the pgharvest implementation that collects this metric instead of SQL (one of
+ *     {@link NativeNames#KNOWN}), or null for a SQL metric; a native metric has no SQL
  */
 public record MetricDefinition(
         String name,
@@ -35,7 +37,8 @@ public record MetricDefinition(
         String storageName,
         String initSql,
         Integer statementTimeoutSeconds,
-        Map<Integer, String> instanceSqls) {
+        Map<Integer, String> instanceSqls,
+        String nativeName) {
 
     /** The column of an instance-wide variant that names the database each row belongs to. */
     public static final String FAN_OUT_KEY = "fan_out_dbname";
@@ -49,6 +52,26 @@ public record MetricDefinition(
         description = description == null ? "" : description;
         instanceSqls = instanceSqls == null ? Collections.emptyNavigableMap()
                 : Collections.unmodifiableNavigableMap(new TreeMap<>(instanceSqls));
+    }
+
+    /** A SQL metric. */
+    public MetricDefinition(String name, String description, Map<Integer, String> sqls, List<String> gauges,
+            boolean instanceLevel, NodeStatus nodeStatus, String storageName, String initSql,
+            Integer statementTimeoutSeconds, Map<Integer, String> instanceSqls) {
+        this(name, description, sqls, gauges, instanceLevel, nodeStatus, storageName, initSql,
+                statementTimeoutSeconds, instanceSqls, null);
+    }
+
+    /** A metric collected by pgharvest's implementation {@code nativeName} rather than by SQL. */
+    public static MetricDefinition nativeMetric(String name, String description, List<String> gauges,
+            NodeStatus nodeStatus, String storageName, String nativeName) {
+        return new MetricDefinition(name, description, null, gauges, false, nodeStatus, storageName, null, null,
+                null, nativeName);
+    }
+
+    /** Whether pgharvest's own code collects this metric ({@link #nativeName()}), not SQL. */
+    public boolean isNative() {
+        return nativeName != null;
     }
 
     /** A metric without an instance-wide variant. */

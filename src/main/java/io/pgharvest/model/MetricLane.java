@@ -12,7 +12,14 @@ public enum MetricLane {
     /** Its node status does not match the server's role: not collected. */
     NOT_FOR_ROLE,
     /** No SQL for the server's version: reported once, never attempted. */
-    NO_SQL;
+    NO_SQL,
+    /** Collected by pgharvest's own code (a native metric), after the tick's round trip. */
+    NATIVE,
+    /**
+     * A native metric that cannot be collected for this source (host metrics of a server on another
+     * machine, a server log pgharvest may not read); the metric's last error says why.
+     */
+    UNAVAILABLE;
 
     /** {@code pipeline}, {@code solo}, {@code not-for-role}, {@code no-sql}. */
     @JsonValue
@@ -22,6 +29,6 @@ public enum MetricLane {
 
     /** Whether the metric runs at all (in either lane). */
     public boolean collected() {
-        return this == PIPELINE || this == SOLO;
+        return this == PIPELINE || this == SOLO || this == NATIVE;
     }
 }

@@ -31,7 +31,9 @@ public final class MetricRules {
     public static List<FieldProblem> check(MetricDefinition metric) {
         var problems = new ArrayList<FieldProblem>();
         Identifiers.check("name", metric.name(), problems);
-        if (metric.sqls().isEmpty()) {
+        if (metric.isNative()) {
+            checkNative(metric, problems);
+        } else if (metric.sqls().isEmpty()) {
             problems.add(new FieldProblem("sqls", "needs at least one query, keyed by the lowest PostgreSQL major"
                     + " version it works on"));
         }
@@ -83,6 +85,34 @@ public final class MetricRules {
                     "must be between 1 and " + MAX_STATEMENT_TIMEOUT_SECONDS + " seconds, or absent for the default"));
         }
         return problems;
+    }
+
+    /**
+     * A native metric names a known implementation and carries nothing only SQL metrics act on:
+     * pgharvest's code collects it, so SQL, an instance-wide variant, an init query, a statement
+     * timeout or the instance-level flag would be settings nobody reads.
+     */
+    private static void checkNative(MetricDefinition metric, List<FieldProblem> problems) {
+        if (!NativeNames.isKnown(metric.nativeName())) {
+            problems.add(new FieldProblem("native", "unknown native implementation '" + metric.nativeName()
+                    + "'; known: " + String.join(", ", NativeNames.KNOWN.keySet())));
+        }
+        String why = " does not apply to a native metric (collected by pgharvest's code, not SQL)";
+        if (!metric.sqls().isEmpty()) {
+            problems.add(new FieldProblem("sqls", "must be empty:" + why.replaceFirst(" does", " SQL does")));
+        }
+        if (!metric.instanceSqls().isEmpty()) {
+            problems.add(new FieldProblem("instanceSqls", "must be empty: an instance-wide variant" + why));
+        }
+        if (metric.initSql() != null && !metric.initSql().isBlank()) {
+            problems.add(new FieldProblem("initSql", "must be empty: an init query" + why));
+        }
+        if (metric.statementTimeoutSeconds() != null) {
+            problems.add(new FieldProblem("statementTimeoutSeconds", "must be absent: a statement timeout" + why));
+        }
+        if (metric.instanceLevel()) {
+            problems.add(new FieldProblem("instanceLevel", "must be false: a native metric is collected per source"));
+        }
     }
 
     /** Parses a {@code sqls} key given as text (JSON object keys are strings). */

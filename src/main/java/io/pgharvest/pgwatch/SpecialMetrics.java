@@ -18,8 +18,9 @@ final class SpecialMetrics {
                     + " change_events get instead",
             "instance_up", "pgharvest writes instance_up itself for every source (1 when the server answers,"
                     + " 0 when it does not) at the source's shortest interval, with pgwatch's table and key",
-            "server_log_event_counts", "pgwatch reads the server's log files in its own code; pgharvest does not"
-                    + " read server logs (yet)");
+            "server_log_event_counts", "pgwatch reads the server's log files in its own code; pgharvest's built-in"
+                    + " server_log_event_counts (native) does the same, with pgwatch's table and keys, and selections"
+                    + " naming it get that one");
 
     /** What a selection (preset or source) naming a special metric selects instead, at the same interval. */
     private static final Map<String, List<String>> REPLACED_BY = Map.of(

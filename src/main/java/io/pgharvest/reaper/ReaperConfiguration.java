@@ -8,6 +8,7 @@ import io.pgharvest.discovery.SourceExpansion;
 import io.pgharvest.endpoint.SessionOpener;
 import io.pgharvest.endpoint.SessionSettings;
 import io.pgharvest.model.MeasurementPublisher;
+import io.pgharvest.nativemetric.NativeMetricRegistry;
 import io.pgharvest.store.ConfigStore;
 import java.time.Clock;
 import java.util.List;
@@ -35,10 +36,10 @@ class ReaperConfiguration {
     @Bean
     ReaperService reaperService(ConfigStore store, ObjectProvider<SourceOwnership> ownership,
             MeasurementPublisher publisher, MeterRegistry registry, ReaperProperties properties,
-            SessionOpener sessions, SourceExpansion expansion) {
+            SessionOpener sessions, SourceExpansion expansion, NativeMetricRegistry natives) {
         // Without a fleet (file store), this instance collects every source.
         return new ReaperService(store, ownership.getIfAvailable(() -> SourceOwnership.ALL), publisher, registry,
-                properties, sessions, expansion, Clock.systemUTC());
+                properties, sessions, expansion, Clock.systemUTC(), natives);
     }
 
     /** Named {@code sources}: the health component operators look for. */

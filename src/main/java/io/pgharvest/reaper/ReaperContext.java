@@ -3,6 +3,7 @@ package io.pgharvest.reaper;
 import io.pgharvest.endpoint.SessionOpener;
 import io.pgharvest.model.MeasurementPublisher;
 import io.pgharvest.model.SourceRuntimeStatus;
+import io.pgharvest.nativemetric.NativeMetricRegistry;
 import io.pgharvest.support.Backoff;
 import java.time.Duration;
 import java.util.concurrent.ThreadFactory;
@@ -15,6 +16,7 @@ import java.util.function.Consumer;
  *
  * @param maxExtraRoundTrips round trips a source may add to a tick beyond its healthy pipeline
  * @param maxStretch cap of the delay by which a slow server's schedule is stretched
+ * @param natives the implementations of native metrics
  */
 record ReaperContext(
         MeasurementPublisher publisher,
@@ -28,5 +30,6 @@ record ReaperContext(
         ThreadFactory threadFactory,
         Consumer<SourceRuntimeStatus> statusListener,
         int maxExtraRoundTrips,
-        Duration maxStretch) {
+        Duration maxStretch,
+        NativeMetricRegistry natives) {
 }

@@ -12,6 +12,7 @@ import io.pgharvest.model.SessionState;
 import io.pgharvest.model.Source;
 import io.pgharvest.model.SourceOwner;
 import io.pgharvest.model.SourceRuntimeStatus;
+import io.pgharvest.nativemetric.NativeMetricRegistry;
 import io.pgharvest.store.ConfigStore;
 import io.pgharvest.support.Backoff;
 import io.pgharvest.support.ChangeNotifier;
@@ -82,7 +83,7 @@ public class ReaperService implements SmartLifecycle {
     public ReaperService(ConfigStore store, MeasurementPublisher publisher, MeterRegistry registry,
             ReaperProperties properties, SessionOpener sessions, Clock clock) {
         this(store, SourceOwnership.ALL, publisher, registry, properties, sessions, SourceExpansion.none(),
-                TickTimer.system(clock));
+                TickTimer.system(clock), NativeMetricRegistry.none());
     }
 
     /**
@@ -92,17 +93,27 @@ public class ReaperService implements SmartLifecycle {
     public ReaperService(ConfigStore store, SourceOwnership ownership, MeasurementPublisher publisher,
             MeterRegistry registry, ReaperProperties properties, SessionOpener sessions, SourceExpansion expansion,
             Clock clock) {
-        this(store, ownership, publisher, registry, properties, sessions, expansion, TickTimer.system(clock));
+        this(store, ownership, publisher, registry, properties, sessions, expansion, TickTimer.system(clock),
+                NativeMetricRegistry.none());
+    }
+
+    /** As above, with the implementations of native metrics ({@code native:} in a definition). */
+    public ReaperService(ConfigStore store, SourceOwnership ownership, MeasurementPublisher publisher,
+            MeterRegistry registry, ReaperProperties properties, SessionOpener sessions, SourceExpansion expansion,
+            Clock clock, NativeMetricRegistry natives) {
+        this(store, ownership, publisher, registry, properties, sessions, expansion, TickTimer.system(clock),
+                natives);
     }
 
     ReaperService(ConfigStore store, MeasurementPublisher publisher, MeterRegistry registry,
             ReaperProperties properties, SessionOpener sessions, TickTimer timer) {
-        this(store, SourceOwnership.ALL, publisher, registry, properties, sessions, SourceExpansion.none(), timer);
+        this(store, SourceOwnership.ALL, publisher, registry, properties, sessions, SourceExpansion.none(), timer,
+                NativeMetricRegistry.none());
     }
 
     ReaperService(ConfigStore store, SourceOwnership ownership, MeasurementPublisher publisher,
             MeterRegistry registry, ReaperProperties properties, SessionOpener sessions, SourceExpansion expansion,
-            TickTimer timer) {
+            TickTimer timer, NativeMetricRegistry natives) {
         this.store = store;
         this.ownership = ownership;
         this.leases = new SharedLeases(ownership);
@@ -114,7 +125,7 @@ public class ReaperService implements SmartLifecycle {
                 new Backoff(properties.reconnectBackoffMin(), properties.reconnectBackoffMax()),
                 properties.soloBackoffMax(), properties.factsRefreshInterval(),
                 Thread.ofVirtual().name("reaper-", 0).factory(), this::statusChanged,
-                properties.maxExtraRoundTrips(), properties.maxStretch());
+                properties.maxExtraRoundTrips(), properties.maxStretch(), natives);
         Gauge.builder("pgharvest.reapers.active", reapers, Map::size)
                 .description("Running source reapers").register(registry);
     }

@@ -61,6 +61,9 @@ final class SourceReaper {
     private volatile Instant previousOwnerTick;
     private final SoloLane solo;
     private final MetricLedger ledger;
+    private final NativeLane natives;
+    /** What the tick's native metrics delivered, published with the rest of the tick. */
+    private final List<Measurement> nativeMeasurements = new ArrayList<>();
     private Map<String, Integer> sortedSelectionOf;
     private List<Map.Entry<String, Integer>> sortedSelection = List.of();
     private final Map<String, MetricLane> inactiveMetrics = new LinkedHashMap<>();
@@ -95,6 +98,7 @@ final class SourceReaper {
     SourceReaper(ReaperConfig config, ReaperContext context, TickTimer timer) {
         this.name = config.name();
         this.ledger = new MetricLedger(name);
+        this.natives = new NativeLane(name, context.natives());
         this.context = context;
         this.timer = timer;
         this.pendingConfig = config;
@@ -333,6 +337,7 @@ final class SourceReaper {
             schedule.resumeAfter(previousTick);
         }
         solo.retainOnly(active.keySet());
+        natives.retainOnly(active.keySet());
         ledger.retainOnly(selection.keySet());
         syncInstance();
         inactiveMetrics.forEach((metric, lane) -> {
@@ -351,7 +356,7 @@ final class SourceReaper {
                 || !definition.nodeStatus().matches(facts.inRecovery())) {
             return MetricLane.NOT_FOR_ROLE;
         }
-        return definition.sqlFor(facts.majorVersion()).isEmpty() ? MetricLane.NO_SQL : null;
+        return definition.sqlFor(facts.majorVersion()).isEmpty() && !definition.isNative() ? MetricLane.NO_SQL : null;
     }
 
     private void tick(TickSchedule.DueTick due, Instant startedAt) {
@@ -378,6 +383,8 @@ final class SourceReaper {
                 out.addAll(lastRunner.measurements()); // also what was fetched before a session loss
                 lastRunner = null;
             }
+            out.addAll(nativeMeasurements);
+            nativeMeasurements.clear();
             if (due.metrics().contains(INSTANCE_UP)) {
                 out.add(instanceUp(up && runner != null, startedAt));
             }
@@ -416,6 +423,9 @@ final class SourceReaper {
                         .filter(m -> !m.equals(INSTANCE_UP) && intervals.containsKey(m)).toList();
                 lastRunner = newTickRunner();
                 lastRunner.run(metrics, intervals, startedAt, due.scheduledAt());
+                // Native metrics after the round trip, so that their work never delays it; the
+                // runner skips them (they have no SQL).
+                natives.run(metrics, config, session, intervals, ledger, startedAt, nativeMeasurements);
                 // A failing metric may mean a promotion or demotion: re-read the role next tick.
                 factsStale = lastRunner.pipelineFailed();
                 slowReason = lastRunner.slowReason();
@@ -609,8 +619,10 @@ final class SourceReaper {
             Map<String, Duration> intervals = schedule.intervals();
             for (var entry : sortedSelection(config.selection(facts != null && facts.inRecovery()))) {
                 String metric = entry.getKey();
-                MetricLane lane = inactiveMetrics.getOrDefault(metric,
-                        solo.contains(metric) ? MetricLane.SOLO : MetricLane.PIPELINE);
+                MetricDefinition definition = config.definitions().get(metric);
+                MetricLane running = definition != null && definition.isNative() ? natives.lane(metric)
+                        : solo.contains(metric) ? MetricLane.SOLO : MetricLane.PIPELINE;
+                MetricLane lane = inactiveMetrics.getOrDefault(metric, running);
                 metrics.add(new MetricRuntimeStatus(metric, entry.getValue(), lane, ledger.lastSuccess(metric),
                         ledger.lastError(metric), ledger.lastErrorAt(metric),
                         intervals.containsKey(metric) ? schedule.nextDue(metric) : null));

@@ -6,13 +6,20 @@ import io.pgharvest.endpoint.RolePrivileges;
 import io.pgharvest.endpoint.SessionOpener;
 import io.pgharvest.endpoint.SessionSettings;
 import io.pgharvest.model.ConnectionString;
+import io.pgharvest.model.MetricSql;
 import io.pgharvest.model.SourceKind;
 import java.sql.Connection;
+import java.sql.PreparedStatement;
 import java.sql.ResultSet;
+import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
 
 /**
  * One reaper's connection to its source, opened by the {@link SessionOpener} (whose rules it
@@ -167,6 +174,39 @@ final class SourceSession implements AutoCloseable {
             }
             systemIdReadable = false;
             return null;
+        }
+    }
+
+    /**
+     * Runs one reading statement of a native metric with bind parameters: in autocommit, so in a
+     * transaction of its own that is read-only by the session's default, under the session's
+     * statement timeout. The SQL is pgharvest's own, and held to the rules of metric SQL all the
+     * same ({@link MetricSql}): one reading statement whose effects end with it.
+     */
+    List<Map<String, Object>> read(String sql, Object... parameters) throws SQLException {
+        if (connection == null) {
+            throw new SQLException("the source is not a PostgreSQL server; this metric reads one", "0A000");
+        }
+        var refused = MetricSql.problem(sql);
+        if (refused.isPresent()) {
+            throw new SQLException("refused to send a native metric's query: " + refused.get(), "42501");
+        }
+        try (PreparedStatement statement = connection.prepareStatement(sql)) {
+            for (int i = 0; i < parameters.length; i++) {
+                statement.setObject(i + 1, parameters[i]);
+            }
+            var rows = new ArrayList<Map<String, Object>>();
+            try (ResultSet rs = statement.executeQuery()) {
+                ResultSetMetaData meta = rs.getMetaData();
+                while (rs.next()) {
+                    var row = new LinkedHashMap<String, Object>();
+                    for (int c = 1; c <= meta.getColumnCount(); c++) {
+                        row.put(meta.getColumnLabel(c), rs.getObject(c));
+                    }
+                    rows.add(row);
+                }
+            }
+            return rows;
         }
     }
 

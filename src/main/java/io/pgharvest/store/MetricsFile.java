@@ -12,7 +12,7 @@ import java.util.function.Function;
 record MetricsFile(Map<String, MetricEntry> metrics, Map<String, PresetEntry> presets) {
 
     /** What a key without a body ({@code db_stats:}) reads as; validation then reports what is missing. */
-    private static final MetricEntry EMPTY_METRIC = new MetricEntry(null, null, null, null, null, null, null, null, null);
+    private static final MetricEntry EMPTY_METRIC = new MetricEntry(null, null, null, null, null, null, null, null, null, null);
     private static final PresetEntry EMPTY_PRESET = new PresetEntry(null, null);
 
     MetricsFile {

@@ -42,6 +42,22 @@ class MetricApiTest extends ApiTestBase {
     }
 
     @Test
+    void aNativeMetricNamesItsImplementationInsteadOfSql() {
+        var body = new HashMap<String, Object>(Map.of("name", "m_host_load", "description", "load of this host",
+                "native", "cpu_load", "gauges", List.of("*"), "storageName", "cpu_load"));
+
+        var created = api().post("/api/v1/metrics", body);
+
+        assertThat(created.status()).as(created.toString()).isEqualTo(201);
+        assertThat(created.json().get("native").asString()).isEqualTo("cpu_load");
+        assertThat(created.json().get("sqls").isEmpty()).isTrue();
+        assertThat(api().get("/api/v1/metrics/psutil_mem").json().get("native").asString()).isEqualTo("psutil_mem");
+        var unknown = api().post("/api/v1/metrics", Map.of("name", "m_unknown_native", "native", "vmstat"));
+        assertThat(unknown.status()).isEqualTo(400);
+        assertThat(unknown.toString()).contains("unknown native implementation 'vmstat'").contains("cpu_load");
+    }
+
+    @Test
     void theListMarksBuiltInMetrics() {
         api().post("/api/v1/metrics", metric("m_listed"));
 
@@ -119,7 +135,13 @@ class MetricApiTest extends ApiTestBase {
                 Arguments.of("bad storage name", Map.of("storageName", "Stats Table"), "storageName"),
                 Arguments.of("zero statement timeout", Map.of("statementTimeoutSeconds", 0), "statementTimeoutSeconds"),
                 Arguments.of("huge statement timeout", Map.of("statementTimeoutSeconds", 100_000), "statementTimeoutSeconds"),
-                Arguments.of("blank gauge", Map.of("gauges", List.of("")), "gauges[0]"));
+                Arguments.of("blank gauge", Map.of("gauges", List.of("")), "gauges[0]"),
+                Arguments.of("unknown native implementation", Map.of("sqls", Map.of(), "native", "vmstat"), "native"),
+                Arguments.of("native with sql", Map.of("native", "cpu_load"), "sqls"),
+                Arguments.of("native with a statement timeout", Map.of("sqls", Map.of(), "native", "cpu_load",
+                        "statementTimeoutSeconds", 5), "statementTimeoutSeconds"),
+                Arguments.of("native and instance-level", Map.of("sqls", Map.of(), "native", "cpu_load",
+                        "instanceLevel", true), "instanceLevel"));
     }
 
     @ParameterizedTest(name = "{0}")

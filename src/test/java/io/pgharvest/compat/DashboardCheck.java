@@ -59,9 +59,12 @@ public final class DashboardCheck {
         String dbname = options.getOrDefault("dbname", SOURCE);
         TestPostgres server = null;
         if (sinkUrl == null) {
+            // The server writes csvlog so that server_log_event_counts (pgwatch's "Server log events") has a log.
+            var settings = new java.util.HashMap<>(TestPostgres.SHARED_SETTINGS);
+            settings.putAll(Map.of("logging_collector", "on", "log_destination", "csvlog", "lc_messages", "C"));
             server = options.containsKey("pg-major")
-                    ? TestPostgres.start(Integer.parseInt(options.get("pg-major")), TestPostgres.SHARED_SETTINGS)
-                    : TestPostgres.shared();
+                    ? TestPostgres.start(Integer.parseInt(options.get("pg-major")), settings)
+                    : TestPostgres.start(settings);
             sinkUrl = fill(server, pgwatch, options);
         }
         Instant to = Instant.now();
@@ -82,10 +85,10 @@ public final class DashboardCheck {
             }
         }
         System.out.printf("%-40s %7d %7d %7d %7d%n", "TOTAL", total[0], total[1], total[2], total[3]);
-        if (server != null && options.containsKey("pg-major")) {
+        if (server != null) {
             server.close();
         }
-        System.exit(0); // the shared embedded server stops with the JVM
+        System.exit(0);
     }
 
     private static Map<String, String> options(String[] args) {

@@ -116,6 +116,44 @@ class PgwatchFilesTriageTest {
         assertThat(after.sources().get("tri_source").metrics()).containsOnlyKeys("tri_dashed");
     }
 
+    @Test
+    void hostAndLogMetricsMapToPgharvestsOwnUnlessTheImportGivesThemSql() {
+        ConfigStore store = TestStores.inDirectory(dataDir);
+        var importer = new PgwatchImporter(store, new MockEnvironment());
+        String yaml = """
+                metrics:
+                  server_log_event_counts:
+                    sqls:
+                      14: |-
+                        /* tailed in code */
+                  psutil_cpu:
+                    sqls:
+                      14: select cpu_utilization from get_psutil_cpu()
+                    is_instance_level: true
+                presets:
+                  tri_hosts:
+                    metrics:
+                      server_log_event_counts: 60
+                      psutil_cpu: 120
+                      cpu_load: 60
+                """;
+
+        ImportReport report = importer.importYaml(yaml.getBytes(StandardCharsets.UTF_8), false, false);
+
+        assertThat(report.notices()).filteredOn(n -> n.field().equals("metrics[server_log_event_counts]"))
+                .singleElement().satisfies(n -> assertThat(n.message()).contains("built-in server_log_event_counts"));
+        ConfigSnapshot after = store.snapshot();
+        // The placeholder is not imported: the built-in native implementation stays and presets select it.
+        assertThat(after.metrics().get("server_log_event_counts").nativeName()).isEqualTo("server_log_event_counts");
+        // pgwatch's helper-function SQL stays SQL (for servers pgharvest does not run beside).
+        assertThat(after.metrics().get("psutil_cpu").isNative()).isFalse();
+        assertThat(after.metrics().get("psutil_cpu").sqls()).containsKey(14);
+        assertThat(after.metrics().get("cpu_load").isNative()).isTrue();
+        assertThat(after.presets().get("tri_hosts").metrics())
+                .containsExactlyInAnyOrderEntriesOf(java.util.Map.of("server_log_event_counts", 60, "psutil_cpu", 120,
+                        "cpu_load", 60));
+    }
+
     /**
      * pgwatch's own metrics.yaml, when its path is given ({@code -Dpgwatch.metrics=...} or
      * {@code PGWATCH_METRICS}); the file is never part of this repository.

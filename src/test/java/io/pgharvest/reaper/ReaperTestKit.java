@@ -8,6 +8,7 @@ import io.pgharvest.model.MetricDefinition;
 import io.pgharvest.model.NodeStatus;
 import io.pgharvest.model.Source;
 import io.pgharvest.model.StoreTable;
+import io.pgharvest.nativemetric.NativeMetricRegistry;
 import io.pgharvest.support.Backoff;
 import io.pgharvest.testsupport.RecordingPublisher;
 import java.time.Duration;
@@ -39,11 +40,20 @@ final class ReaperTestKit {
     }
 
     ReaperTestKit(Duration reconnectMin, Duration reconnectMax, int maxExtraRoundTrips) {
+        this(reconnectMin, reconnectMax, maxExtraRoundTrips, NativeMetricRegistry.none());
+    }
+
+    /** A kit whose reapers run native metrics with {@code natives}. */
+    ReaperTestKit(NativeMetricRegistry natives) {
+        this(Duration.ofMillis(200), Duration.ofSeconds(1), DEFAULT_EXTRA_ROUND_TRIPS, natives);
+    }
+
+    ReaperTestKit(Duration reconnectMin, Duration reconnectMax, int maxExtraRoundTrips, NativeMetricRegistry natives) {
         context = new ReaperContext(publisher, new ReaperMeters(registry), new InstanceRegistry(),
                 sessions(),
                 Duration.ofSeconds(1), new Backoff(reconnectMin, reconnectMax), Duration.ofSeconds(30),
                 Duration.ofMinutes(5), Thread.ofVirtual().name("test-reaper-", 0).factory(), status -> { },
-                maxExtraRoundTrips, Duration.ofMinutes(2));
+                maxExtraRoundTrips, Duration.ofMinutes(2), natives);
     }
 
     static MetricDefinition metric(String name, String sql) {

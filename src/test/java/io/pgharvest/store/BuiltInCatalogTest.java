@@ -61,7 +61,8 @@ class BuiltInCatalogTest {
                     problems.add(metric.name() + ": gauge '" + gauge + "' is not a declared column");
                 }
             }
-            if (!CatalogUnderTest.isConsoleCommand(metric) && metric.statementTimeoutSeconds() == null) {
+            if (!CatalogUnderTest.isConsoleCommand(metric) && !metric.isNative()
+                    && metric.statementTimeoutSeconds() == null) {
                 problems.add(metric.name() + ": no statement timeout of its own");
             }
         }
@@ -111,11 +112,25 @@ class BuiltInCatalogTest {
 
     @Test
     void exhaustivePresetsHoldEveryPostgresMetricForTheirRole() {
-        Set<String> postgres = names(m -> !CatalogUnderTest.isConsoleCommand(m));
-        Set<String> forStandby = names(m -> !CatalogUnderTest.isConsoleCommand(m) && m.nodeStatus().matches(true));
+        Set<String> postgres = names(m -> !CatalogUnderTest.isConsoleCommand(m) && !m.isNative());
+        Set<String> forStandby = names(m -> !CatalogUnderTest.isConsoleCommand(m) && !m.isNative()
+                && m.nodeStatus().matches(true));
 
         assertThat(preset("exhaustive").metrics().keySet()).isEqualTo(postgres);
         assertThat(preset("exhaustive_standby").metrics().keySet()).isEqualTo(forStandby);
+    }
+
+    @Test
+    void fullIsExhaustivePlusEveryNativeMetricAsPgwatchSelectsThem() {
+        Set<String> natives = names(MetricDefinition::isNative);
+        var expected = new TreeSet<>(preset("exhaustive").metrics().keySet());
+        expected.addAll(natives);
+
+        assertThat(natives).isEqualTo(io.pgharvest.model.NativeNames.KNOWN.keySet());
+        assertThat(preset("full").metrics().keySet()).isEqualTo(expected);
+        assertThat(preset("full").metrics()).containsEntry("cpu_load", 60).containsEntry("psutil_cpu", 120)
+                .containsEntry("psutil_mem", 120).containsEntry("psutil_disk", 120)
+                .containsEntry("psutil_disk_io_total", 120).containsEntry("server_log_event_counts", 60);
     }
 
     @Test

@@ -93,7 +93,8 @@ final class MetricsDoc {
     private static void renderMetric(StringBuilder out, CatalogUnderTest catalog, MetricDefinition metric) {
         out.append("\n### ").append(metric.name()).append("\n\n").append(metric.description()).append("\n\n");
         out.append("- Versions: ").append(versions(metric));
-        List<Integer> changes = new ArrayList<>(metric.sqls().keySet()).subList(1, metric.sqls().size());
+        List<Integer> changes = metric.sqls().size() < 2 ? List.of()
+                : new ArrayList<>(metric.sqls().keySet()).subList(1, metric.sqls().size());
         if (!changes.isEmpty()) {
             out.append(" (own SQL from ").append(changes.stream().map(String::valueOf)
                     .collect(Collectors.joining(", "))).append(')');
@@ -147,12 +148,18 @@ final class MetricsDoc {
         if (CatalogUnderTest.isConsoleCommand(metric)) {
             return metric.name().startsWith("pgpool_") ? "pgpool" : "pgbouncer";
         }
+        if (metric.isNative()) {
+            return "any (native)";
+        }
         return metric.sqls().keySet().iterator().next() + "+";
     }
 
     private static String scope(MetricDefinition metric) {
         if (CatalogUnderTest.isConsoleCommand(metric)) {
             return "pooler";
+        }
+        if (metric.isNative()) {
+            return "source";
         }
         return metric.instanceLevel() ? "instance" : "database";
     }

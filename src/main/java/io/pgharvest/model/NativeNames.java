@@ -1,0 +1,29 @@
+package io.pgharvest.model;
+
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * The implementations a metric definition may name as {@code native} instead of giving SQL. The
+ * engine's registry of implementations refuses to start unless it has exactly these, so a
+ * definition that passes {@link MetricRules} always finds its implementation.
+ */
+public final class NativeNames {
+
+    /** Name -> what it collects. */
+    public static final Map<String, String> KNOWN = Map.copyOf(new TreeMap<>(Map.of(
+            "cpu_load", "load averages of the machine pgharvest runs on (server on this host only)",
+            "psutil_cpu", "CPU utilisation and load of this host, as pgwatch's psutil_cpu (server on this host only)",
+            "psutil_mem", "memory and swap of this host, as pgwatch's psutil_mem (server on this host only)",
+            "psutil_disk", "file systems of the server's data, WAL and log directories and tablespaces"
+                    + " (server on this host only)",
+            "psutil_disk_io_total", "disk reads and writes of this host since boot (server on this host only)",
+            "server_log_event_counts", "log lines by severity from the server's CSV or JSON log")));
+
+    private NativeNames() {
+    }
+
+    public static boolean isKnown(String name) {
+        return name != null && KNOWN.containsKey(name);
+    }
+}

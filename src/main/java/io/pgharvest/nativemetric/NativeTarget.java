@@ -1,0 +1,22 @@
+package io.pgharvest.nativemetric;
+
+import java.time.Duration;
+import java.time.Instant;
+
+/**
+ * What a native metric may know and use of the source it collects, for one tick.
+ *
+ * @param source the source's name
+ * @param database the database the source's session reads ({@code current_database()}), null for a
+ *     peer that is not PostgreSQL
+ * @param majorVersion the server's PostgreSQL major version (0 when not PostgreSQL)
+ * @param serverAddress {@code inet_server_addr():inet_server_port()} of the server connected to,
+ *     empty host for a Unix socket; null when not PostgreSQL
+ * @param onThisHost whether the server runs on the machine pgharvest runs on ({@link ServerLocality})
+ * @param sql reads from the source's session
+ * @param interval the metric's interval for this source
+ * @param now the tick's start
+ */
+public record NativeTarget(String source, String database, int majorVersion, String serverAddress,
+        boolean onThisHost, SqlReader sql, Duration interval, Instant now) {
+}
