@@ -184,20 +184,23 @@ def sink_rows(sink, db):
 
 
 def measurements_in(sink, db, start_epoch, end_epoch):
-    """(rows, measurements) whose time falls in [start, end): a measurement is one (dbname, time) of one metric."""
+    """(rows, measurements, {metric: [rows, measurements]}) whose time falls in [start, end): a
+    measurement is one (dbname, time) of one metric. The per-metric figures show which metric a
+    difference in rows between the two sides comes from."""
     tables = sink.sql(
         "select c.relname from pg_class c join pg_namespace n on n.oid = c.relnamespace"
         " where n.nspname = 'public' and c.relkind in ('r', 'p') and not c.relispartition"
         " and exists (select 1 from pg_attribute a where a.attrelid = c.oid and a.attname = 'dbname')"
         " and exists (select 1 from pg_attribute a where a.attrelid = c.oid and a.attname = 'time')", db)
-    rows = measurements = 0
+    per_metric = {}
     for t in tables.splitlines():
         r, m = sink.sql(
             f'select count(*), count(distinct (dbname, time)) from public."{t}"'
             f" where time >= to_timestamp({start_epoch}) and time < to_timestamp({end_epoch})", db).split("|")
-        rows += int(r)
-        measurements += int(m)
-    return rows, measurements
+        per_metric[t] = [int(r), int(m)]
+    rows = sum(r for r, _ in per_metric.values())
+    measurements = sum(m for _, m in per_metric.values())
+    return rows, measurements, per_metric
 
 
 # ---------------------------------------------------------------------------------------------
@@ -373,7 +376,7 @@ def run_once(args, side, n, run_no, metrics, clusters, files):
     finally:
         collector.stop()
     await_no_sessions(source)
-    rows_timed, measurements = measurements_in(sink, sink_db, t0, t1)
+    rows_timed, measurements, per_metric = measurements_in(sink, sink_db, t0, t1)
     errors = count_log_errors(collector.log_path)
     logs = Path(args.output) / "logs"
     logs.mkdir(exist_ok=True)
@@ -397,6 +400,7 @@ def run_once(args, side, n, run_no, metrics, clusters, files):
         "sink_cpu_s": round((sink_cpu1 - sink_cpu0) / CLK_TCK, 2),
         "sink_rows": rows1 - rows0,
         "rows_timed_in_window": rows_timed, "measurements_timed_in_window": measurements,
+        "rows_and_measurements_per_metric": per_metric,
         "log_errors": errors,
         "load_start": load_start, "load_end": load_end,
     }
@@ -437,6 +441,21 @@ FIGURES = [  # key, heading, format
     ("sink_cpu_s", "sink-cluster CPU-s", "{:.1f}"),
     ("sink_rows", "sink rows", "{:,.0f}"),
 ]
+
+
+def compare_tables(pgwatch, pgharvest):
+    """Where the sides' rows differ: tables only one side wrote (a metric stored differently, e.g.
+    pgharvest turns *_hashes reads into *_changes events) and the rows ratio over the tables both
+    wrote, with the metrics whose rows differ most."""
+    both = sorted(set(pgwatch) & set(pgharvest))
+    watch_rows = sum(pgwatch[t][0] for t in both)
+    harvest_rows = sum(pgharvest[t][0] for t in both)
+    only = lambda a, b: ", ".join(f"{t} ({a[t][0]:,})" for t in sorted(set(a) - set(b)) if a[t][0]) or "none"
+    differing = sorted(both, key=lambda t: -abs(pgharvest[t][0] - pgwatch[t][0]))[:3]
+    return (f"rows in the {len(both)} tables both sides wrote: pgharvest / pgwatch "
+            f"{harvest_rows / watch_rows if watch_rows else float('nan'):.2f} ({harvest_rows:,} / {watch_rows:,}); "
+            f"largest differences: " + ", ".join(f"{t} {pgharvest[t][0]:,} / {pgwatch[t][0]:,}" for t in differing)
+            + f"; only pgwatch wrote: {only(pgwatch, pgharvest)}; only pgharvest wrote: {only(pgharvest, pgwatch)}")
 
 
 def render(runs, label):
@@ -485,6 +504,11 @@ def render(runs, label):
                            + ", ".join(f"{r['statements'] / r['measurements_timed_in_window']:.2f}"
                                        if r.get("measurements_timed_in_window") else "–"
                                        for r in rs if r["side"] == side))
+        for number, pair in sorted(pairs.items()):
+            if len(pair) == 2 and "rows_and_measurements_per_metric" in pair["pgwatch"] \
+                    and "rows_and_measurements_per_metric" in pair["pgharvest"]:
+                out.append(f"- pair {number}: " + compare_tables(pair["pgwatch"]["rows_and_measurements_per_metric"],
+                                                                pair["pgharvest"]["rows_and_measurements_per_metric"]))
         for r in rs:
             lanes = r.get("pgharvest_lanes")
             if lanes and lanes.get("solo") is not None:

@@ -10,7 +10,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.condition.EnabledIf;
 import org.junit.jupiter.api.io.TempDir;
 import org.springframework.mock.env.MockEnvironment;
 
@@ -152,45 +151,6 @@ class PgwatchFilesTriageTest {
         assertThat(after.presets().get("tri_hosts").metrics())
                 .containsExactlyInAnyOrderEntriesOf(java.util.Map.of("server_log_event_counts", 60, "psutil_cpu", 120,
                         "cpu_load", 60));
-    }
-
-    /**
-     * pgwatch's own metrics.yaml, when its path is given ({@code -Dpgwatch.metrics=...} or
-     * {@code PGWATCH_METRICS}); the file is never part of this repository.
-     */
-    @Test
-    @EnabledIf("shippedMetricsGiven")
-    void pgwatchsShippedMetricsFileImportsWithEveryItemImportedOrReported() throws Exception {
-        Path file = Path.of(shippedMetrics());
-        ConfigStore store = TestStores.inDirectory(dataDir);
-        var importer = new PgwatchImporter(store, new MockEnvironment());
-
-        ImportReport report = importer.importFiles(List.of(file), false);
-
-        var yaml = new tools.jackson.dataformat.yaml.YAMLMapper().readTree(file.toFile());
-        var metricNames = yaml.get("metrics").propertyNames();
-        var presetNames = yaml.get("presets").propertyNames();
-        var reported = report.notices().stream().map(ImportNotice::field).collect(java.util.stream.Collectors.toSet());
-        var imported = report.changes().stream().map(ImportReport.Change::name).toList();
-        for (String metric : metricNames) {
-            assertThat(imported.contains(metric) || reported.contains("metrics[" + metric + "]"))
-                    .as("metric %s imported or reported", metric).isTrue();
-        }
-        for (String preset : presetNames) {
-            assertThat(imported.contains(preset) || reported.contains("presets[" + preset + "]"))
-                    .as("preset %s imported or reported", preset).isTrue();
-        }
-        assertThat(store.snapshot().presets()).containsKeys("basic", "standard", "exhaustive", "full");
-        report.notices().forEach(n -> System.out.println("pgwatch metrics.yaml notice: " + n));
-    }
-
-    static boolean shippedMetricsGiven() {
-        return shippedMetrics() != null;
-    }
-
-    private static String shippedMetrics() {
-        String path = System.getProperty("pgwatch.metrics", System.getenv("PGWATCH_METRICS"));
-        return path == null || path.isBlank() ? null : path;
     }
 
     @Test
