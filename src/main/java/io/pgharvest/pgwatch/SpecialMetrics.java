@@ -27,7 +27,26 @@ final class SpecialMetrics {
             "change_events", List.of("table_hashes", "index_hashes", "sproc_hashes", "configuration_hashes",
                     "privilege_changes"));
 
+    /**
+     * pgwatch's preset {@code patroni} names the families of Patroni's REST API {@code /metrics}, which
+     * its file defines no SQL for; pgharvest reads them for every Patroni member without a selection.
+     */
+    private static final String PATRONI_API_PREFIX = "patroni_";
+
     private SpecialMetrics() {
+    }
+
+    /**
+     * Why a selection entry naming {@code name}, which no metric defines, needs no metric in pgharvest,
+     * or empty when nothing collects it.
+     */
+    static Optional<String> collectedWithoutSelection(String name) {
+        if (name.startsWith(PATRONI_API_PREFIX)) {
+            return Optional.of("pgharvest reads the patroni_* families from every member's Patroni REST API"
+                    + " (/metrics) for every patroni source, every pgharvest.patroni.api-metrics-interval,"
+                    + " without a selection");
+        }
+        return Optional.empty();
     }
 
     /** The metrics a selection naming {@code name} gets instead; empty when it is dropped or not special. */

@@ -59,6 +59,9 @@ class PgwatchFilesTriageTest {
               tri_only_missing:
                 metrics:
                   tri_nowhere: 60
+              tri_patroni:
+                metrics:
+                  patroni_primary: 30
             ---
             - name: tri_source
               conn_str: postgresql://monitor@db1.example.com/orders
@@ -93,11 +96,15 @@ class PgwatchFilesTriageTest {
                     "metrics[tri_old_and_new].sqls.8", "metrics[tri_writes].sqls.14", "metrics[tri_writes]",
                     "metrics[tri-dashed]", "presets[tri-with-dashes].metrics.change_events",
                     "presets[tri-with-dashes].metrics.tri_undefined", "presets[tri_only_missing].metrics.tri_nowhere",
-                    "presets[tri_only_missing]", "sources[tri_source].custom_metrics.tri_writes",
+                    "presets[tri_only_missing]", "presets[tri_patroni]",
+                    "sources[tri_source].custom_metrics.tri_writes",
                     "sources[tri_source].custom_metrics.instance_up");
         }
         assertThat(real.notices()).filteredOn(n -> n.field().equals("metrics[tri_writes].sqls.14"))
                 .singleElement().satisfies(n -> assertThat(n.message()).contains("DELETE"));
+        // pgwatch's patroni preset names the REST API's families, which pgharvest reads without a selection
+        assertThat(real.notices()).filteredOn(n -> n.field().equals("presets[tri_patroni].metrics.patroni_primary"))
+                .singleElement().satisfies(n -> assertThat(n.message()).contains("REST API"));
         assertThat(real.notices()).filteredOn(n -> n.field().equals("metrics[instance_up]"))
                 .singleElement().satisfies(n -> assertThat(n.message()).contains("writes instance_up itself"));
 
