@@ -42,15 +42,21 @@ import tools.jackson.databind.json.JsonMapper;
 class CatalogVersionMatrixTest {
 
     /** Metrics that may return no row in the fixture on a primary, with the reason. */
-    private static final Map<String, String> MAY_BE_EMPTY_ON_PRIMARY = Map.of(
-            "long_running_queries", "no query runs for a minute in the fixture",
-            "idle_in_transaction", "no session idles for 30 s in the fixture",
-            "vacuum_progress", "no VACUUM is running",
-            "analyze_progress", "no ANALYZE is running",
-            "create_index_progress", "no CREATE INDEX is running",
-            "cluster_progress", "no CLUSTER is running",
-            "basebackup_progress", "no base backup is running",
-            "subscription_stats", "statistics appear after the first apply or sync error");
+    private static final Map<String, String> MAY_BE_EMPTY_ON_PRIMARY = Map.ofEntries(
+            Map.entry("long_running_queries", "no query runs for a minute in the fixture"),
+            Map.entry("idle_in_transaction", "no session idles for 30 s in the fixture"),
+            Map.entry("vacuum_progress", "no VACUUM is running"),
+            Map.entry("analyze_progress", "no ANALYZE is running"),
+            Map.entry("create_index_progress", "no CREATE INDEX is running"),
+            Map.entry("cluster_progress", "no CLUSTER is running"),
+            Map.entry("basebackup_progress", "no base backup is running"),
+            Map.entry("subscription_stats", "statistics appear after the first apply or sync error"),
+            Map.entry("reco_default_public_schema", "PostgreSQL 15+ no longer lets PUBLIC create in schema public"),
+            Map.entry("reco_disabled_triggers", "a finding RecommendationMetricsTest sets up; the matrix fixture has none"),
+            Map.entry("reco_nested_views", "a finding RecommendationMetricsTest sets up; the matrix fixture has none"),
+            Map.entry("reco_partial_index_candidates", "a finding RecommendationMetricsTest sets up; the matrix fixture has none"),
+            Map.entry("reco_sprocs_wo_search_path", "a finding RecommendationMetricsTest sets up; the matrix fixture has none"),
+            Map.entry("reco_superusers", "a finding RecommendationMetricsTest sets up; the matrix fixture has none"));
 
     /** Metrics that may return no row in the fixture on a standby, with the reason. */
     private static final Map<String, String> MAY_BE_EMPTY_ON_STANDBY = Map.ofEntries(
