@@ -11,6 +11,7 @@ import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -20,10 +21,12 @@ import java.util.Set;
  * instance-wide variant; the result is split per database, shared, and this source delivers its
  * own database's share.
  *
- * <p>Never makes a struggling server worse. A pipeline that fails does not tell which statement
- * failed; its metrics become suspects and are narrowed down by a binary search that goes on
- * across ticks ({@link SuspectGroups}), with at most {@code maxExtraRoundTrips} more round trips
- * per tick: a half that succeeds is delivered and cleared, a half that fails is halved again
+ * <p>Never makes a struggling server worse. When a pipeline fails, the server's error often points
+ * at the failing metric (an object this server lacks: {@link FailurePointer}); that metric moves
+ * to the solo lane at once and the rest is sent again, within the allowance below. Otherwise the
+ * pipeline does not tell which statement failed; its metrics become suspects and are narrowed
+ * down by a binary search that goes on across ticks ({@link SuspectGroups}), with at most
+ * {@code maxExtraRoundTrips} more round trips per tick: a half that succeeds is delivered and cleared, a half that fails is halved again
  * (later in the tick while round trips are left, else on a later tick), a suspect that fails
  * alone moves to the solo lane. So a source never adds more than that many round trips to a
  * tick, whatever fails, and a few failing metrics cost the healthy ones their data only for the
@@ -133,7 +136,8 @@ final class TickRunner {
         }
         sourceMeters.fetch(ReaperMeters.BACKOFF, backoff);
         runHealthy(healthy, dueSuspects, now);
-        if (timeout == null) {
+        // No search when the server answered nothing in time: more queries would only add to its load.
+        if (timeout == null || answered) {
             isolate(dueSuspects, now);
         } else {
             sourceMeters.fetch(ReaperMeters.DEFERRED, dueSuspects.size());
@@ -148,8 +152,12 @@ final class TickRunner {
     }
 
     /**
-     * The healthy metrics in one round trip; when it fails they all become suspects, one new
-     * group, due on this tick with the other due suspects.
+     * The healthy metrics in one round trip. When it fails and the server's error points at the
+     * failing metric ({@link FailurePointer}), that metric moves to the solo lane and the rest is
+     * sent again at once, while the allowance of extra round trips lasts; what is still
+     * undelivered when it runs out waits for the next tick, still healthy. When the error points
+     * at no metric, every metric of the round trip becomes a suspect: one new group, due on this
+     * tick with the other due suspects.
      */
     private void runHealthy(List<MetricQuery> queries, List<MetricQuery> dueSuspects, Instant now)
             throws SourceDownException {
@@ -157,15 +165,48 @@ final class TickRunner {
             return;
         }
         long started = System.nanoTime();
-        SQLException failure = runGroup(queries, now);
+        var remaining = new ArrayList<>(queries);
+        SQLException failure = runGroup(remaining, now);
         if (failure == null) {
             meters.batch(queries.size(), Duration.ofNanos(System.nanoTime() - started));
             return;
         }
-        // Which statement failed is unknown, and so is every result: all are suspects now.
         pipelineFailed = timeout == null;
-        suspects.failedTogether(queries.stream().map(MetricQuery::metric).toList());
-        dueSuspects.addAll(queries);
+        while (timeout == null && setAsidePointedCulprit(failure, remaining, now).isPresent()) {
+            if (remaining.isEmpty()) {
+                return;
+            }
+            if (!mayAddRoundTrip()) {
+                sourceMeters.fetch(ReaperMeters.DEFERRED, remaining.size());
+                return;
+            }
+            extraRoundTrips++;
+            failure = runGroup(remaining, now);
+            if (failure == null) {
+                return;
+            }
+        }
+        // Which statement failed is unknown, and so is every result: all are suspects now.
+        suspects.failedTogether(remaining.stream().map(MetricQuery::metric).toList());
+        dueSuspects.addAll(remaining);
+    }
+
+    /**
+     * Moves the metric the server's error points at, if any, from {@code sent} to the solo lane
+     * with that error (its SQL is wrong for this server: no trial of its own is needed).
+     *
+     * @return the metric the error pointed at, or empty
+     */
+    private Optional<String> setAsidePointedCulprit(SQLException failure, List<MetricQuery> sent, Instant now) {
+        Optional<String> culprit = FailurePointer.culprit(failure, sent);
+        if (culprit.isEmpty()) {
+            return culprit;
+        }
+        MetricQuery query = sent.stream().filter(q -> q.metric().equals(culprit.get())).findFirst().orElseThrow();
+        sent.remove(query);
+        solo.fail(query.metric(), intervals.get(query.metric()), gridPoint);
+        ledger.failed(query.metric(), describe(query, failure, false), now);
+        return culprit;
     }
 
     /**
@@ -185,8 +226,16 @@ final class TickRunner {
             extraRoundTrips++;
             if (trial.size() == 1) {
                 runAlone(candidates.remove(trial.getFirst()), now, true);
-            } else if (runGroup(trial.stream().map(candidates::get).toList(), now) == null) {
+                continue;
+            }
+            var sent = new ArrayList<>(trial.stream().map(candidates::get).toList());
+            SQLException failure = runGroup(sent, now);
+            Optional<String> pointed;
+            if (failure == null) {
                 trial.forEach(candidates::remove); // delivered
+            } else if (timeout == null && (pointed = setAsidePointedCulprit(failure, sent, now)).isPresent()) {
+                // The rest of the trial stays in its group, no longer known to fail: tried whole next.
+                candidates.remove(pointed.get());
             } else {
                 suspects.failedTogether(trial); // one of them is a culprit: halved next
             }
