@@ -18,10 +18,19 @@ import java.util.concurrent.ConcurrentHashMap;
  * tick stays the same, so its pipelines keep their prepared statements on both sides.
  * A result may be reused until it is one and a half intervals old, which absorbs a late tick of
  * the source that fetches it; older, it is dropped and the next source due fetches it instead.
+ *
+ * <p>One fetch at a time per metric: a source about to fetch claims the metric first
+ * ({@link #tryClaim}); while the claim stands, the other sources due do not fetch it too, they
+ * deliver the result on their next tick. Without this, every source whose tick falls inside the
+ * fetch (at start-up, when nothing is cached yet, or when the fetching source's tick was late)
+ * runs the same instance-wide query at once: on a slow server with hundreds of databases that
+ * made each of those queries slower still, until they all hit the statement timeout.
  */
 final class InstanceMetricCache {
 
     private final ConcurrentHashMap<String, Entry> entries = new ConcurrentHashMap<>();
+    /** Metrics being fetched, with the time the claim lapses if its holder never settles it. */
+    private final ConcurrentHashMap<String, Instant> claims = new ConcurrentHashMap<>();
 
     /**
      * A result for {@code metric} that this source may deliver instead of fetching: fetched by
@@ -39,6 +48,30 @@ final class InstanceMetricCache {
             return Optional.empty();
         }
         return Optional.of(entry);
+    }
+
+    /**
+     * Claims the fetch of {@code metric}: true when no other source is fetching it (or its claim
+     * has lapsed at {@code now}); the caller then fetches it and {@link #release}s the claim when
+     * its round trip is over, whatever the outcome.
+     *
+     * @param lapsesAt when the claim is given up if it is never released (a holder that died)
+     */
+    boolean tryClaim(String metric, Instant now, Instant lapsesAt) {
+        boolean[] claimed = {false};
+        claims.compute(metric, (key, held) -> {
+            if (held != null && held.isAfter(now)) {
+                return held;
+            }
+            claimed[0] = true;
+            return lapsesAt;
+        });
+        return claimed[0];
+    }
+
+    /** Ends a claim taken with {@link #tryClaim}. */
+    void release(String metric) {
+        claims.remove(metric);
     }
 
     /** Shares a fetched result; the returned entry is what the fetching source has delivered. */

@@ -54,6 +54,8 @@ final class TickRunner {
     private final String database;
     /** Metrics of this tick that run their instance-wide variant. */
     private final Set<String> fannedOut = new HashSet<>();
+    /** Shared metrics this tick claimed the instance's fetch of ({@link InstanceMetricCache#tryClaim}). */
+    private final List<String> claimed = new ArrayList<>();
     private final ReaperMeters meters;
     private final ReaperMeters.SourceMeters sourceMeters;
     private final Duration defaultTimeout;
@@ -102,6 +104,7 @@ final class TickRunner {
         var dueSuspects = new ArrayList<MetricQuery>();
         var soloRuns = new ArrayList<MetricQuery>();
         int backoff = 0;
+        int waiting = 0;
         for (String metric : due) {
             MetricDefinition definition = config.definitions().get(metric);
             String sql = definition == null ? null : definition.sqlFor(major).orElse(null);
@@ -110,8 +113,15 @@ final class TickRunner {
             }
             boolean shared = definition.instanceLevel() && instance != null;
             String instanceSql = fanOutSql(metric, definition, major);
-            if ((shared || instanceSql != null) && deliverCached(metric, definition, intervals.get(metric), now)) {
-                continue;
+            if (shared || instanceSql != null) {
+                if (deliverCached(metric, definition, intervals.get(metric), now)) {
+                    continue;
+                }
+                if (!instance.results().tryClaim(metric, now, now.plus(intervals.get(metric)))) {
+                    waiting++; // another source of the instance is fetching it: delivered on the next tick
+                    continue;
+                }
+                claimed.add(metric);
             }
             if (instanceSql != null) {
                 fannedOut.add(metric);
@@ -135,15 +145,21 @@ final class TickRunner {
             }
         }
         sourceMeters.fetch(ReaperMeters.BACKOFF, backoff);
-        runHealthy(healthy, dueSuspects, now);
-        // No search when the server answered nothing in time: more queries would only add to its load.
-        if (timeout == null || answered) {
-            isolate(dueSuspects, now);
-        } else {
-            sourceMeters.fetch(ReaperMeters.DEFERRED, dueSuspects.size());
+        sourceMeters.fetch(ReaperMeters.DEFERRED, waiting);
+        try {
+            runHealthy(healthy, dueSuspects, now);
+            // No search when the server answered nothing in time: more queries would only add to its load.
+            if (timeout == null || answered) {
+                isolate(dueSuspects, now);
+            } else {
+                sourceMeters.fetch(ReaperMeters.DEFERRED, dueSuspects.size());
+            }
+            runSoloRetries(soloRuns, now);
+            settleTimeouts(now);
+        } finally {
+            // Fetched and shared, failed, or not run this tick: the next source due may fetch it.
+            claimed.forEach(instance.results()::release);
         }
-        runSoloRetries(soloRuns, now);
-        settleTimeouts(now);
     }
 
     /** The measurements fetched so far, in no particular order. */
