@@ -84,9 +84,14 @@ final class PartitionMaintenance {
     void stop() {
         stopSignal.countDown();
         if (thread != null) {
-            thread.interrupt();
+            // The signal ends the wait between passes; only a pass still running after that is
+            // interrupted (which closes its session). Interrupting a waiting loop would also close
+            // the session of its final unlock, and the pool would log it as broken on every stop.
             try {
-                thread.join(Duration.ofSeconds(10));
+                if (!thread.join(Duration.ofSeconds(10))) {
+                    thread.interrupt();
+                    thread.join(Duration.ofSeconds(5));
+                }
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
