@@ -158,7 +158,9 @@ final class TickRunner {
             settleTimeouts(now);
         } finally {
             // Fetched and shared, failed, or not run this tick: the next source due may fetch it.
-            claimed.forEach(instance.results()::release);
+            for (String metric : claimed) { // empty without an instance (poolers, unknown instances)
+                instance.results().release(metric);
+            }
         }
     }
 

@@ -60,6 +60,9 @@ class UnknownInstanceTest {
                 timer.awaitSleepRequests(4);
             }
             assertThat(reapers.get(0).status().systemIdentifier()).isNull();
+            // Its ticks complete: the status records the success.
+            assertThat(reapers.get(1).status().metrics()).singleElement()
+                    .satisfies(m -> assertThat(m.lastSuccess()).isNotNull());
         } finally {
             for (SourceReaper reaper : reapers) {
                 reaper.stop();
