@@ -375,11 +375,11 @@ public final class LeaseCoordinator implements SourceOwnership, SmartLifecycle {
             var claimed = new HashSet<String>();
             var previousTicks = new HashMap<String, Instant>();
             for (String source : plan.claim()) {
-                if (table.claim(c, source, settled)) {
+                Optional<LeaseTable.Claim> claim = table.claim(c, source, settled);
+                if (claim.isPresent()) {
                     claimed.add(source);
-                    FleetView.Lease before = view.leases().get(source);
-                    if (before != null && before.lastTickAt() != null) {
-                        previousTicks.put(source, before.lastTickAt());
+                    if (claim.get().previousTick() != null) {
+                        previousTicks.put(source, claim.get().previousTick());
                     }
                 }
             }

@@ -13,6 +13,7 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -122,19 +123,30 @@ final class LeaseTable {
     /**
      * Takes {@code source} if it is free: no row, handed back, or (with {@code mayTakeExpired})
      * expired. Atomic: of instances claiming at once, exactly one gets it, with a new epoch.
+     *
+     * @return empty when another instance holds it; else the claim, with the grid point the
+     *     previous owner ran last as the row holds it now (read by the same statement: a view of
+     *     the leases read before may predate the previous owner's hand-back and its last tick)
      */
-    boolean claim(Connection c, String source, boolean mayTakeExpired) throws SQLException {
+    Optional<Claim> claim(Connection c, String source, boolean mayTakeExpired) throws SQLException {
         try (PreparedStatement s = c.prepareStatement("""
                 INSERT INTO source_lease (source, owner, epoch, expires_at) VALUES (?, ?, 1, now() + ?::interval)
                 ON CONFLICT (source) DO UPDATE SET owner = excluded.owner, epoch = source_lease.epoch + 1,
                     expires_at = excluded.expires_at
-                WHERE source_lease.owner IS NULL OR (? AND source_lease.expires_at < now())""")) {
+                WHERE source_lease.owner IS NULL OR (? AND source_lease.expires_at < now())
+                RETURNING last_tick_at""")) {
             s.setString(1, source);
             s.setString(2, self);
             s.setString(3, leaseInterval);
             s.setBoolean(4, mayTakeExpired);
-            return s.executeUpdate() == 1;
+            try (ResultSet rs = s.executeQuery()) {
+                return rs.next() ? Optional.of(new Claim(toInstant(rs.getTimestamp(1)))) : Optional.empty();
+            }
         }
+    }
+
+    /** A lease just taken; {@code previousTick} is null when no previous owner ever ticked. */
+    record Claim(Instant previousTick) {
     }
 
     /**

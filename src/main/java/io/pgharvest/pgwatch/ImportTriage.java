@@ -135,11 +135,9 @@ final class ImportTriage {
                 kept.put(name, interval);
             } else if (skipped.containsKey(metric)) {
                 notice(key, field + "." + metric, "dropped: metric " + metric + " " + skipped.get(metric));
-            } else if (dropUndefined && SpecialMetrics.collectedWithoutSelection(metric).isPresent()) {
-                notice(key, field + "." + metric, "dropped: "
-                        + SpecialMetrics.collectedWithoutSelection(metric).get());
             } else if (dropUndefined) {
-                notice(key, field + "." + metric, "dropped: no metric " + metric + " is defined");
+                notice(key, field + "." + metric, "dropped: " + SpecialMetrics.collectedWithoutSelection(metric)
+                        .orElse("no metric " + metric + " is defined"));
             } else {
                 kept.put(name, interval);
             }

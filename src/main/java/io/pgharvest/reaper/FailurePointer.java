@@ -39,10 +39,10 @@ final class FailurePointer {
     }
 
     /**
-     * The metric of {@code sent} that {@code failure} points at, or empty when the error does not
-     * identify exactly one.
+     * The query of {@code sent} that {@code failure} points at, or empty when the error does not
+     * identify exactly one (timeouts and runtime errors carry no position, so they never do).
      */
-    static Optional<String> culprit(SQLException failure, List<MetricQuery> sent) {
+    static Optional<MetricQuery> culprit(SQLException failure, List<MetricQuery> sent) {
         if (!(failure instanceof PSQLException psql) || psql.getServerErrorMessage() == null) {
             return Optional.empty();
         }
@@ -53,13 +53,13 @@ final class FailurePointer {
             return Optional.empty();
         }
         String lowerMessage = message.toLowerCase(Locale.ROOT);
-        String found = null;
+        MetricQuery found = null;
         for (MetricQuery query : sent) {
             if (namesAt(query.sql(), position, lowerMessage)) {
                 if (found != null) {
                     return Optional.empty(); // two candidates: not certain
                 }
-                found = query.metric();
+                found = query;
             }
         }
         return Optional.ofNullable(found);

@@ -58,15 +58,8 @@ final class InstanceMetricCache {
      * @param lapsesAt when the claim is given up if it is never released (a holder that died)
      */
     boolean tryClaim(String metric, Instant now, Instant lapsesAt) {
-        boolean[] claimed = {false};
-        claims.compute(metric, (key, held) -> {
-            if (held != null && held.isAfter(now)) {
-                return held;
-            }
-            claimed[0] = true;
-            return lapsesAt;
-        });
-        return claimed[0];
+        Instant held = claims.putIfAbsent(metric, lapsesAt);
+        return held == null || (!held.isAfter(now) && claims.replace(metric, held, lapsesAt));
     }
 
     /** Ends a claim taken with {@link #tryClaim}. */

@@ -26,9 +26,9 @@ import java.util.Set;
  * to the solo lane at once and the rest is sent again, within the allowance below. Otherwise the
  * pipeline does not tell which statement failed; its metrics become suspects and are narrowed
  * down by a binary search that goes on across ticks ({@link SuspectGroups}), with at most
- * {@code maxExtraRoundTrips} more round trips per tick: a half that succeeds is delivered and cleared, a half that fails is halved again
- * (later in the tick while round trips are left, else on a later tick), a suspect that fails
- * alone moves to the solo lane. So a source never adds more than that many round trips to a
+ * {@code maxExtraRoundTrips} more round trips per tick: a half that succeeds is delivered and
+ * cleared, a half that fails is halved again (later in the tick while round trips are left, else
+ * on a later tick), a suspect that fails alone moves to the solo lane. So a source never adds more than that many round trips to a
  * tick, whatever fails, and a few failing metrics cost the healthy ones their data only for the
  * few ticks the search takes. Retries of solo metrics share the same allowance.
  *
@@ -113,10 +113,31 @@ final class TickRunner {
             }
             boolean shared = definition.instanceLevel() && instance != null;
             String instanceSql = fanOutSql(metric, definition, major);
+            if ((shared || instanceSql != null) && deliverCached(metric, definition, intervals.get(metric), now)) {
+                continue;
+            }
+            var query = new MetricQuery(metric, instanceSql != null ? instanceSql : sql, timeoutOf(definition));
+            QueryPipeline.NotReadingException refused = session.pipeline().refusal(query);
+            List<MetricQuery> lane = null;
+            if (refused != null) {
+                // Known without a round trip: never sent, never a suspect.
+                solo.fail(metric, intervals.get(metric), gridPoint);
+                ledger.failed(metric, describe(query, refused, false), now);
+                sourceMeters.fetch(ReaperMeters.ERROR, 1);
+            } else if (suspects.contains(metric)) {
+                lane = dueSuspects;
+            } else if (!solo.contains(metric)) {
+                lane = healthy;
+            } else if (solo.readyToRetry(metric, gridPoint)) {
+                lane = soloRuns;
+            } else {
+                backoff++;
+            }
+            if (lane == null) {
+                continue;
+            }
             if (shared || instanceSql != null) {
-                if (deliverCached(metric, definition, intervals.get(metric), now)) {
-                    continue;
-                }
+                // Only the source that will send it claims the fetch (not one refusing it or backing off).
                 if (!instance.results().tryClaim(metric, now, now.plus(intervals.get(metric)))) {
                     waiting++; // another source of the instance is fetching it: delivered on the next tick
                     continue;
@@ -125,24 +146,8 @@ final class TickRunner {
             }
             if (instanceSql != null) {
                 fannedOut.add(metric);
-                sql = instanceSql;
             }
-            var query = new MetricQuery(metric, sql, timeoutOf(definition));
-            QueryPipeline.NotReadingException refused = session.pipeline().refusal(query);
-            if (refused != null) {
-                // Known without a round trip: never sent, never a suspect.
-                solo.fail(metric, intervals.get(metric), gridPoint);
-                ledger.failed(metric, describe(query, refused, false), now);
-                sourceMeters.fetch(ReaperMeters.ERROR, 1);
-            } else if (suspects.contains(metric)) {
-                dueSuspects.add(query);
-            } else if (!solo.contains(metric)) {
-                healthy.add(query);
-            } else if (solo.readyToRetry(metric, gridPoint)) {
-                soloRuns.add(query);
-            } else {
-                backoff++;
-            }
+            lane.add(query);
         }
         sourceMeters.fetch(ReaperMeters.BACKOFF, backoff);
         sourceMeters.fetch(ReaperMeters.DEFERRED, waiting);
@@ -190,7 +195,7 @@ final class TickRunner {
             return;
         }
         pipelineFailed = timeout == null;
-        while (timeout == null && setAsidePointedCulprit(failure, remaining, now).isPresent()) {
+        while (setAsidePointedCulprit(failure, remaining, now).isPresent()) {
             if (remaining.isEmpty()) {
                 return;
             }
@@ -216,15 +221,12 @@ final class TickRunner {
      * @return the metric the error pointed at, or empty
      */
     private Optional<String> setAsidePointedCulprit(SQLException failure, List<MetricQuery> sent, Instant now) {
-        Optional<String> culprit = FailurePointer.culprit(failure, sent);
-        if (culprit.isEmpty()) {
-            return culprit;
-        }
-        MetricQuery query = sent.stream().filter(q -> q.metric().equals(culprit.get())).findFirst().orElseThrow();
-        sent.remove(query);
-        solo.fail(query.metric(), intervals.get(query.metric()), gridPoint);
-        ledger.failed(query.metric(), describe(query, failure, false), now);
-        return culprit;
+        return FailurePointer.culprit(failure, sent).map(query -> {
+            sent.remove(query);
+            solo.fail(query.metric(), intervals.get(query.metric()), gridPoint);
+            ledger.failed(query.metric(), describe(query, failure, false), now);
+            return query.metric();
+        });
     }
 
     /**
@@ -251,7 +253,7 @@ final class TickRunner {
             Optional<String> pointed;
             if (failure == null) {
                 trial.forEach(candidates::remove); // delivered
-            } else if (timeout == null && (pointed = setAsidePointedCulprit(failure, sent, now)).isPresent()) {
+            } else if ((pointed = setAsidePointedCulprit(failure, sent, now)).isPresent()) {
                 // The rest of the trial stays in its group, no longer known to fail: tried whole next.
                 candidates.remove(pointed.get());
             } else {

@@ -3,16 +3,15 @@ package io.pgharvest.changes;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.pgharvest.model.Measurement;
+import io.pgharvest.reaper.ResultSetMapper;
 import io.pgharvest.sink.MetricCatalog;
 import io.pgharvest.testsupport.RecordingPublisher;
 import io.pgharvest.testsupport.TestPostgres;
 import java.sql.Connection;
 import java.sql.ResultSet;
-import java.sql.ResultSetMetaData;
 import java.sql.Statement;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -110,23 +109,8 @@ class ChangeEventsPublisherTest {
 
     /** Rows as the engine hands them on: tag_ columns become tags without the prefix. */
     private static List<Measurement.Row> rows(Statement s, String sql) throws Exception {
-        var rows = new ArrayList<Measurement.Row>();
         try (ResultSet rs = s.executeQuery(sql)) {
-            ResultSetMetaData meta = rs.getMetaData();
-            while (rs.next()) {
-                var values = new LinkedHashMap<String, Object>();
-                var tags = new LinkedHashMap<String, String>();
-                for (int i = 1; i <= meta.getColumnCount(); i++) {
-                    String column = meta.getColumnLabel(i);
-                    if (column.startsWith("tag_")) {
-                        tags.put(column.substring(4), rs.getString(i));
-                    } else {
-                        values.put(column, rs.getObject(i));
-                    }
-                }
-                rows.add(new Measurement.Row(values, tags));
-            }
+            return ResultSetMapper.read(rs).rows();
         }
-        return rows;
     }
 }

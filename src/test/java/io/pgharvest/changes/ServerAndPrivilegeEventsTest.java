@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.pgharvest.model.Measurement;
+import io.pgharvest.reaper.FetchedRows;
+import io.pgharvest.reaper.ResultSetMapper;
 import io.pgharvest.testsupport.RecordingPublisher;
 import io.pgharvest.testsupport.TestPostgres;
 import java.io.IOException;
@@ -11,12 +13,9 @@ import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.sql.Connection;
 import java.sql.ResultSet;
-import java.sql.ResultSetMetaData;
 import java.sql.Statement;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -105,29 +104,11 @@ class ServerAndPrivilegeEventsTest {
     }
 
     private void read(Statement s, TestPostgres pg, String metric) throws Exception {
-        String sql = catalogSql(metric, pg.majorVersion());
-        var rows = new ArrayList<Measurement.Row>();
-        Instant time = Instant.now();
-        try (ResultSet rs = s.executeQuery(sql)) {
-            ResultSetMetaData meta = rs.getMetaData();
-            while (rs.next()) {
-                var values = new LinkedHashMap<String, Object>();
-                var tags = new LinkedHashMap<String, String>();
-                for (int i = 1; i <= meta.getColumnCount(); i++) {
-                    String column = meta.getColumnLabel(i);
-                    if (column.equals("epoch_ns")) {
-                        long ns = rs.getLong(i);
-                        time = Instant.ofEpochSecond(0, ns);
-                    } else if (column.startsWith("tag_")) {
-                        tags.put(column.substring(4), rs.getString(i));
-                    } else {
-                        values.put(column, rs.getObject(i));
-                    }
-                }
-                rows.add(new Measurement.Row(values, tags));
-            }
+        try (ResultSet rs = s.executeQuery(catalogSql(metric, pg.majorVersion()))) {
+            FetchedRows fetched = ResultSetMapper.read(rs); // as the engine maps them: tags without tag_
+            Instant time = fetched.reportedTime() != null ? fetched.reportedTime() : Instant.now();
+            publisher.publish(List.of(new Measurement("src", metric, time, fetched.rows(), Map.of())));
         }
-        publisher.publish(List.of(new Measurement("src", metric, time, rows, Map.of())));
     }
 
     /** The built-in catalog's SQL of {@code metric} for a server of {@code major}, as pgharvest picks it. */

@@ -16,11 +16,14 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.springframework.boot.SpringApplication;
 import org.springframework.context.ConfigurableApplicationContext;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
+import tools.jackson.dataformat.yaml.YAMLMapper;
 
 /**
  * pgwatch drop-in check (docs/pgwatch-import.md): fills a PostgreSQL sink with pgharvest collecting
@@ -131,7 +134,7 @@ public final class DashboardCheck {
         System.out.println();
         System.out.println("== " + label);
         System.out.printf("%-40s %7s %7s %7s %7s%n", "dashboard", "panels", "data", "empty", "error");
-        var byDashboard = new java.util.TreeMap<String, int[]>();
+        var byDashboard = new TreeMap<String, int[]>();
         int[] total = new int[4];
         for (Outcome o : outcomes.values()) {
             int[] counts = byDashboard.computeIfAbsent(o.dashboard(), d -> new int[4]);
@@ -245,7 +248,7 @@ public final class DashboardCheck {
     private static void runPgwatch(Path binary, Path pgwatch, Path dir, String source, String sink, String preset,
             Duration run) throws Exception {
         Path metrics = pgwatch.resolve("internal/metrics/metrics.yaml");
-        JsonNode selected = new tools.jackson.dataformat.yaml.YAMLMapper().readTree(metrics.toFile())
+        JsonNode selected = new YAMLMapper().readTree(metrics.toFile())
                 .path("presets").path(preset).path("metrics");
         if (selected.isEmpty()) {
             throw new IllegalArgumentException("pgwatch's " + metrics + " has no preset " + preset);
@@ -268,12 +271,12 @@ public final class DashboardCheck {
                 "--sink=" + sink, "--web-disable=all").redirectErrorStream(true).redirectOutput(log.toFile()).start();
         System.out.println("pgwatch collecting " + SOURCE + " for " + run + " (log " + log + ") ...");
         try {
-            if (process.waitFor(run.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS)) {
+            if (process.waitFor(run.toMillis(), TimeUnit.MILLISECONDS)) {
                 throw new IllegalStateException("pgwatch exited with " + process.exitValue() + "; see " + log);
             }
         } finally {
             process.destroy();
-            if (!process.waitFor(30, java.util.concurrent.TimeUnit.SECONDS)) {
+            if (!process.waitFor(30, TimeUnit.SECONDS)) {
                 process.destroyForcibly().waitFor();
             }
         }

@@ -12,7 +12,9 @@ import io.pgharvest.store.ConfigChanges;
 import io.pgharvest.store.PostgresConfigStore;
 import io.pgharvest.store.PostgresStores;
 import io.pgharvest.store.StoreProperties;
+import java.sql.Connection;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -59,6 +61,26 @@ class LeaseCoordinatorTest {
     void close() throws Exception {
         for (AutoCloseable resource : resources.reversed()) {
             resource.close();
+        }
+    }
+
+    /**
+     * The next owner learns the grid point the previous one ran last from the row it claims, not
+     * from a view of the leases read before: a hand-back between that read and the claim would
+     * otherwise leave it an older tick, and it would run the last grid point a second time (seen
+     * once in FleetProcessesTest: a tick collected by two instances while the fleet balanced).
+     */
+    @Test
+    void aClaimCarriesThePreviousOwnersLastTickAsTheRowHoldsIt() throws Exception {
+        var a = new LeaseTable("a", Duration.ofSeconds(3));
+        var b = new LeaseTable("b", Duration.ofSeconds(3));
+        try (Connection c = pool.getConnection()) {
+            assertThat(a.claim(c, "s1", false)).contains(new LeaseTable.Claim(null));
+            assertThat(b.claim(c, "s1", false)).as("held by a").isEmpty();
+            Instant last = Instant.parse("2026-11-23T10:00:01.250Z");
+            a.free(c, "s1", last);
+
+            assertThat(b.claim(c, "s1", false)).contains(new LeaseTable.Claim(last));
         }
     }
 

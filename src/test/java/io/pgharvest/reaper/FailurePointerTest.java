@@ -31,7 +31,7 @@ class FailurePointerTest {
     void pointsAtTheMetricWhoseSqlHasTheMissingNameAtTheReportedPosition() throws SQLException {
         for (MetricQuery culprit : List.of(EXTENSION, FUNCTION, COLUMN)) {
             List<MetricQuery> sent = List.of(TABLES, culprit, TABLES, RUNTIME);
-            assertThat(FailurePointer.culprit(failureOf(sent), sent)).as(culprit.metric()).contains(culprit.metric());
+            assertThat(FailurePointer.culprit(failureOf(sent), sent)).as(culprit.metric()).contains(culprit);
         }
     }
 

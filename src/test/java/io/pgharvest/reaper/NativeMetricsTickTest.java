@@ -60,14 +60,7 @@ class NativeMetricsTickTest {
         var timer = new ManualTickTimer(Instant.parse("2026-03-01T10:00:00.700Z"));
         var reaper = new SourceReaper(ReaperTestKit.config(source("nat", pg.connStr("native_db"),
                 Map.of("ping", 10, "host_load", 20, "psutil_mem", 10, "psutil_disk", 10)), metrics), kit.context, timer);
-        reaper.start();
-        for (int sleeps = 1; sleeps <= 4; sleeps++) { // grid points at 0, 10, 20, 30 s
-            timer.advanceTo(timer.awaitSleepRequests(sleeps));
-            timer.awaitSleepRequests(sleeps + 1);
-        }
-        SourceRuntimeStatus status = reaper.status();
-        reaper.stop();
-        assertThat(reaper.awaitStop(Duration.ofSeconds(10))).isTrue();
+        SourceRuntimeStatus status = runTicks(reaper, timer, 4); // grid points at 0, 10, 20, 30 s
 
         assertThat(kit.publisher.of("nat", "ping")).hasSize(4);
         List<Measurement> load = kit.publisher.of("nat", "cpu_load"); // the definition's storage name
@@ -107,12 +100,7 @@ class NativeMetricsTickTest {
         var reaper = new SourceReaper(ReaperTestKit.config(source("none", pg.connStr("native_db"),
                 Map.of("ping", 10, "cpu_load", 10)), List.of(metric("ping", "select 1 as v"),
                 nativeDefinition("cpu_load", "cpu_load", null))), kit.context, timer);
-        reaper.start();
-        timer.advanceTo(timer.awaitSleepRequests(1));
-        timer.awaitSleepRequests(2);
-        SourceRuntimeStatus status = reaper.status();
-        reaper.stop();
-        assertThat(reaper.awaitStop(Duration.ofSeconds(10))).isTrue();
+        SourceRuntimeStatus status = runTicks(reaper, timer, 1);
 
         assertThat(kit.publisher.of("none", "ping")).hasSize(1);
         MetricRuntimeStatus load = status.metrics().stream().filter(m -> m.name().equals("cpu_load")).findFirst()
@@ -137,11 +125,7 @@ class NativeMetricsTickTest {
         var timer = new ManualTickTimer(Instant.parse("2026-03-01T10:00:00.700Z"));
         var reaper = new SourceReaper(ReaperTestKit.config(source("gone", pg.connStr("native_db"),
                 Map.of("cpu_load", 10)), List.of(nativeDefinition("cpu_load", "cpu_load", null))), kit.context, timer);
-        reaper.start();
-        timer.advanceTo(timer.awaitSleepRequests(1));
-        timer.awaitSleepRequests(2);
-        reaper.stop();
-        assertThat(reaper.awaitStop(Duration.ofSeconds(10))).isTrue();
+        runTicks(reaper, timer, 1);
 
         assertThat(calls).hasValue(2);
         assertThat(kit.publisher.of("gone", "cpu_load")).hasSize(1);
@@ -160,18 +144,27 @@ class NativeMetricsTickTest {
         var timer = new ManualTickTimer(Instant.parse("2026-03-01T10:00:00.700Z"));
         var reaper = new SourceReaper(ReaperTestKit.config(source("rules", pg.connStr("native_db"),
                 Map.of("cpu_load", 10)), List.of(nativeDefinition("cpu_load", "cpu_load", null))), kit.context, timer);
-        reaper.start();
-        timer.advanceTo(timer.awaitSleepRequests(1));
-        timer.awaitSleepRequests(2);
-        SourceRuntimeStatus status = reaper.status();
-        reaper.stop();
-        assertThat(reaper.awaitStop(Duration.ofSeconds(10))).isTrue();
+        SourceRuntimeStatus status = runTicks(reaper, timer, 1);
 
         assertThat(status.metrics()).singleElement().satisfies(m -> {
             assertThat(m.lane()).isEqualTo(MetricLane.NATIVE);
             assertThat(m.lastError()).contains("refused to send a native metric's query").contains("set_config");
         });
         assertThat(status.connected()).isTrue();
+    }
+
+    /** Starts the reaper, lets it run {@code ticks} ticks and stops it; its status after the last tick. */
+    private static SourceRuntimeStatus runTicks(SourceReaper reaper, ManualTickTimer timer, int ticks)
+            throws InterruptedException {
+        reaper.start();
+        for (int sleeps = 1; sleeps <= ticks; sleeps++) {
+            timer.advanceTo(timer.awaitSleepRequests(sleeps));
+            timer.awaitSleepRequests(sleeps + 1);
+        }
+        SourceRuntimeStatus status = reaper.status();
+        reaper.stop();
+        assertThat(reaper.awaitStop(Duration.ofSeconds(10))).isTrue();
+        return status;
     }
 
     private static MetricDefinition nativeDefinition(String name, String implementation, String storageName) {

@@ -2,14 +2,13 @@ package io.pgharvest.store;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.pgharvest.model.MetricDefinition;
+import io.pgharvest.model.Measurement;
+import io.pgharvest.reaper.ResultSetMapper;
 import io.pgharvest.testsupport.TestPostgres;
 import java.sql.Connection;
 import java.sql.ResultSet;
-import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -83,7 +82,8 @@ class RecommendationMetricsTest {
 
     @Test
     void dropIndexFindsInvalidUnusedAndDuplicateIndexes() throws SQLException {
-        List<Map<String, Object>> rows = run("reco_drop_index", DB);
+        List<Map<String, Object>> rows = run("reco_drop_index", DB).stream()
+                .map(RecommendationMetricsTest::columns).toList();
 
         assertThat(rows).allSatisfy(row -> assertThat(row).containsEntry("tag_reco_topic", "drop_index")
                 .containsEntry("tag_table_full_name", "public.t"));
@@ -137,33 +137,30 @@ class RecommendationMetricsTest {
         assertThat((String) row.get("tag_object_name")).contains("postgres", "reco_su_1", "reco_su_9");
     }
 
+    /** The metric's one row: its tags and values in one map, tags under their column names (tag_...). */
     private static Map<String, Object> single(String metric, String database) throws SQLException {
-        List<Map<String, Object>> rows = run(metric, database);
+        List<Measurement.Row> rows = run(metric, database);
         assertThat(rows).as(metric).hasSize(1);
-        return rows.getFirst();
+        return columns(rows.getFirst());
     }
 
-    /** The metric's rows as the engine reads them: in a read-only transaction, by column name. */
-    private static List<Map<String, Object>> run(String metric, String database) throws SQLException {
-        MetricDefinition definition = CATALOG.metrics().get(metric);
-        String sql = definition.sqlFor(server.majorVersion()).orElseThrow();
-        var rows = new ArrayList<Map<String, Object>>();
+    private static Map<String, Object> columns(Measurement.Row row) {
+        var columns = new LinkedHashMap<String, Object>(row.values());
+        row.tags().forEach((tag, value) -> columns.put("tag_" + tag, value));
+        return columns;
+    }
+
+    /** The metric's rows as the engine reads them (in a read-only transaction; tags without tag_). */
+    private static List<Measurement.Row> run(String metric, String database) throws SQLException {
+        String sql = CATALOG.metrics().get(metric).sqlFor(server.majorVersion()).orElseThrow();
         try (Connection connection = server.connect(database)) {
             connection.setReadOnly(true);
             connection.setAutoCommit(false);
             try (Statement statement = connection.createStatement(); ResultSet rs = statement.executeQuery(sql)) {
-                ResultSetMetaData meta = rs.getMetaData();
-                while (rs.next()) {
-                    var row = new LinkedHashMap<String, Object>();
-                    for (int i = 1; i <= meta.getColumnCount(); i++) {
-                        row.put(meta.getColumnLabel(i), rs.getObject(i));
-                    }
-                    rows.add(row);
-                }
+                return ResultSetMapper.read(rs).rows();
             } finally {
                 connection.rollback();
             }
         }
-        return rows;
     }
 }
