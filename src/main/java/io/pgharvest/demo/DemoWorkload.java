@@ -1,6 +1,6 @@
 package io.pgharvest.demo;
 
-import io.pgharvest.model.ConnectionString;
+import io.pgharvest.model.connection.ConnectionString;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;

@@ -1,7 +1,7 @@
 package io.pgharvest.discovery;
 
 import io.pgharvest.endpoint.SessionOpener;
-import io.pgharvest.model.ConnectionString;
+import io.pgharvest.model.connection.ConnectionString;
 import io.pgharvest.model.Source;
 import io.pgharvest.model.SourceKind;
 import java.sql.Connection;

@@ -1,6 +1,6 @@
 package io.pgharvest.endpoint;
 
-import io.pgharvest.model.ConnectionString;
+import io.pgharvest.model.connection.ConnectionString;
 import java.io.EOFException;
 import java.net.ConnectException;
 import java.net.SocketTimeoutException;

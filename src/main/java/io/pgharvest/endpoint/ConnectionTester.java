@@ -1,6 +1,6 @@
 package io.pgharvest.endpoint;
 
-import io.pgharvest.model.ConnectionString;
+import io.pgharvest.model.connection.ConnectionString;
 import io.pgharvest.model.SourceKind;
 import java.sql.Connection;
 import java.sql.ResultSet;

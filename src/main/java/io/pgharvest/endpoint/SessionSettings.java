@@ -18,7 +18,7 @@ public record SessionSettings(Duration connectTimeout, Duration defaultStatement
         Duration socketTimeout, boolean refusePrivileged) {
 
     /** The fan-out variants of imported metrics find each database's collecting session by it. */
-    public static final String APPLICATION_NAME = io.pgharvest.model.FanOutRewrite.COLLECTOR_APPLICATION_NAME;
+    public static final String APPLICATION_NAME = io.pgharvest.fanout.FanOutRewrite.COLLECTOR_APPLICATION_NAME;
 
     /** Settings that accept privileged roles (and warn about them). */
     public SessionSettings(Duration connectTimeout, Duration defaultStatementTimeout, Duration lockTimeout,

@@ -1,7 +1,7 @@
 package io.pgharvest.lease;
 
 import com.zaxxer.hikari.HikariDataSource;
-import io.pgharvest.model.ConnectionString;
+import io.pgharvest.model.connection.ConnectionString;
 import io.pgharvest.model.FleetInstance;
 import io.pgharvest.reaper.ReaperService;
 import io.pgharvest.store.ConfigStore;

@@ -1,4 +1,5 @@
 package io.pgharvest.model;
+import io.pgharvest.model.sql.MetricSql;
 
 import java.util.ArrayList;
 import java.util.List;

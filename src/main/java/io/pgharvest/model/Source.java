@@ -1,4 +1,6 @@
 package io.pgharvest.model;
+import io.pgharvest.model.connection.ConnectionString;
+import io.pgharvest.model.connection.DcsAddress;
 
 import java.util.Map;
 import java.util.Objects;

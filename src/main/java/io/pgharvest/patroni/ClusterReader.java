@@ -1,6 +1,6 @@
 package io.pgharvest.patroni;
 
-import io.pgharvest.model.DcsAddress;
+import io.pgharvest.model.connection.DcsAddress;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,7 +1,7 @@
 package io.pgharvest.patroni;
 
-import io.pgharvest.model.ConnectionString;
-import io.pgharvest.model.DcsAddress;
+import io.pgharvest.model.connection.ConnectionString;
+import io.pgharvest.model.connection.DcsAddress;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;

@@ -1,7 +1,7 @@
 package io.pgharvest.pgwatch;
 
-import io.pgharvest.model.ConnectionString;
-import io.pgharvest.model.InvalidConnectionStringException;
+import io.pgharvest.model.connection.ConnectionString;
+import io.pgharvest.model.connection.InvalidConnectionStringException;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;

@@ -56,7 +56,7 @@ public class PgwatchImporter {
      */
     public ImportReport importConfigDatabase(String property, String url, boolean keepBuiltIns) {
         byte[] document = PgwatchConfigDatabase.read(property, url);
-        String what = property + " (" + io.pgharvest.model.ConnectionString.parse(url).masked() + ")";
+        String what = property + " (" + io.pgharvest.model.connection.ConnectionString.parse(url).masked() + ")";
         return apply(what, reader.read(document, what), false, keepBuiltIns);
     }
 

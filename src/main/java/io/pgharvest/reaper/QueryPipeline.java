@@ -1,7 +1,7 @@
 package io.pgharvest.reaper;
 
 import io.pgharvest.endpoint.EndpointSession;
-import io.pgharvest.model.MetricSql;
+import io.pgharvest.model.sql.MetricSql;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;

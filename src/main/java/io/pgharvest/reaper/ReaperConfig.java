@@ -1,7 +1,7 @@
 package io.pgharvest.reaper;
 
 import io.pgharvest.model.ConfigSnapshot;
-import io.pgharvest.model.ConnectionString;
+import io.pgharvest.model.connection.ConnectionString;
 import io.pgharvest.model.MetricDefinition;
 import io.pgharvest.model.Source;
 import java.util.HashMap;

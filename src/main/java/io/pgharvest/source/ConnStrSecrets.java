@@ -1,8 +1,8 @@
 package io.pgharvest.source;
 
-import io.pgharvest.model.ConnectionString;
-import io.pgharvest.model.DcsAddress;
-import io.pgharvest.model.InvalidConnectionStringException;
+import io.pgharvest.model.connection.ConnectionString;
+import io.pgharvest.model.connection.DcsAddress;
+import io.pgharvest.model.connection.InvalidConnectionStringException;
 
 /** The two places the API touches a connection string's password: masking it out, and merging one in. */
 final class ConnStrSecrets {

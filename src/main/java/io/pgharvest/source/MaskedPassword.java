@@ -1,8 +1,8 @@
 package io.pgharvest.source;
 
-import io.pgharvest.model.ConnectionString;
+import io.pgharvest.model.connection.ConnectionString;
 import io.pgharvest.model.FieldProblem;
-import io.pgharvest.model.InvalidConnectionStringException;
+import io.pgharvest.model.connection.InvalidConnectionStringException;
 import io.pgharvest.model.Source;
 import io.pgharvest.model.StoreTable;
 import io.pgharvest.store.InvalidConfigException;

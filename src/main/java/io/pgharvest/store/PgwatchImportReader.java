@@ -1,7 +1,7 @@
 package io.pgharvest.store;
 
 import io.pgharvest.model.FieldProblem;
-import io.pgharvest.model.FanOutRewrite;
+import io.pgharvest.fanout.FanOutRewrite;
 import io.pgharvest.model.MetricDefinition;
 import io.pgharvest.model.Preset;
 import io.pgharvest.model.Source;

@@ -1,8 +1,8 @@
 package io.pgharvest.store;
 
 import com.zaxxer.hikari.HikariDataSource;
-import io.pgharvest.model.ConnectionString;
-import io.pgharvest.model.InvalidConnectionStringException;
+import io.pgharvest.model.connection.ConnectionString;
+import io.pgharvest.model.connection.InvalidConnectionStringException;
 import io.pgharvest.support.SmallPools;
 import org.flywaydb.core.Flyway;
 

@@ -1,6 +1,6 @@
 package io.pgharvest.store;
 
-import io.pgharvest.model.ConnectionString;
+import io.pgharvest.model.connection.ConnectionString;
 import io.pgharvest.support.Backoff;
 import java.sql.Connection;
 import java.sql.DriverManager;

@@ -2,7 +2,7 @@ package io.pgharvest.api;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.pgharvest.model.ConnectionString;
+import io.pgharvest.model.connection.ConnectionString;
 import io.pgharvest.store.ConfigStore;
 import java.util.Map;
 import java.util.TreeSet;

@@ -3,7 +3,7 @@ package io.pgharvest.demo;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.pgharvest.embedded.EmbeddedPostgres;
-import io.pgharvest.model.ConnectionString;
+import io.pgharvest.model.connection.ConnectionString;
 import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.util.Map;

@@ -2,7 +2,7 @@ package io.pgharvest.endpoint;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.pgharvest.model.ConnectionString;
+import io.pgharvest.model.connection.ConnectionString;
 import io.pgharvest.model.SourceKind;
 import io.pgharvest.testsupport.TestPostgres;
 import java.io.IOException;

@@ -3,7 +3,7 @@ package io.pgharvest.endpoint;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.pgharvest.model.ConnectionString;
+import io.pgharvest.model.connection.ConnectionString;
 import io.pgharvest.model.Measurement;
 import io.pgharvest.model.SourceKind;
 import io.pgharvest.testsupport.TestPgbouncer;

@@ -6,7 +6,7 @@ import static org.awaitility.Awaitility.await;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import io.pgharvest.model.ConfigSnapshot;
-import io.pgharvest.model.ConnectionString;
+import io.pgharvest.model.connection.ConnectionString;
 import io.pgharvest.model.Source;
 import io.pgharvest.store.ConfigChanges;
 import io.pgharvest.store.PostgresConfigStore;

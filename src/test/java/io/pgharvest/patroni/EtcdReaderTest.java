@@ -3,7 +3,7 @@ package io.pgharvest.patroni;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.pgharvest.model.DcsAddress;
+import io.pgharvest.model.connection.DcsAddress;
 import io.pgharvest.testsupport.TestPatroniCluster;
 import java.io.IOException;
 import java.net.URI;

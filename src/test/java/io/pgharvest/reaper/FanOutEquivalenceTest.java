@@ -3,7 +3,7 @@ package io.pgharvest.reaper;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import io.pgharvest.model.FanOutRewrite;
+import io.pgharvest.fanout.FanOutRewrite;
 import io.pgharvest.model.Measurement;
 import io.pgharvest.model.MetricDefinition;
 import io.pgharvest.model.NodeStatus;

@@ -7,7 +7,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.pgharvest.endpoint.SessionOpener;
 import io.pgharvest.endpoint.SessionSettings;
-import io.pgharvest.model.ConnectionString;
+import io.pgharvest.model.connection.ConnectionString;
 import io.pgharvest.model.SessionState;
 import io.pgharvest.model.SourceKind;
 import io.pgharvest.testsupport.TestPostgres;

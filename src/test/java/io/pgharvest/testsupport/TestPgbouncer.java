@@ -4,7 +4,7 @@ import io.pgharvest.embedded.PostgresBinaries;
 import io.pgharvest.endpoint.EndpointSession;
 import io.pgharvest.endpoint.SessionOpener;
 import io.pgharvest.endpoint.SessionSettings;
-import io.pgharvest.model.ConnectionString;
+import io.pgharvest.model.connection.ConnectionString;
 import io.pgharvest.model.Measurement;
 import io.pgharvest.model.SourceKind;
 import io.pgharvest.embedded.ServerAccount;

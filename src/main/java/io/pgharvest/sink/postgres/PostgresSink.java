@@ -1,7 +1,7 @@
 package io.pgharvest.sink.postgres;
 
 import com.zaxxer.hikari.HikariDataSource;
-import io.pgharvest.model.ConnectionString;
+import io.pgharvest.model.connection.ConnectionString;
 import io.pgharvest.model.Measurement;
 import io.pgharvest.sink.MetricCatalog;
 import io.pgharvest.sink.Sink;

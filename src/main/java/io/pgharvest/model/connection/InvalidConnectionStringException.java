@@ -1,4 +1,4 @@
-package io.pgharvest.model;
+package io.pgharvest.model.connection;
 
 /**
  * A connection string that cannot be parsed. The message says what is wrong and where, and never

@@ -1,11 +1,11 @@
-package io.pgharvest.model;
+package io.pgharvest.model.connection;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.entry;
 
-import io.pgharvest.model.ConnectionString.Format;
-import io.pgharvest.model.ConnectionString.HostPort;
+import io.pgharvest.model.connection.ConnectionString.Format;
+import io.pgharvest.model.connection.ConnectionString.HostPort;
 import java.sql.SQLException;
 import java.util.Properties;
 import org.junit.jupiter.api.Nested;

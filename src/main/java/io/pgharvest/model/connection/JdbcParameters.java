@@ -1,4 +1,4 @@
-package io.pgharvest.model;
+package io.pgharvest.model.connection;
 
 import java.util.LinkedHashMap;
 import java.util.List;

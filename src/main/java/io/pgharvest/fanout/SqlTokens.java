@@ -1,4 +1,4 @@
-package io.pgharvest.model;
+package io.pgharvest.fanout;
 
 import java.util.ArrayList;
 import java.util.List;

@@ -1,4 +1,9 @@
-package io.pgharvest.model;
+package io.pgharvest.model.connection;
+import io.pgharvest.model.ConfigSnapshot;
+import io.pgharvest.model.FieldProblem;
+import io.pgharvest.model.Source;
+import io.pgharvest.model.SourceKind;
+import io.pgharvest.model.SourceRules;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

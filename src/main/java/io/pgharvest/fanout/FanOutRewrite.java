@@ -1,4 +1,6 @@
-package io.pgharvest.model;
+package io.pgharvest.fanout;
+import io.pgharvest.model.MetricDefinition;
+import io.pgharvest.model.MetricRules;
 
 import java.util.LinkedHashMap;
 import java.util.Map;

@@ -1,4 +1,8 @@
-package io.pgharvest.model;
+package io.pgharvest.fanout;
+import io.pgharvest.model.MetricDefinition;
+import io.pgharvest.model.MetricRules;
+import io.pgharvest.model.NodeStatus;
+import io.pgharvest.model.sql.MetricSql;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

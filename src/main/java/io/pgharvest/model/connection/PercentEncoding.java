@@ -1,4 +1,4 @@
-package io.pgharvest.model;
+package io.pgharvest.model.connection;
 
 import java.io.ByteArrayOutputStream;
 import java.nio.ByteBuffer;

@@ -1,4 +1,4 @@
-package io.pgharvest.model;
+package io.pgharvest.model.connection;
 
 import java.util.ArrayList;
 import java.util.Collections;

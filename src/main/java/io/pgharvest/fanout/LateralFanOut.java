@@ -1,4 +1,5 @@
-package io.pgharvest.model;
+package io.pgharvest.fanout;
+import io.pgharvest.model.MetricDefinition;
 
 import java.util.ArrayDeque;
 import java.util.ArrayList;
