@@ -1,7 +1,7 @@
 package io.pgharvest.fanout;
+
 import io.pgharvest.model.MetricDefinition;
 import io.pgharvest.model.MetricRules;
-
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;

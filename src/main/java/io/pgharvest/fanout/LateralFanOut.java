@@ -1,6 +1,6 @@
 package io.pgharvest.fanout;
-import io.pgharvest.model.MetricDefinition;
 
+import io.pgharvest.model.MetricDefinition;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;

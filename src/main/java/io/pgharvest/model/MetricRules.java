@@ -1,6 +1,6 @@
 package io.pgharvest.model;
-import io.pgharvest.model.sql.MetricSql;
 
+import io.pgharvest.model.sql.MetricSql;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.OptionalInt;

@@ -1,7 +1,7 @@
 package io.pgharvest.model;
+
 import io.pgharvest.model.connection.ConnectionString;
 import io.pgharvest.model.connection.DcsAddress;
-
 import java.util.Map;
 import java.util.Objects;
 import java.util.TreeMap;

@@ -1,9 +1,9 @@
 package io.pgharvest.model;
+
 import io.pgharvest.model.connection.ConnectionString;
 import io.pgharvest.model.connection.DcsAddress;
 import io.pgharvest.model.connection.InvalidConnectionStringException;
 import io.pgharvest.model.sql.MetricSql;
-
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

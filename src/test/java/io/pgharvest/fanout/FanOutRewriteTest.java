@@ -1,4 +1,5 @@
 package io.pgharvest.fanout;
+
 import io.pgharvest.model.MetricDefinition;
 import io.pgharvest.model.MetricRules;
 import io.pgharvest.model.NodeStatus;

@@ -1,14 +1,13 @@
 package io.pgharvest.testsupport;
 
 import io.pgharvest.embedded.PostgresBinaries;
+import io.pgharvest.embedded.ServerAccount;
 import io.pgharvest.endpoint.EndpointSession;
 import io.pgharvest.endpoint.SessionOpener;
 import io.pgharvest.endpoint.SessionSettings;
-import io.pgharvest.model.connection.ConnectionString;
 import io.pgharvest.model.Measurement;
 import io.pgharvest.model.SourceKind;
-import io.pgharvest.embedded.ServerAccount;
-
+import io.pgharvest.model.connection.ConnectionString;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;

@@ -1,4 +1,5 @@
 package io.pgharvest.model.connection;
+
 import io.pgharvest.model.ConfigSnapshot;
 import io.pgharvest.model.FieldProblem;
 import io.pgharvest.model.Source;
