@@ -2,7 +2,6 @@ package io.pgharvest.model;
 
 import io.pgharvest.model.connection.ConnectionString;
 import io.pgharvest.model.connection.DcsAddress;
-import io.pgharvest.model.connection.InvalidConnectionStringException;
 import io.pgharvest.model.sql.MetricSql;
 import java.util.ArrayList;
 import java.util.List;
@@ -51,7 +50,7 @@ public final class SourceRules {
             problems.add(new FieldProblem("name", "must be 1 to 63 letters, digits, '_', '-' or '.',"
                     + " starting with a letter or digit"));
         }
-        checkConnStr(source.kind(), source.connStr(), problems);
+        checkConnStr(source.connection(), problems);
         checkPresetName("preset", source.preset(), config, problems);
         checkSelection("metrics", source.metrics(), config, problems);
         checkPresetName("standbyPreset", source.standbyPreset(), config, problems);
@@ -79,7 +78,8 @@ public final class SourceRules {
         return problems;
     }
 
-    private static void checkConnStr(SourceKind kind, String connStr, List<FieldProblem> problems) {
+    private static void checkConnStr(SourceConnection connection, List<FieldProblem> problems) {
+        String connStr = connection.text();
         if (connStr.isBlank()) {
             problems.add(new FieldProblem("connStr", "is required"));
             return;
@@ -88,34 +88,23 @@ public final class SourceRules {
             problems.add(new FieldProblem("connStr", "at most " + MAX_CONN_STR + " characters"));
             return;
         }
-        if (kind == SourceKind.PATRONI) {
-            checkDcsAddress(connStr, problems);
-            return;
-        }
-        try {
-            ConnectionString parsed = ConnectionString.parse(connStr);
-            if (parsed.password().filter(ConnectionString.MASK::equals).isPresent()) {
+        connection.problem().ifPresent(e -> problems.add(new FieldProblem("connStr", e.getMessage())));
+        connection.parsed().ifPresent(parsed -> {
+            if (parsed instanceof DcsAddress address && masksPassword(address)) {
+                // A Patroni source names its DCS; the members' addresses come from there.
+                problems.add(new FieldProblem("connStr", "a password is the mask " + ConnectionString.MASK
+                        + " and there is no stored password to keep; give the real password"));
+            } else if (parsed instanceof ConnectionString conn
+                    && conn.password().filter(ConnectionString.MASK::equals).isPresent()) {
                 problems.add(new FieldProblem("connStr", "the password is the mask " + ConnectionString.MASK
                         + " and there is no stored password to keep; give the real password"));
             }
-        } catch (InvalidConnectionStringException e) {
-            problems.add(new FieldProblem("connStr", e.getMessage()));
-        }
+        });
     }
 
-    /** A Patroni source names its DCS; the members' addresses come from there. */
-    private static void checkDcsAddress(String connStr, List<FieldProblem> problems) {
-        try {
-            DcsAddress parsed = DcsAddress.parse(connStr);
-            boolean masked = parsed.etcdPassword().filter(ConnectionString.MASK::equals).isPresent()
-                    || ConnectionString.MASK.equals(parsed.memberParameters().get("password"));
-            if (masked) {
-                problems.add(new FieldProblem("connStr", "a password is the mask " + ConnectionString.MASK
-                        + " and there is no stored password to keep; give the real password"));
-            }
-        } catch (InvalidConnectionStringException e) {
-            problems.add(new FieldProblem("connStr", e.getMessage()));
-        }
+    private static boolean masksPassword(DcsAddress address) {
+        return address.etcdPassword().filter(ConnectionString.MASK::equals).isPresent()
+                || ConnectionString.MASK.equals(address.memberParameters().get("password"));
     }
 
     private static void checkPresetName(String field, String preset, ConfigSnapshot config, List<FieldProblem> problems) {
@@ -163,8 +152,7 @@ public final class SourceRules {
             problems.add(new FieldProblem("onlyIfPrimary", "a " + kind + " source has no primary or standby role;"
                     + " leave it out"));
         }
-        try {
-            ConnectionString conn = ConnectionString.parse(source.connStr());
+        if (source.connection().parsed().orElse(null) instanceof ConnectionString conn) { // else reported by checkConnStr
             conn.parameters().forEach((name, value) -> {
                 if (!CONSOLE_PARAMETERS.contains(name)) {
                     problems.add(new FieldProblem("connStr", "parameter " + name + " has no effect on " + kind
@@ -175,8 +163,6 @@ public final class SourceRules {
                             + " sources: certificates are not verified on consoles; use require"));
                 }
             });
-        } catch (InvalidConnectionStringException e) {
-            // reported by checkConnStr
         }
     }
 

@@ -34,7 +34,7 @@ record ReaperConfig(Source source, ConnectionString connection, Map<String, Inte
         for (var name : standby.keySet()) {
             definitions.put(name, snapshot.metrics().get(name));
         }
-        return new ReaperConfig(source, ConnectionString.parse(source.connStr()), primary, standby, definitions);
+        return new ReaperConfig(source, source.connection().connectionString(), primary, standby, definitions);
     }
 
     String name() {
