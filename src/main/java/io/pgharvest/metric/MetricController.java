@@ -3,13 +3,11 @@ package io.pgharvest.metric;
 import static io.pgharvest.api.BlockingQuery.INDEX_HEADER;
 
 import io.pgharvest.api.ApiDocs;
-import io.pgharvest.api.BlockingQuery;
+import io.pgharvest.api.TableResource;
 import io.pgharvest.model.ConfigSnapshot;
 import io.pgharvest.model.MetricDefinition;
 import io.pgharvest.model.StoreTable;
 import io.pgharvest.store.ConfigStore;
-import io.pgharvest.store.NoSuchItemException;
-import io.pgharvest.store.Stored;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.Parameter;
 import io.swagger.v3.oas.annotations.headers.Header;
@@ -17,9 +15,7 @@ import io.swagger.v3.oas.annotations.media.Content;
 import io.swagger.v3.oas.annotations.media.Schema;
 import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import io.swagger.v3.oas.annotations.tags.Tag;
-import java.net.URI;
 import java.util.List;
-import org.springframework.http.HttpStatus;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.DeleteMapping;
 import org.springframework.web.bind.annotation.GetMapping;
@@ -38,9 +34,13 @@ import org.springframework.web.bind.annotation.RestController;
 class MetricController {
 
     private final ConfigStore store;
+    private final TableResource<MetricDefinition, MetricResponse> metrics;
 
     MetricController(ConfigStore store) {
         this.store = store;
+        this.metrics = new TableResource<>(store, StoreTable.METRICS, "/api/v1/metrics", ConfigSnapshot::metrics,
+                MetricDefinition::name, (metric, modifyIndex) -> MetricResponse.of(metric,
+                        Origin.of(store.origin(StoreTable.METRICS, metric.name())), modifyIndex));
     }
 
     @GetMapping
@@ -52,10 +52,7 @@ class MetricController {
     ResponseEntity<List<MetricResponse>> list(
             @Parameter(description = ApiDocs.INDEX_PARAM) @RequestParam(required = false) String index,
             @Parameter(description = ApiDocs.WAIT_PARAM) @RequestParam(required = false) String wait) {
-        long seen = BlockingQuery.parse(index, wait).await(store.changes(StoreTable.METRICS));
-        ConfigSnapshot snapshot = store.snapshot();
-        List<MetricResponse> metrics = snapshot.metrics().values().stream().map(m -> response(snapshot, m)).toList();
-        return ResponseEntity.ok().header(INDEX_HEADER, Long.toString(seen)).body(metrics);
+        return metrics.list(index, wait);
     }
 
     @PostMapping
@@ -66,7 +63,7 @@ class MetricController {
     @ApiResponse(responseCode = "409", description = "A metric of that name exists (built-in ones too: use PUT to override)",
             content = @Content(mediaType = ApiDocs.PROBLEM_JSON, schema = @Schema(implementation = ApiDocs.Problem.class)))
     ResponseEntity<MetricResponse> create(@RequestBody MetricRequest request) {
-        return respond(store.createMetric(request.toDefinition(null)));
+        return metrics.written(store.createMetric(request.toDefinition(null)));
     }
 
     @GetMapping("/{name}")
@@ -75,13 +72,7 @@ class MetricController {
     @ApiResponse(responseCode = "404", description = "No such metric",
             content = @Content(mediaType = ApiDocs.PROBLEM_JSON, schema = @Schema(implementation = ApiDocs.Problem.class)))
     ResponseEntity<MetricResponse> get(@PathVariable String name) {
-        long index = store.changes(StoreTable.METRICS).index();
-        ConfigSnapshot snapshot = store.snapshot();
-        MetricDefinition metric = snapshot.metrics().get(name);
-        if (metric == null) {
-            throw new NoSuchItemException(StoreTable.METRICS, name);
-        }
-        return ResponseEntity.ok().header(INDEX_HEADER, Long.toString(index)).body(response(snapshot, metric));
+        return metrics.get(name);
     }
 
     @PutMapping("/{name}")
@@ -92,7 +83,7 @@ class MetricController {
     @ApiResponse(responseCode = "400", description = "Invalid metric; errors names each field",
             content = @Content(mediaType = ApiDocs.PROBLEM_JSON, schema = @Schema(implementation = ApiDocs.Problem.class)))
     ResponseEntity<MetricResponse> put(@PathVariable String name, @RequestBody MetricRequest request) {
-        return respond(store.putMetric(request.toDefinition(name)));
+        return metrics.written(store.putMetric(request.toDefinition(name)));
     }
 
     @DeleteMapping("/{name}")
@@ -105,22 +96,6 @@ class MetricController {
             + " (usedBy lists them)",
             content = @Content(mediaType = ApiDocs.PROBLEM_JSON, schema = @Schema(implementation = ApiDocs.Problem.class)))
     ResponseEntity<Void> delete(@PathVariable String name) {
-        long index = store.deleteMetric(name);
-        return ResponseEntity.noContent().header(INDEX_HEADER, Long.toString(index)).build();
-    }
-
-    private MetricResponse response(ConfigSnapshot snapshot, MetricDefinition metric) {
-        return MetricResponse.of(metric, Origin.of(store.origin(StoreTable.METRICS, metric.name())),
-                snapshot.modifyIndex(StoreTable.METRICS, metric.name()));
-    }
-
-    private ResponseEntity<MetricResponse> respond(Stored<MetricDefinition> stored) {
-        MetricDefinition metric = stored.item();
-        var body = MetricResponse.of(metric, Origin.of(store.origin(StoreTable.METRICS, metric.name())),
-                stored.modifyIndex());
-        var builder = stored.created()
-                ? ResponseEntity.status(HttpStatus.CREATED).location(URI.create("/api/v1/metrics/" + metric.name()))
-                : ResponseEntity.ok();
-        return builder.header(INDEX_HEADER, Long.toString(store.changes(StoreTable.METRICS).index())).body(body);
+        return metrics.deleted(store.deleteMetric(name));
     }
 }

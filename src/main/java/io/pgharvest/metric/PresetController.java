@@ -3,13 +3,11 @@ package io.pgharvest.metric;
 import static io.pgharvest.api.BlockingQuery.INDEX_HEADER;
 
 import io.pgharvest.api.ApiDocs;
-import io.pgharvest.api.BlockingQuery;
+import io.pgharvest.api.TableResource;
 import io.pgharvest.model.ConfigSnapshot;
 import io.pgharvest.model.Preset;
 import io.pgharvest.model.StoreTable;
 import io.pgharvest.store.ConfigStore;
-import io.pgharvest.store.NoSuchItemException;
-import io.pgharvest.store.Stored;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.Parameter;
 import io.swagger.v3.oas.annotations.headers.Header;
@@ -17,9 +15,7 @@ import io.swagger.v3.oas.annotations.media.Content;
 import io.swagger.v3.oas.annotations.media.Schema;
 import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import io.swagger.v3.oas.annotations.tags.Tag;
-import java.net.URI;
 import java.util.List;
-import org.springframework.http.HttpStatus;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.DeleteMapping;
 import org.springframework.web.bind.annotation.GetMapping;
@@ -38,9 +34,13 @@ import org.springframework.web.bind.annotation.RestController;
 class PresetController {
 
     private final ConfigStore store;
+    private final TableResource<Preset, PresetResponse> presets;
 
     PresetController(ConfigStore store) {
         this.store = store;
+        this.presets = new TableResource<>(store, StoreTable.PRESETS, "/api/v1/presets", ConfigSnapshot::presets,
+                Preset::name, (preset, modifyIndex) -> PresetResponse.of(preset,
+                        Origin.of(store.origin(StoreTable.PRESETS, preset.name())), modifyIndex));
     }
 
     @GetMapping
@@ -52,10 +52,7 @@ class PresetController {
     ResponseEntity<List<PresetResponse>> list(
             @Parameter(description = ApiDocs.INDEX_PARAM) @RequestParam(required = false) String index,
             @Parameter(description = ApiDocs.WAIT_PARAM) @RequestParam(required = false) String wait) {
-        long seen = BlockingQuery.parse(index, wait).await(store.changes(StoreTable.PRESETS));
-        ConfigSnapshot snapshot = store.snapshot();
-        List<PresetResponse> presets = snapshot.presets().values().stream().map(p -> response(snapshot, p)).toList();
-        return ResponseEntity.ok().header(INDEX_HEADER, Long.toString(seen)).body(presets);
+        return presets.list(index, wait);
     }
 
     @PostMapping
@@ -66,7 +63,7 @@ class PresetController {
     @ApiResponse(responseCode = "409", description = "A preset of that name exists (built-in ones too: use PUT to override)",
             content = @Content(mediaType = ApiDocs.PROBLEM_JSON, schema = @Schema(implementation = ApiDocs.Problem.class)))
     ResponseEntity<PresetResponse> create(@RequestBody PresetRequest request) {
-        return respond(store.createPreset(request.toPreset(null)));
+        return presets.written(store.createPreset(request.toPreset(null)));
     }
 
     @GetMapping("/{name}")
@@ -75,13 +72,7 @@ class PresetController {
     @ApiResponse(responseCode = "404", description = "No such preset",
             content = @Content(mediaType = ApiDocs.PROBLEM_JSON, schema = @Schema(implementation = ApiDocs.Problem.class)))
     ResponseEntity<PresetResponse> get(@PathVariable String name) {
-        long index = store.changes(StoreTable.PRESETS).index();
-        ConfigSnapshot snapshot = store.snapshot();
-        Preset preset = snapshot.presets().get(name);
-        if (preset == null) {
-            throw new NoSuchItemException(StoreTable.PRESETS, name);
-        }
-        return ResponseEntity.ok().header(INDEX_HEADER, Long.toString(index)).body(response(snapshot, preset));
+        return presets.get(name);
     }
 
     @PutMapping("/{name}")
@@ -92,7 +83,7 @@ class PresetController {
     @ApiResponse(responseCode = "400", description = "Invalid preset; errors names each field",
             content = @Content(mediaType = ApiDocs.PROBLEM_JSON, schema = @Schema(implementation = ApiDocs.Problem.class)))
     ResponseEntity<PresetResponse> put(@PathVariable String name, @RequestBody PresetRequest request) {
-        return respond(store.putPreset(request.toPreset(name)));
+        return presets.written(store.putPreset(request.toPreset(name)));
     }
 
     @DeleteMapping("/{name}")
@@ -105,22 +96,6 @@ class PresetController {
             + " (usedBy lists them)",
             content = @Content(mediaType = ApiDocs.PROBLEM_JSON, schema = @Schema(implementation = ApiDocs.Problem.class)))
     ResponseEntity<Void> delete(@PathVariable String name) {
-        long index = store.deletePreset(name);
-        return ResponseEntity.noContent().header(INDEX_HEADER, Long.toString(index)).build();
-    }
-
-    private PresetResponse response(ConfigSnapshot snapshot, Preset preset) {
-        return PresetResponse.of(preset, Origin.of(store.origin(StoreTable.PRESETS, preset.name())),
-                snapshot.modifyIndex(StoreTable.PRESETS, preset.name()));
-    }
-
-    private ResponseEntity<PresetResponse> respond(Stored<Preset> stored) {
-        Preset preset = stored.item();
-        var body = PresetResponse.of(preset, Origin.of(store.origin(StoreTable.PRESETS, preset.name())),
-                stored.modifyIndex());
-        var builder = stored.created()
-                ? ResponseEntity.status(HttpStatus.CREATED).location(URI.create("/api/v1/presets/" + preset.name()))
-                : ResponseEntity.ok();
-        return builder.header(INDEX_HEADER, Long.toString(store.changes(StoreTable.PRESETS).index())).body(body);
+        return presets.deleted(store.deletePreset(name));
     }
 }

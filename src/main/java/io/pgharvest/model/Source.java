@@ -14,6 +14,12 @@ import java.util.TreeMap;
  * or override the preset's intervals in seconds; an interval of 0 removes a preset metric.
  * The standby selection works the same way and applies while the server is in recovery;
  * when both standby fields are empty the primary selection is used on standbys too.
+ *
+ * <p>This record is the one description of a source's shape. Three other shapes map onto it, each
+ * differing only where its boundary needs it (each says why in its own Javadoc):
+ * {@code source.SourceRequest} (what a client sends), {@code source.SourceResponse} (what the API
+ * returns) and {@code store.SourceEntry} (an item of pgwatch's sources.yaml). A test
+ * ({@code SourceShapesTest}) fails when a component is added here and not to all three.
  */
 public record Source(
         String name,

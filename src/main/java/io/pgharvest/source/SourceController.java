@@ -3,13 +3,11 @@ package io.pgharvest.source;
 import static io.pgharvest.api.BlockingQuery.INDEX_HEADER;
 
 import io.pgharvest.api.ApiDocs;
-import io.pgharvest.api.BlockingQuery;
+import io.pgharvest.api.TableResource;
 import io.pgharvest.model.ConfigSnapshot;
 import io.pgharvest.model.Source;
 import io.pgharvest.model.StoreTable;
 import io.pgharvest.store.ConfigStore;
-import io.pgharvest.store.NoSuchItemException;
-import io.pgharvest.store.Stored;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.Parameter;
 import io.swagger.v3.oas.annotations.headers.Header;
@@ -18,9 +16,7 @@ import io.swagger.v3.oas.annotations.media.Schema;
 import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import io.swagger.v3.oas.annotations.tags.Tag;
 import jakarta.validation.Valid;
-import java.net.URI;
 import java.util.List;
-import org.springframework.http.HttpStatus;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.DeleteMapping;
 import org.springframework.web.bind.annotation.GetMapping;
@@ -39,9 +35,12 @@ import org.springframework.web.bind.annotation.RestController;
 class SourceController {
 
     private final ConfigStore store;
+    private final TableResource<Source, SourceResponse> sources;
 
     SourceController(ConfigStore store) {
         this.store = store;
+        this.sources = new TableResource<>(store, StoreTable.SOURCES, "/api/v1/sources", ConfigSnapshot::sources,
+                Source::name, SourceResponse::of);
     }
 
     @GetMapping
@@ -53,12 +52,7 @@ class SourceController {
     ResponseEntity<List<SourceResponse>> list(
             @Parameter(description = ApiDocs.INDEX_PARAM) @RequestParam(required = false) String index,
             @Parameter(description = ApiDocs.WAIT_PARAM) @RequestParam(required = false) String wait) {
-        long seen = BlockingQuery.parse(index, wait).await(store.changes(StoreTable.SOURCES));
-        ConfigSnapshot snapshot = store.snapshot();
-        List<SourceResponse> sources = snapshot.sources().values().stream()
-                .map(source -> SourceResponse.of(source, snapshot.modifyIndex(StoreTable.SOURCES, source.name())))
-                .toList();
-        return ResponseEntity.ok().header(INDEX_HEADER, Long.toString(seen)).body(sources);
+        return sources.list(index, wait);
     }
 
     @PostMapping
@@ -69,8 +63,7 @@ class SourceController {
     @ApiResponse(responseCode = "409", description = "A source of that name exists",
             content = @Content(mediaType = ApiDocs.PROBLEM_JSON, schema = @Schema(implementation = ApiDocs.Problem.class)))
     ResponseEntity<SourceResponse> create(@Valid @RequestBody SourceRequest request) {
-        Stored<Source> stored = store.createSource(request.toSource(null, store.snapshot()));
-        return respond(stored, store.changes(StoreTable.SOURCES).index());
+        return sources.written(store.createSource(request.toSource(null, store.snapshot())));
     }
 
     @GetMapping("/{name}")
@@ -79,14 +72,7 @@ class SourceController {
     @ApiResponse(responseCode = "404", description = "No such source",
             content = @Content(mediaType = ApiDocs.PROBLEM_JSON, schema = @Schema(implementation = ApiDocs.Problem.class)))
     ResponseEntity<SourceResponse> get(@PathVariable String name) {
-        long index = store.changes(StoreTable.SOURCES).index();
-        ConfigSnapshot snapshot = store.snapshot();
-        Source source = snapshot.sources().get(name);
-        if (source == null) {
-            throw new NoSuchItemException(StoreTable.SOURCES, name);
-        }
-        return ResponseEntity.ok().header(INDEX_HEADER, Long.toString(index))
-                .body(SourceResponse.of(source, snapshot.modifyIndex(StoreTable.SOURCES, name)));
+        return sources.get(name);
     }
 
     @PutMapping("/{name}")
@@ -99,9 +85,8 @@ class SourceController {
             content = @Content(mediaType = ApiDocs.PROBLEM_JSON, schema = @Schema(implementation = ApiDocs.Problem.class)))
     ResponseEntity<SourceResponse> put(@PathVariable String name, @Valid @RequestBody SourceRequest request) {
         Source source = request.toSource(name, store.snapshot());
-        Stored<Source> stored = store.putSource(
-                MaskedPassword.keepStored(source, store.snapshot().sources().get(source.name())));
-        return respond(stored, store.changes(StoreTable.SOURCES).index());
+        return sources.written(store.putSource(
+                MaskedPassword.keepStored(source, store.snapshot().sources().get(source.name()))));
     }
 
     @DeleteMapping("/{name}")
@@ -111,15 +96,6 @@ class SourceController {
     @ApiResponse(responseCode = "404", description = "No such source",
             content = @Content(mediaType = ApiDocs.PROBLEM_JSON, schema = @Schema(implementation = ApiDocs.Problem.class)))
     ResponseEntity<Void> delete(@PathVariable String name) {
-        long index = store.deleteSource(name);
-        return ResponseEntity.noContent().header(INDEX_HEADER, Long.toString(index)).build();
-    }
-
-    private static ResponseEntity<SourceResponse> respond(Stored<Source> stored, long tableIndex) {
-        var body = SourceResponse.of(stored.item(), stored.modifyIndex());
-        var builder = stored.created()
-                ? ResponseEntity.status(HttpStatus.CREATED).location(URI.create("/api/v1/sources/" + body.name()))
-                : ResponseEntity.ok();
-        return builder.header(INDEX_HEADER, Long.toString(tableIndex)).body(body);
+        return sources.deleted(store.deleteSource(name));
     }
 }

@@ -18,6 +18,12 @@ import java.util.Map;
  * where the path does not carry it); the rest has defaults: kind postgres, group default,
  * enabled true, onlyIfPrimary false.
  *
+ * <p>Why this is not {@link Source} itself: the flags are {@code Boolean} so an absent one takes
+ * its default; {@code kind} is text so that an unknown kind is reported as a field problem
+ * together with every other problem of the request (an enum would fail the whole body in the JSON
+ * reader); and a separate write-only {@code password} lets a client keep the secret out of
+ * {@code connStr}. There is no {@code modifyIndex}: the store assigns it.
+ *
  * @param password replaces the password of {@code connStr} when given; {@code connStr} may then
  *     be written without one
  */
@@ -30,7 +36,7 @@ record SourceRequest(
         String connStr,
         @Schema(description = "sets the password, replacing any in connStr; never returned", example = "secret")
         String password,
-        @Schema(example = "postgres", allowableValues = {"postgres", "postgres-continuous-discovery", "pgbouncer", "pgpool"})
+        @Schema(example = "postgres", allowableValues = {"postgres", "postgres-continuous-discovery", "pgbouncer", "pgpool", "patroni"})
         String kind,
         @Schema(example = "default") String group,
         @Schema(example = "true") Boolean enabled,

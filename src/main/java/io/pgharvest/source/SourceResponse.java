@@ -5,7 +5,12 @@ import io.pgharvest.model.SourceKind;
 import io.swagger.v3.oas.annotations.media.Schema;
 import java.util.Map;
 
-/** A source as the API returns it: the password masked, plus its modify index. */
+/**
+ * A source as the API returns it. Why this is not {@link Source} itself: {@code connStr} is
+ * {@link io.pgharvest.model.SourceConnection#masked() masked} (a secret never leaves the
+ * process), and {@code modifyIndex} is added, the store index of the source's last change that a
+ * client compares or waits on. The field names and order are {@link Source}'s.
+ */
 @Schema(name = "Source")
 record SourceResponse(
         String name,

@@ -9,6 +9,14 @@ import java.util.Map;
  * One item of pgwatch's {@code sources.yaml} (snake_case on disk). Kept apart from {@link Source}
  * so the file format can follow pgwatch while the domain follows the API. Unknown keys (e.g.
  * pgwatch's {@code host_config}) are ignored on read and not written back.
+ *
+ * <p>Why it differs from {@link Source}: pgwatch's names ({@code is_enabled},
+ * {@code preset_metrics}, {@code custom_metrics}, {@code custom_tags}, {@code only_if_master}),
+ * so pgwatch reads the file and pgharvest reads pgwatch's; {@code kind} is text so an import can
+ * skip a kind pgharvest does not know with a notice instead of failing on the whole file; and
+ * {@code isEnabled} is a {@code Boolean}, since a missing key means enabled. Otherwise it has
+ * {@link Source}'s fields, one for one; the connection string is stored as written (with its
+ * password: the file is owner-only).
  */
 @JsonPropertyOrder({"name", "conn_str", "kind", "group", "is_enabled", "preset_metrics", "custom_metrics",
         "preset_metrics_standby", "custom_metrics_standby", "custom_tags", "include_pattern", "exclude_pattern",

@@ -1,9 +1,5 @@
 package io.pgharvest.architecture;
 
-import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
-import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
-import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
-
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
@@ -11,10 +7,13 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * The package rules of docs/architecture.md, read from the compiled classes: a new import that
- * closes a cycle or pulls a framework into the kernel fails the build here.
+ * The package rules of docs/architecture.md ({@link PackageRules}), read from the compiled
+ * classes: a new import that closes a cycle, reaches a layer above, or pulls a framework into the
+ * kernel fails the build here. {@link PackageRulesCanFailTest} shows that each rule can fail.
  */
 class ArchitectureTest {
+
+    private static final String ROOT = "io.pgharvest";
 
     private static JavaClasses production;
 
@@ -22,39 +21,41 @@ class ArchitectureTest {
     static void importProductionClasses() {
         production = new ClassFileImporter()
                 .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
-                .importPackages("io.pgharvest");
+                .importPackages(ROOT);
     }
 
     @Test
     void packagesFormNoCycle() {
-        // Every package is its own slice, sub-packages included (sink and sink.postgres are two).
-        slices().matching("io.pgharvest.(**)").should().beFreeOfCycles().check(production);
+        PackageRules.packagesFormNoCycle(ROOT).check(production);
     }
 
     @Test
     void modelKernelDependsOnNothingButTheJdk() {
-        // Jackson's annotations are metadata only (names of enum values on the wire), no behaviour.
-        classes().that().resideInAPackage("io.pgharvest.model..")
-                .should().onlyDependOnClassesThat()
-                .resideInAnyPackage("io.pgharvest.model..", "java..", "com.fasterxml.jackson.annotation..")
-                .check(production);
+        PackageRules.modelDependsOnNothingButTheJdk(ROOT).check(production);
     }
 
     @Test
-    void supportDependsOnNoDomainPackage() {
-        noClasses().that().resideInAPackage("io.pgharvest.support..")
-                .should().dependOnClassesThat().resideInAnyPackage("io.pgharvest..")
-                .andShould().dependOnClassesThat().resideOutsideOfPackages("io.pgharvest.support..", "java..",
-                        "tools.jackson..", "com.fasterxml.jackson..", "org.slf4j..")
-                .check(production);
+    void supportDependsOnNoDomainPackageAndNoFramework() {
+        PackageRules.supportDependsOnNoDomainPackageAndNoFramework(ROOT).check(production);
     }
 
     @Test
-    void engineAndSinksNeverImportTheAdminApi() {
-        noClasses().that().resideInAnyPackage("io.pgharvest.reaper..", "io.pgharvest.sink..",
-                        "io.pgharvest.store..", "io.pgharvest.endpoint..")
-                .should().dependOnClassesThat().resideInAnyPackage("io.pgharvest.api..", "io.pgharvest.source..",
-                        "io.pgharvest.metric..", "io.pgharvest.pgwatch..")
-                .check(production);
+    void noPackageImportsOneAboveIt() {
+        PackageRules.noPackageImportsOneAboveIt(ROOT).check(production);
+    }
+
+    @Test
+    void reaperAndSinksNeverImportEachOther() {
+        PackageRules.reaperAndSinksNeverImportEachOther(ROOT).check(production);
+    }
+
+    @Test
+    void sinkCoreNeverImportsASinkKind() {
+        PackageRules.sinkCoreNeverImportsASinkKind(ROOT).check(production);
+    }
+
+    @Test
+    void reaperUsesNativeMetricsOnlyThroughTheRegistry() {
+        PackageRules.reaperUsesNativeMetricsOnlyThroughTheRegistry(ROOT).check(production);
     }
 }

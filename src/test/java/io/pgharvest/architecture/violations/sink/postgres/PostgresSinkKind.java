@@ -1,0 +1,5 @@
+package io.pgharvest.architecture.violations.sink.postgres;
+
+/** A kind of sink. */
+public final class PostgresSinkKind {
+}
