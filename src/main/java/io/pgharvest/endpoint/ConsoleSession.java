@@ -10,8 +10,8 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * An admin console (pgbouncer, pgpool) reached with {@link ConsoleClient}. The kinds differ only
- * in the command that names their version ({@link EndpointProtocol}).
+ * An admin console (pgbouncer, pgpool) reached with {@link ConsoleClient}. The consoles differ only
+ * in the command that names their version ({@link ConsoleDialect}).
  */
 final class ConsoleSession implements EndpointSession {
 
@@ -27,12 +27,12 @@ final class ConsoleSession implements EndpointSession {
     private static final String WRONG_ENDPOINT = "08P01";
 
     private final ConsoleClient client;
-    private final EndpointProtocol protocol;
+    private final ConsoleDialect dialect;
     private final String version;
 
-    private ConsoleSession(ConsoleClient client, EndpointProtocol protocol, String version) {
+    private ConsoleSession(ConsoleClient client, ConsoleDialect dialect, String version) {
         this.client = client;
-        this.protocol = protocol;
+        this.dialect = dialect;
         this.version = version;
     }
 
@@ -42,21 +42,21 @@ final class ConsoleSession implements EndpointSession {
      * command with an error, and every metric would fail the same way. Closes the client on
      * failure.
      */
-    static ConsoleSession start(ConsoleClient client, EndpointProtocol protocol, Duration timeout)
+    static ConsoleSession start(ConsoleClient client, ConsoleDialect dialect, Duration timeout)
             throws SQLException {
-        String command = protocol.versionCommand();
+        String command = dialect.versionCommand();
         try {
             ConsoleClient.Result result = client.query(command, timeout);
             if (result.rows().isEmpty() || result.rows().getFirst().isEmpty()) {
                 throw new SQLException("'" + command + "' returned nothing", WRONG_ENDPOINT);
             }
-            return new ConsoleSession(client, protocol, result.rows().getFirst().getFirst());
+            return new ConsoleSession(client, dialect, result.rows().getFirst().getFirst());
         } catch (SQLException e) {
             client.close();
             if (ConsoleClient.CONNECTION_FAILURE.equals(e.getSQLState())) {
                 throw e;
             }
-            throw new SQLException("not " + protocol.description() + ": '" + command + "' failed [" + e.getMessage()
+            throw new SQLException("not " + dialect.description() + ": '" + command + "' failed [" + e.getMessage()
                     + "]", WRONG_ENDPOINT, e);
         }
     }
@@ -67,8 +67,8 @@ final class ConsoleSession implements EndpointSession {
     }
 
     @Override
-    public EndpointProtocol protocol() {
-        return protocol;
+    public ConsoleDialect dialect() {
+        return dialect;
     }
 
     @Override

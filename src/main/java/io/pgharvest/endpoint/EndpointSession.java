@@ -6,9 +6,8 @@ import java.time.Duration;
 import java.util.List;
 
 /**
- * A session on a monitored endpoint that is not a PostgreSQL server (pgbouncer's admin console,
- * pgpool): what the engine needs of it, whatever the kind. Opened by
- * {@link SessionOpener#openEndpoint}, which picks the implementation for the source's kind.
+ * A session on an admin console (pgbouncer's, pgpool's): a monitored endpoint that is not a
+ * PostgreSQL server. Opened by {@link SessionOpener#openConsole} for a {@link ConsoleDialect}.
  *
  * <p>Such endpoints run one command per round trip, have no transactions and no server-side
  * statement timeout; the limits given here are enforced by the client.
@@ -18,8 +17,8 @@ public interface EndpointSession extends AutoCloseable {
     /** What the endpoint said it is when the session opened, e.g. "PgBouncer 1.18.0". */
     String version();
 
-    /** The kind of endpoint: which of a metric's SQL keys it runs ({@link EndpointProtocol#sqlKey()}). */
-    EndpointProtocol protocol();
+    /** Which console this is: which of a metric's SQL keys it runs ({@link ConsoleDialect#sqlKey()}). */
+    ConsoleDialect dialect();
 
     /**
      * Runs one command and returns its rows: integers as Long, numeric as BigDecimal, floats as

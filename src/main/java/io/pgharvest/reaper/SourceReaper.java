@@ -54,8 +54,8 @@ final class SourceReaper {
     // Owned by the reaper thread.
     private ReaperConfig config;
     private SourceSession session;
-    /** The instance this source's session is on, while known (system identifier readable). */
-    private Instance instance;
+    /** The instance this source's session is on: one that shares nothing unless known (system identifier readable). */
+    private Instance instance = Instance.alone();
     private TickSchedule schedule = TickSchedule.empty();
     /** The previous owner's last tick of a source taken over from another instance; used at the first plan. */
     private volatile Instant previousOwnerTick;
@@ -182,7 +182,7 @@ final class SourceReaper {
             return published;
         }
         Duration waiting = Duration.ofNanos(System.nanoTime() - started);
-        Duration statementLimit = context.sessions().settings().defaultStatementTimeout();
+        Duration statementLimit = context.defaultStatementTimeout();
         Duration limit = period.compareTo(statementLimit) > 0 ? period : statementLimit;
         if (waiting.compareTo(limit) <= 0) {
             return published;
@@ -449,7 +449,7 @@ final class SourceReaper {
 
     private TickRunner newTickRunner() {
         return new TickRunner(config, session, solo, ledger, instance, session.facts().database(), context.meters(),
-                sourceMeters, context.sessions().settings().defaultStatementTimeout(), context.maxExtraRoundTrips());
+                sourceMeters, context.defaultStatementTimeout(), context.maxExtraRoundTrips());
     }
 
     /**
@@ -460,7 +460,7 @@ final class SourceReaper {
     private void syncInstance() {
         ServerFacts facts = session == null ? null : session.facts();
         String key = facts == null ? null : facts.instanceKey(config.connection().hosts().getFirst().toString());
-        if (instance != null && !instance.key().equals(key)) {
+        if (instance.shared() && !instance.key().equals(key)) {
             leaveInstance();
         }
         if (key != null) {
@@ -469,10 +469,8 @@ final class SourceReaper {
     }
 
     private void leaveInstance() {
-        if (instance != null) {
-            context.instances().leave(instance, name);
-            instance = null;
-        }
+        context.instances().leave(instance, name);
+        instance = Instance.alone();
     }
 
     /** Opens a session unless one is open or the reconnect back-off has not passed. */
@@ -484,7 +482,7 @@ final class SourceReaper {
             return false;
         }
         try {
-            session = SourceSession.open(context.sessions(), config.connection(), config.source().kind(), now);
+            session = context.endpoints().open(config.source().kind(), config.connection(), now);
             if (connectFailures > 0) {
                 log.info("Source {}: connected again after {} failed attempts", name, connectFailures);
             }
@@ -641,7 +639,7 @@ final class SourceReaper {
 
     private SourceRuntimeStatus.InstanceShare instanceShare(ServerFacts facts) {
         Instance current = instance;
-        if (current == null || facts == null) {
+        if (!current.shared() || facts == null) {
             return null;
         }
         var fannedOut = new ArrayList<String>();
