@@ -3,6 +3,7 @@ package io.pgharvest.discovery;
 import io.pgharvest.endpoint.SessionOpener;
 import io.pgharvest.model.connection.ConnectionString;
 import io.pgharvest.model.Source;
+import io.pgharvest.model.SourceConnection;
 import io.pgharvest.model.SourceKind;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -53,10 +54,11 @@ final class ContinuousDiscoverer implements SourceDiscoverer {
 
     @Override
     public List<DiscoveredSource> discover(Source configured) throws DiscoveryException {
-        ConnectionString conn = ConnectionString.parse(configured.connStr());
+        ConnectionString conn = configured.connection().connectionString();
         var found = new ArrayList<DiscoveredSource>();
         for (String database : databases(configured, conn)) {
-            Source derived = new Source(configured.name() + "_" + database, conn.withDatabase(database).render(),
+            Source derived = new Source(configured.name() + "_" + database,
+                    SourceConnection.of(conn.withDatabase(database)),
                     SourceKind.POSTGRES, configured.group(), true, configured.preset(), configured.metrics(),
                     configured.standbyPreset(), configured.standbyMetrics(), configured.tags(),
                     configured.onlyIfPrimary(), null, null);

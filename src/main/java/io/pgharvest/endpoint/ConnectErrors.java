@@ -30,14 +30,14 @@ final class ConnectErrors {
 
     static SQLException explain(Throwable failure, ConnectionString conn, long elapsedNanos) {
         if (!(failure instanceof SQLException sql)) {
-            return new SQLException(redact("cannot connect to " + conn.hosts() + ": " + failure, conn), UNABLE_TO_CONNECT,
+            return new SQLException(conn.redact("cannot connect to " + conn.hosts() + ": " + failure), UNABLE_TO_CONNECT,
                     failure);
         }
         String what = whatHappened(sql, conn, elapsedNanos);
         if (what == null) {
             return redacted(sql, conn);
         }
-        return new SQLException(redact(what + " [" + sql.getMessage() + "]", conn), sql.getSQLState(), sql);
+        return new SQLException(conn.redact(what + " [" + sql.getMessage() + "]"), sql.getSQLState(), sql);
     }
 
     private static String whatHappened(SQLException e, ConnectionString conn, long elapsedNanos) {
@@ -64,19 +64,11 @@ final class ConnectErrors {
     }
 
     private static SQLException redacted(SQLException e, ConnectionString conn) {
-        String message = redact(String.valueOf(e.getMessage()), conn);
+        String message = conn.redact(String.valueOf(e.getMessage()));
         if (message.equals(e.getMessage())) {
             return e;
         }
         return new SQLException(message, e.getSQLState(), e);
-    }
-
-    private static String redact(String message, ConnectionString conn) {
-        String redacted = message;
-        for (String secret : conn.secrets()) {
-            redacted = redacted.replace(secret, ConnectionString.MASK);
-        }
-        return redacted;
     }
 
     private static long millis(long nanos) {

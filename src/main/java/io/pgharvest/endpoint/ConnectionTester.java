@@ -107,15 +107,7 @@ public class ConnectionTester {
         if (cause != null && cause.getMessage() != null && !message.contains(cause.getMessage())) {
             message += " (" + cause.getClass().getSimpleName() + ": " + cause.getMessage() + ")";
         }
-        return redact(message, connection);
-    }
-
-    private static String redact(String message, ConnectionString connection) {
-        String redacted = message;
-        for (String secret : connection.secrets()) {
-            redacted = redacted.replace(secret, ConnectionString.MASK);
-        }
-        return redacted;
+        return connection.redact(message);
     }
 
     private static long elapsedMillis(long startedNanos) {

@@ -108,7 +108,7 @@ final class ConsoleClient implements AutoCloseable {
             throw new SQLException(host + " closed the connection during the login", CANNOT_CONNECT, e);
         } catch (IOException e) {
             closeQuietly(socket);
-            throw new SQLException(redact("cannot connect to " + host + ": " + e.getMessage(), conn), CANNOT_CONNECT, e);
+            throw new SQLException(conn.redact("cannot connect to " + host + ": " + e.getMessage()), CANNOT_CONNECT, e);
         } catch (SQLException | RuntimeException e) {
             closeQuietly(socket);
             throw e;
@@ -342,7 +342,7 @@ final class ConsoleClient implements AutoCloseable {
                 text = value;
             }
         }
-        return new SQLException(redact(String.valueOf(text), conn), state);
+        return new SQLException(conn.redact(String.valueOf(text)), state);
     }
 
     /** Whether the session can run no more queries (connection lost or closed). */
@@ -405,14 +405,6 @@ final class ConsoleClient implements AutoCloseable {
             throw new SocketTimeoutException("deadline passed");
         }
         return (int) Math.min(Integer.MAX_VALUE, millis);
-    }
-
-    private static String redact(String message, ConnectionString conn) {
-        String redacted = message;
-        for (String secret : conn.secrets()) {
-            redacted = redacted.replace(secret, ConnectionString.MASK);
-        }
-        return redacted;
     }
 
     private static void closeQuietly(Socket socket) {

@@ -1,7 +1,6 @@
 package io.pgharvest.lease;
 
 import io.pgharvest.model.ConfigSnapshot;
-import io.pgharvest.model.SessionState;
 import io.pgharvest.model.Source;
 import io.pgharvest.model.SourceOwner;
 import io.pgharvest.model.SourceRuntimeStatus;
@@ -13,13 +12,12 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Map;
-import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Function;
 import javax.sql.DataSource;
 import org.postgresql.PGConnection;
@@ -41,15 +39,17 @@ import org.springframework.context.SmartLifecycle;
  * when every lease has expired at once, each owner renews its own (renewing does not require an
  * unexpired lease) before anybody may take them. So during an outage instances keep collecting
  * what they hold, and when it ends nobody takes a source from a living owner.
+ *
+ * <p>Parts: {@link HeldSources} keeps what this instance holds and runs (its lock is the only
+ * one here, never held during database I/O), {@link HandBackSchedule} times each hand-back,
+ * {@link FleetLeases} keeps the fleet-wide ownership for status, {@link LeaseTable} is the SQL.
+ * Threads: one renew loop ("fleet-leases"), a short-lived thread per hand-back, reaper-service
+ * threads calling the {@link SourceOwnership} methods, and Spring's lifecycle thread.
  */
 public final class LeaseCoordinator implements SourceOwnership, SmartLifecycle {
 
     /** Starts after the reaper service (which then has nothing to run yet) and stops before it, handing everything over. */
     public static final int PHASE = Integer.MAX_VALUE - 50;
-    /** How long after a tick's due time its reaper is told to stop: the tick has begun by then. */
-    private static final long HAND_BACK_DELAY_MILLIS = 100;
-    /** Sources whose next tick is further off are handed back at once (a missed tick is then unlikely to matter). */
-    private static final long MAX_HAND_BACK_WAIT_MILLIS = 10_000;
     private static final Logger log = LoggerFactory.getLogger(LeaseCoordinator.class);
 
     private final String self;
@@ -58,35 +58,29 @@ public final class LeaseCoordinator implements SourceOwnership, SmartLifecycle {
     private final DataSource dataSource;
     private final LeaseTable table;
     private final Function<String, Optional<SourceRuntimeStatus>> statuses;
-    private final Runnable fleetStatusChanged;
-    /** Every lease as read at the last renew: the fleet-wide status any instance answers with. */
-    private volatile Map<String, FleetView.Lease> leases = Map.of();
+    private final FleetLeases leases;
+    private final HeldSources sources = new HeldSources();
+    private final HandBackSchedule handBack;
     private final ChangeNotifier changes = new ChangeNotifier(0);
-    private final ReentrantLock lock = new ReentrantLock();
-    /** Sources whose lease this instance holds and may collect. */
-    private final Set<String> held = new HashSet<>();
-    /** Sources with a reaper here that has not stopped yet. */
-    private final Set<String> running = new HashSet<>();
-    /** Of sources just claimed: the previous owner's last tick, until their reaper starts. */
-    private final Map<String, Instant> previousTicks = new HashMap<>();
-    /** Sources this instance gave up whose lease may still name it (until freed). */
-    private final Set<String> handingBack = new HashSet<>();
     private final Backoff backoff = new Backoff(Duration.ofMillis(200), Duration.ofSeconds(3));
     private volatile boolean active;
-    private volatile boolean leaving;
     private volatile Thread loop;
-    /** System.nanoTime() of the first renew of the current unbroken run of renews; 0: not connected. */
+    /**
+     * System.nanoTime() of the first renew of the current unbroken run of renews; 0: not connected.
+     * Written by the renew loop (and by {@link #start} before the loop exists).
+     */
     private long connectedSince;
 
     LeaseCoordinator(String self, FleetProperties properties, ConfigStore store, DataSource dataSource,
             Function<String, Optional<SourceRuntimeStatus>> statuses, Runnable fleetStatusChanged) {
         this.self = self;
-        this.fleetStatusChanged = fleetStatusChanged;
         this.properties = properties;
         this.store = store;
         this.dataSource = dataSource;
         this.statuses = statuses;
         this.table = new LeaseTable(self, properties.leaseDuration());
+        this.leases = new FleetLeases(self, fleetStatusChanged);
+        this.handBack = new HandBackSchedule(statuses);
     }
 
     public String instanceId() {
@@ -95,49 +89,22 @@ public final class LeaseCoordinator implements SourceOwnership, SmartLifecycle {
 
     @Override
     public boolean acquire(String source) {
-        lock.lock();
-        try {
-            if (!held.contains(source) || leaving) {
-                return false;
-            }
-            running.add(source);
-            return true;
-        } finally {
-            lock.unlock();
-        }
+        return sources.acquire(source);
     }
 
     @Override
     public Instant previousTick(String source) {
-        lock.lock();
-        try {
-            return previousTicks.remove(source);
-        } finally {
-            lock.unlock();
-        }
+        return sources.takePreviousTick(source);
     }
 
     @Override
     public boolean holds(String source) {
-        lock.lock();
-        try {
-            return held.contains(source) && !leaving;
-        } finally {
-            lock.unlock();
-        }
+        return sources.holds(source);
     }
 
     @Override
     public void released(String source, Instant lastTick) {
-        boolean free;
-        lock.lock();
-        try {
-            running.remove(source);
-            free = !held.contains(source) || leaving;
-        } finally {
-            lock.unlock();
-        }
-        if (free) {
+        if (sources.released(source)) {
             freeInDatabase(source, lastTick);
         }
     }
@@ -149,28 +116,12 @@ public final class LeaseCoordinator implements SourceOwnership, SmartLifecycle {
 
     @Override
     public Optional<SourceOwner> owner(String source) {
-        return Optional.ofNullable(leases.get(source)).map(lease -> new SourceOwner(lease.owner(),
-                self.equals(lease.owner()), lease.epoch(), lease.expiresAt(), lease.lastTickAt(),
-                stateOf(lease.state()), lease.lastError()));
-    }
-
-    private static SessionState stateOf(String label) {
-        for (SessionState state : SessionState.values()) {
-            if (state.label().equals(label)) {
-                return state;
-            }
-        }
-        return null;
+        return leases.owner(source);
     }
 
     /** The sources this instance holds now (for status and tests). */
     public Set<String> held() {
-        lock.lock();
-        try {
-            return Set.copyOf(held);
-        } finally {
-            lock.unlock();
-        }
+        return sources.held();
     }
 
     @Override
@@ -195,19 +146,15 @@ public final class LeaseCoordinator implements SourceOwnership, SmartLifecycle {
         if (!active) {
             return;
         }
-        leaving = true;
+        sources.leave();
         try (Connection c = dataSource.getConnection()) {
             table.heartbeat(c, properties.groups(), true);
         } catch (SQLException e) {
             log.warn("Fleet: cannot mark instance {} as leaving: {}", self, e.getMessage());
         }
-        handBackAfterNextTicks(held());
+        handBack.run(held(), this::giveUp);
         awaitReapersStopped(Duration.ofSeconds(30));
-        active = false;
-        Thread t = loop;
-        if (t != null) {
-            t.interrupt();
-        }
+        halt();
         try (Connection c = dataSource.getConnection()) {
             table.leave(c);
         } catch (SQLException e) {
@@ -216,61 +163,9 @@ public final class LeaseCoordinator implements SourceOwnership, SmartLifecycle {
         log.info("Fleet: instance {} left", self);
     }
 
-    /**
-     * Gives up {@code sources} one by one, each just after its next tick has started: the reaper
-     * here finishes that tick and stops, the lease is freed, and the next owner starts before the
-     * following grid point (the grid is the same on every instance), so no tick is missed. A source
-     * without a known schedule, or whose next tick is far off, is given up at once.
-     */
-    private void handBackAfterNextTicks(Set<String> sources) {
-        var order = new java.util.TreeMap<Long, java.util.List<String>>();
-        long now = System.currentTimeMillis();
-        for (String source : sources) {
-            long at = statuses.apply(source)
-                    .filter(status -> status.lastTickStart() != null && status.tickPeriod() != null)
-                    .map(status -> nextTickAfter(status.lastTickStart().toEpochMilli(),
-                            status.tickPeriod().toMillis(), now) + HAND_BACK_DELAY_MILLIS)
-                    .filter(due -> due - now <= MAX_HAND_BACK_WAIT_MILLIS)
-                    .orElse(now);
-            order.computeIfAbsent(at, k -> new java.util.ArrayList<>()).add(source);
-        }
-        for (var entry : order.entrySet()) {
-            long wait = entry.getKey() - System.currentTimeMillis();
-            if (wait > 0) {
-                try {
-                    Thread.sleep(wait);
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                }
-            }
-            giveUp(entry.getValue());
-        }
-    }
-
-    private static long nextTickAfter(long lastTick, long period, long now) {
-        long next = lastTick + period;
-        while (next < now) {
-            next += period;
-        }
-        return next;
-    }
-
-    /** Stops holding {@code sources}: their reapers stop, and each lease is freed once its reaper has. */
-    private void giveUp(java.util.Collection<String> sources) {
-        var freeNow = new HashSet<String>();
-        lock.lock();
-        try {
-            for (String source : sources) {
-                if (held.remove(source)) {
-                    handingBack.add(source);
-                    if (!running.contains(source)) {
-                        freeNow.add(source);
-                    }
-                }
-            }
-        } finally {
-            lock.unlock();
-        }
+    /** Stops holding {@code given}: their reapers stop, and each lease is freed once its reaper has. */
+    private void giveUp(Collection<String> given) {
+        Set<String> freeNow = sources.giveUp(given);
         changes.advanceTo(changes.index() + 1);
         freeNow.forEach(this::freeInDatabase);
     }
@@ -297,13 +192,8 @@ public final class LeaseCoordinator implements SourceOwnership, SmartLifecycle {
     private void awaitReapersStopped(Duration timeout) {
         long deadline = System.nanoTime() + timeout.toNanos();
         while (System.nanoTime() < deadline) {
-            lock.lock();
-            try {
-                if (running.isEmpty()) {
-                    return;
-                }
-            } finally {
-                lock.unlock();
+            if (sources.running().isEmpty()) {
+                return;
             }
             try {
                 changes.awaitAbove(Long.MAX_VALUE, Duration.ofMillis(20));
@@ -312,26 +202,32 @@ public final class LeaseCoordinator implements SourceOwnership, SmartLifecycle {
                 return;
             }
         }
-        log.warn("Fleet: reapers of {} still running at shutdown; their leases expire by themselves", running);
+        log.warn("Fleet: reapers of {} still running at shutdown; their leases expire by themselves",
+                sources.running());
     }
 
+    /**
+     * The renew loop: one round every renew interval, or at once when another instance hands a
+     * source back (NOTIFY on a connection of its own); while the database is unreachable it backs
+     * off and keeps what it holds.
+     */
     private void run() {
         int failures = 0;
-        while (active && !leaving) {
+        while (active && !sources.leaving()) {
             try (Connection listener = dataSource.getConnection()) {
                 listener.setAutoCommit(true);
                 try (var s = listener.createStatement()) {
                     s.execute("LISTEN " + LeaseTable.CHANNEL);
                 }
                 PGConnection pg = listener.unwrap(PGConnection.class);
-                while (active && !leaving) {
+                while (active && !sources.leaving()) {
                     renew();
                     failures = 0;
                     pg.getNotifications((int) properties.renewInterval().toMillis());
                 }
             } catch (SQLException | RuntimeException e) {
                 connectedSince = 0;
-                if (!active || leaving) {
+                if (!active || sources.leaving()) {
                     return;
                 }
                 if (failures++ == 0) {
@@ -352,14 +248,14 @@ public final class LeaseCoordinator implements SourceOwnership, SmartLifecycle {
         try (Connection c = dataSource.getConnection()) {
             c.setAutoCommit(true);
             long now = System.nanoTime();
-            table.heartbeat(c, properties.groups(), leaving);
+            table.heartbeat(c, properties.groups(), sources.leaving());
             Set<String> stillHeld = table.renew(c, measurements());
             if (connectedSince == 0) {
                 connectedSince = now;
             }
             boolean settled = now - connectedSince >= properties.leaseDuration().toNanos();
             keepOnly(stillHeld);
-            if (leaving) {
+            if (sources.leaving()) {
                 return;
             }
             ConfigSnapshot snapshot = store.snapshot();
@@ -370,7 +266,7 @@ public final class LeaseCoordinator implements SourceOwnership, SmartLifecycle {
                 }
             }
             var view = new FleetView(self, withSelf(table.instances(c)), table.leases(c), wanted);
-            publish(view.leases());
+            leases.publish(view.leases());
             Assignment.Plan plan = Assignment.plan(view, settled, properties.maxMovesPerRenew());
             var claimed = new HashSet<String>();
             var previousTicks = new HashMap<String, Instant>();
@@ -383,47 +279,16 @@ public final class LeaseCoordinator implements SourceOwnership, SmartLifecycle {
                     }
                 }
             }
-            var handBack = new HashSet<String>();
-            if (!handBackPending()) {
-                handBack.addAll(plan.release());
+            var handingBack = new HashSet<String>();
+            if (!sources.handBackPending()) {
+                handingBack.addAll(plan.release());
             }
             // Leases of sources that are gone or disabled are handed back too.
-            stillHeld.stream().filter(source -> !wanted.containsKey(source)).forEach(handBack::add);
-            change(claimed, previousTicks, handBack);
+            stillHeld.stream().filter(source -> !wanted.containsKey(source)).forEach(handingBack::add);
+            change(claimed, previousTicks, handingBack);
             if (settled) {
                 table.forget(c, snapshot.sources().keySet());
             }
-        }
-    }
-
-    /**
-     * Keeps the leases for {@link #owner} and wakes blocking status queries when an owner, or
-     * what an owner reports as significant (state, error), changed; not on every tick.
-     */
-    private void publish(Map<String, FleetView.Lease> current) {
-        Map<String, FleetView.Lease> previous = leases;
-        leases = current;
-        boolean changed = previous.size() != current.size();
-        for (var lease : current.values()) {
-            FleetView.Lease before = previous.get(lease.source());
-            if (changed || before == null || before.epoch() != lease.epoch()
-                    || !Objects.equals(before.owner(), lease.owner()) || !Objects.equals(before.state(), lease.state())
-                    || !Objects.equals(before.lastError(), lease.lastError())) {
-                changed = true;
-                break;
-            }
-        }
-        if (changed) {
-            fleetStatusChanged.run();
-        }
-    }
-
-    private boolean handBackPending() {
-        lock.lock();
-        try {
-            return !handingBack.isEmpty();
-        } finally {
-            lock.unlock();
         }
     }
 
@@ -444,70 +309,28 @@ public final class LeaseCoordinator implements SourceOwnership, SmartLifecycle {
         return measured;
     }
 
-    /**
-     * Drops sources another instance has taken (their reapers stop at once; nothing to free), and
-     * settles leases the database gives this instance but it does not use: one whose hand-back
-     * failed is freed again, one from a previous run under the same instance id is adopted.
-     */
+    /** Follows the leases the database gives this instance (see {@link HeldSources#settle}). */
     private void keepOnly(Set<String> stillHeld) {
-        var freeAgain = new HashSet<String>();
-        boolean changed;
-        lock.lock();
-        try {
-            var gone = new HashSet<>(held);
-            gone.removeAll(stillHeld);
-            if (!gone.isEmpty()) {
-                log.warn("Fleet: sources taken over by other instances: {}", gone);
-                held.removeAll(gone);
-            }
-            var adopted = new HashSet<String>();
-            for (String source : stillHeld) {
-                if (held.contains(source) || running.contains(source)) {
-                    continue;
-                }
-                if (handingBack.contains(source) || leaving) {
-                    freeAgain.add(source);
-                } else {
-                    adopted.add(source);
-                }
-            }
-            held.addAll(adopted);
-            previousTicks.keySet().retainAll(held);
-            // Freed meanwhile (by this instance or by expiry): nothing left to hand back.
-            handingBack.removeIf(source -> !stillHeld.contains(source) && !held.contains(source));
-            changed = !gone.isEmpty() || !adopted.isEmpty();
-        } finally {
-            lock.unlock();
+        HeldSources.Settled settled = sources.settle(stillHeld);
+        if (!settled.gone().isEmpty()) {
+            log.warn("Fleet: sources taken over by other instances: {}", settled.gone());
         }
-        if (changed) {
+        if (settled.changed()) {
             changes.advanceTo(changes.index() + 1);
         }
-        freeAgain.forEach(this::freeInDatabase);
+        settled.freeAgain().forEach(this::freeInDatabase);
     }
 
-    private void change(Set<String> claimed, Map<String, Instant> previousTicks, Set<String> handBack) {
+    private void change(Set<String> claimed, Map<String, Instant> previousTicks, Set<String> handingBack) {
         if (!claimed.isEmpty()) {
-            lock.lock();
-            try {
-                held.addAll(claimed);
-                this.previousTicks.putAll(previousTicks);
-                handingBack.removeAll(claimed);
-            } finally {
-                lock.unlock();
-            }
+            sources.claimed(claimed, previousTicks);
             log.info("Fleet: instance {} took {} sources", self, claimed.size());
             changes.advanceTo(changes.index() + 1);
         }
-        if (!handBack.isEmpty()) {
-            log.info("Fleet: instance {} hands back {} sources", self, handBack.size());
-            lock.lock();
-            try {
-                // Not claimed or chosen again while the hand-back waits for their ticks.
-                handingBack.addAll(handBack);
-            } finally {
-                lock.unlock();
-            }
-            Thread.ofVirtual().name("fleet-hand-back").start(() -> handBackAfterNextTicks(handBack));
+        if (!handingBack.isEmpty()) {
+            log.info("Fleet: instance {} hands back {} sources", self, handingBack.size());
+            sources.handingBack(handingBack);
+            Thread.ofVirtual().name("fleet-hand-back").start(() -> handBack.run(handingBack, this::giveUp));
         }
     }
 
@@ -519,12 +342,7 @@ public final class LeaseCoordinator implements SourceOwnership, SmartLifecycle {
         try (Connection c = dataSource.getConnection()) {
             c.setAutoCommit(true);
             table.free(c, source, lastTick);
-            lock.lock();
-            try {
-                handingBack.remove(source);
-            } finally {
-                lock.unlock();
-            }
+            sources.freed(source);
         } catch (SQLException e) {
             log.warn("Fleet: cannot hand source {} back now; its lease expires by itself: {}", source, e.getMessage());
         }

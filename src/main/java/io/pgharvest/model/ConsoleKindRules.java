@@ -1,7 +1,6 @@
 package io.pgharvest.model;
 
 import io.pgharvest.model.connection.ConnectionString;
-import io.pgharvest.model.connection.InvalidConnectionStringException;
 import io.pgharvest.model.sql.MetricSql;
 import java.util.List;
 import java.util.Optional;
@@ -13,7 +12,7 @@ import java.util.Set;
  * commands), no standby selection (a console has no recovery state), and only the connection
  * parameters the console client honours.
  */
-final class ConsoleKindRules extends ServerKindRules {
+final class ConsoleKindRules implements KindRules {
 
     /** The connection parameters pgharvest's console client acts on; any other would be ignored. */
     private static final Set<String> CONSOLE_PARAMETERS = Set.of("sslmode", "connect_timeout", "application_name");
@@ -22,7 +21,6 @@ final class ConsoleKindRules extends ServerKindRules {
 
     /** @param sqlKey the key of a metric's {@code sqls} written for this console */
     ConsoleKindRules(int sqlKey) {
-        super(false);
         this.sqlKey = sqlKey;
     }
 
@@ -46,8 +44,7 @@ final class ConsoleKindRules extends ServerKindRules {
             problems.add(new FieldProblem("onlyIfPrimary", "a " + kind + " source has no primary or standby role;"
                     + " leave it out"));
         }
-        try {
-            ConnectionString conn = ConnectionString.parse(source.connStr());
+        if (source.connection().parsed().orElse(null) instanceof ConnectionString conn) { // else reported as connStr
             conn.parameters().forEach((name, value) -> {
                 if (!CONSOLE_PARAMETERS.contains(name)) {
                     problems.add(new FieldProblem("connStr", "parameter " + name + " has no effect on " + kind
@@ -58,8 +55,6 @@ final class ConsoleKindRules extends ServerKindRules {
                             + " sources: certificates are not verified on consoles; use require"));
                 }
             });
-        } catch (InvalidConnectionStringException e) {
-            // reported by checkConnection
         }
     }
 }

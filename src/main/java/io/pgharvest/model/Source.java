@@ -1,7 +1,5 @@
 package io.pgharvest.model;
 
-import io.pgharvest.model.connection.ConnectionString;
-import io.pgharvest.model.connection.DcsAddress;
 import java.util.Map;
 import java.util.Objects;
 import java.util.TreeMap;
@@ -9,8 +7,9 @@ import java.util.TreeMap;
 /**
  * A monitored endpoint as configured by an operator.
  *
- * <p>{@code connStr} holds the full connection string including any password: it is a secret
- * and must only leave the process masked (see {@link ConnectionString#masked()}).
+ * <p>{@code connection} holds the connection string as written ({@link #connStr()}), including any
+ * password, and its value parsed once when the source is built ({@link SourceConnection}): it is
+ * a secret and must only leave the process masked ({@link SourceConnection#masked()}).
  * The metric selection is {@code preset} (may be null) plus {@code metrics}, whose entries add to
  * or override the preset's intervals in seconds; an interval of 0 removes a preset metric.
  * The standby selection works the same way and applies while the server is in recovery;
@@ -18,7 +17,7 @@ import java.util.TreeMap;
  */
 public record Source(
         String name,
-        String connStr,
+        SourceConnection connection,
         SourceKind kind,
         String group,
         boolean enabled,
@@ -35,12 +34,28 @@ public record Source(
 
     public Source {
         Objects.requireNonNull(name, "name");
-        Objects.requireNonNull(connStr, "connStr");
+        Objects.requireNonNull(connection, "connStr");
         kind = kind == null ? SourceKind.POSTGRES : kind;
+        if (!connection.readAs(kind)) {
+            connection = SourceConnection.parse(kind, connection.text());
+        }
         group = group == null || group.isBlank() ? DEFAULT_GROUP : group;
         metrics = sortedCopy(metrics);
         standbyMetrics = sortedCopy(standbyMetrics);
         tags = sortedCopy(tags);
+    }
+
+    /** A source whose connection string is parsed here, at the boundary where it enters, by {@code kind}. */
+    public Source(String name, String connStr, SourceKind kind, String group, boolean enabled, String preset,
+            Map<String, Integer> metrics, String standbyPreset, Map<String, Integer> standbyMetrics,
+            Map<String, String> tags, boolean onlyIfPrimary, String includePattern, String excludePattern) {
+        this(name, SourceConnection.parse(kind, connStr), kind, group, enabled, preset, metrics, standbyPreset,
+                standbyMetrics, tags, onlyIfPrimary, includePattern, excludePattern);
+    }
+
+    /** The connection string as written, password included: for storage only. */
+    public String connStr() {
+        return connection.text();
     }
 
     /** True when the source defines a selection of its own for standby servers. */
@@ -48,21 +63,16 @@ public record Source(
         return standbyPreset != null || !standbyMetrics.isEmpty();
     }
 
-    public Source withConnStr(String newConnStr) {
-        return new Source(name, newConnStr, kind, group, enabled, preset, metrics, standbyPreset,
+    public Source withConnection(SourceConnection newConnection) {
+        return new Source(name, newConnection, kind, group, enabled, preset, metrics, standbyPreset,
                 standbyMetrics, tags, onlyIfPrimary, includePattern, excludePattern);
     }
 
     /** Never prints the password: records print every component, and connStr holds secrets. */
     @Override
     public String toString() {
-        String shown;
-        try {
-            shown = DcsAddress.looksLikeDcs(connStr) ? DcsAddress.parse(connStr).masked()
-                    : ConnectionString.parse(connStr).masked();
-        } catch (IllegalArgumentException e) {
-            shown = "<connection string that does not parse>";
-        }
+        String shown = connection.problem().isPresent() ? "<connection string that does not parse>"
+                : connection.masked();
         return "Source[name=" + name + ", connStr=" + shown + ", kind=" + kind.label() + ", group=" + group
                 + ", enabled=" + enabled + ", preset=" + preset + ", metrics=" + metrics + "]";
     }

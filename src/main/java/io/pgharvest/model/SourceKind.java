@@ -7,8 +7,8 @@ import java.util.stream.Collectors;
 
 /** What sits behind a source's connection string; spelled as in pgwatch's sources.yaml. */
 public enum SourceKind {
-    POSTGRES("postgres", new ServerKindRules(false)),
-    POSTGRES_CONTINUOUS_DISCOVERY("postgres-continuous-discovery", new ServerKindRules(true)),
+    POSTGRES("postgres", KindRules.SERVER),
+    POSTGRES_CONTINUOUS_DISCOVERY("postgres-continuous-discovery", new DiscoveryKindRules()),
     PGBOUNCER("pgbouncer", new ConsoleKindRules(MetricRules.PGBOUNCER_SQL_KEY)),
     PGPOOL("pgpool", new ConsoleKindRules(MetricRules.PGPOOL_SQL_KEY)),
     /** A Patroni cluster (or every cluster of a namespace) read from etcd; its members are collected. */

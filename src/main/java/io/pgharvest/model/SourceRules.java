@@ -1,5 +1,7 @@
 package io.pgharvest.model;
 
+import io.pgharvest.model.connection.ConnectionString;
+import io.pgharvest.model.connection.DcsAddress;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -37,7 +39,7 @@ public final class SourceRules {
             problems.add(new FieldProblem("name", "must be 1 to 63 letters, digits, '_', '-' or '.',"
                     + " starting with a letter or digit"));
         }
-        checkConnStr(source.kind(), source.connStr(), problems);
+        checkConnStr(source.connection(), problems);
         checkPresetName("preset", source.preset(), config, problems);
         checkSelection("metrics", source.metrics(), config, problems);
         checkPresetName("standbyPreset", source.standbyPreset(), config, problems);
@@ -63,7 +65,8 @@ public final class SourceRules {
         return problems;
     }
 
-    private static void checkConnStr(SourceKind kind, String connStr, List<FieldProblem> problems) {
+    private static void checkConnStr(SourceConnection connection, List<FieldProblem> problems) {
+        String connStr = connection.text();
         if (connStr.isBlank()) {
             problems.add(new FieldProblem("connStr", "is required"));
             return;
@@ -72,7 +75,23 @@ public final class SourceRules {
             problems.add(new FieldProblem("connStr", "at most " + MAX_CONN_STR + " characters"));
             return;
         }
-        kind.rules().checkConnection(connStr, problems);
+        connection.problem().ifPresent(e -> problems.add(new FieldProblem("connStr", e.getMessage())));
+        connection.parsed().ifPresent(parsed -> {
+            if (parsed instanceof DcsAddress address && masksPassword(address)) {
+                // A Patroni source names its DCS; the members' addresses come from there.
+                problems.add(new FieldProblem("connStr", "a password is the mask " + ConnectionString.MASK
+                        + " and there is no stored password to keep; give the real password"));
+            } else if (parsed instanceof ConnectionString conn
+                    && conn.password().filter(ConnectionString.MASK::equals).isPresent()) {
+                problems.add(new FieldProblem("connStr", "the password is the mask " + ConnectionString.MASK
+                        + " and there is no stored password to keep; give the real password"));
+            }
+        });
+    }
+
+    private static boolean masksPassword(DcsAddress address) {
+        return address.etcdPassword().filter(ConnectionString.MASK::equals).isPresent()
+                || ConnectionString.MASK.equals(address.memberParameters().get("password"));
     }
 
     private static void checkPresetName(String field, String preset, ConfigSnapshot config, List<FieldProblem> problems) {

@@ -8,6 +8,7 @@ import io.pgharvest.model.connection.ConnectionString;
 import io.pgharvest.model.connection.DcsAddress;
 import io.pgharvest.model.connection.InvalidConnectionStringException;
 import io.pgharvest.model.Source;
+import io.pgharvest.model.SourceConnection;
 import io.pgharvest.model.SourceKind;
 import io.pgharvest.model.SourceRules;
 import java.io.IOException;
@@ -64,7 +65,7 @@ final class PatroniDiscoverer implements SourceDiscoverer {
     public List<DiscoveredSource> discover(Source configured) throws DiscoveryException {
         DcsAddress address;
         try {
-            address = DcsAddress.parse(configured.connStr());
+            address = configured.connection().dcsAddress();
         } catch (InvalidConnectionStringException e) {
             throw new DiscoveryException("the DCS address is invalid: " + e.getMessage());
         }
@@ -106,8 +107,9 @@ final class PatroniDiscoverer implements SourceDiscoverer {
             return Optional.empty();
         }
         ConnectionString.HostPort server = url.hosts().getFirst();
-        String connStr = address.memberConnStr(server.host(), server.port(), url.database());
-        String database = ConnectionString.parse(connStr).database();
+        SourceConnection connection = SourceConnection.parse(SourceKind.POSTGRES,
+                address.memberConnStr(server.host(), server.port(), url.database()));
+        String database = connection.connectionString().database();
         String name = configured.name() + (address.scope().isPresent() ? "" : "_" + member.scope())
                 + "_" + member.name() + "_" + database;
         if (!name.matches(SourceRules.SOURCE_NAME_REGEX)) {
@@ -115,16 +117,12 @@ final class PatroniDiscoverer implements SourceDiscoverer {
                     + " letters, digits, '_', '-', '.'); not collected", configured.name(), member.name(), name);
             return Optional.empty();
         }
-        return Optional.of(new Source(name, connStr, SourceKind.POSTGRES, configured.group(), true,
+        return Optional.of(new Source(name, connection, SourceKind.POSTGRES, configured.group(), true,
                 configured.preset(), configured.metrics(), configured.standbyPreset(), configured.standbyMetrics(),
                 configured.tags(), configured.onlyIfPrimary(), null, null));
     }
 
     private static String scrub(String message, DcsAddress address) {
-        String scrubbed = message == null ? "" : message;
-        for (String secret : address.secrets()) {
-            scrubbed = scrubbed.replace(secret, ConnectionString.MASK);
-        }
-        return scrubbed;
+        return address.redact(message == null ? "" : message);
     }
 }

@@ -49,19 +49,26 @@ final class PgwatchConfigDatabase {
     }
 
     /**
-     * The import document of the configuration database at {@code url}.
+     * The configuration database's URL as a value.
+     *
+     * @throws IllegalStateException naming {@code property} when it does not parse; never with the password
+     */
+    static ConnectionString parse(String property, String url) {
+        try {
+            return ConnectionString.parse(url);
+        } catch (InvalidConnectionStringException e) {
+            throw new IllegalStateException(property + ": not a usable PostgreSQL connection string: " + e.getMessage());
+        }
+    }
+
+    /**
+     * The import document of the configuration database at {@code parsed}.
      *
      * @param property the property that named the URL, for errors
      * @throws IllegalStateException naming {@code property} and the masked URL when the database
      *     cannot be read or has no pgwatch schema; never with the password
      */
-    static byte[] read(String property, String url) {
-        ConnectionString parsed;
-        try {
-            parsed = ConnectionString.parse(url);
-        } catch (InvalidConnectionStringException e) {
-            throw new IllegalStateException(property + ": not a usable PostgreSQL connection string: " + e.getMessage());
-        }
+    static byte[] read(String property, ConnectionString parsed) {
         var properties = new java.util.Properties();
         properties.putAll(parsed.jdbcProperties());
         try (Connection c = DriverManager.getConnection(parsed.jdbcUrl(), properties)) {

@@ -55,8 +55,9 @@ public class PgwatchImporter {
      * @param property the property naming {@code url}, for errors
      */
     public ImportReport importConfigDatabase(String property, String url, boolean keepBuiltIns) {
-        byte[] document = PgwatchConfigDatabase.read(property, url);
-        String what = property + " (" + io.pgharvest.model.connection.ConnectionString.parse(url).masked() + ")";
+        var database = PgwatchConfigDatabase.parse(property, url);
+        byte[] document = PgwatchConfigDatabase.read(property, database);
+        String what = property + " (" + database.masked() + ")";
         return apply(what, reader.read(document, what), false, keepBuiltIns);
     }
 

@@ -46,7 +46,7 @@ record ReaperConfig(Source source, ConnectionString connection, Map<String, Inte
         for (var name : standby.keySet()) {
             definitions.putIfAbsent(name, snapshot.metrics().get(name));
         }
-        return new ReaperConfig(source, ConnectionString.parse(source.connStr()), primary, standby, definitions,
+        return new ReaperConfig(source, source.connection().connectionString(), primary, standby, definitions,
                 added.restApi());
     }
 

@@ -62,7 +62,7 @@ class ConnectionTestController {
         }
         ConnectionString connection;
         try {
-            connection = ConnectionString.parse(source.connStr());
+            connection = source.connection().connectionString();
         } catch (InvalidConnectionStringException e) {
             throw new InvalidConfigException(StoreTable.SOURCES, name, List.of(new FieldProblem("connStr", e.getMessage())));
         }

@@ -2,8 +2,8 @@ package io.pgharvest.source;
 
 import io.pgharvest.model.connection.ConnectionString;
 import io.pgharvest.model.FieldProblem;
-import io.pgharvest.model.connection.InvalidConnectionStringException;
 import io.pgharvest.model.Source;
+import io.pgharvest.model.SourceConnection;
 import io.pgharvest.model.StoreTable;
 import io.pgharvest.store.InvalidConfigException;
 import java.util.List;
@@ -31,12 +31,8 @@ final class MaskedPassword {
         if (stored == null) {
             return given;
         }
-        ConnectionString requested;
-        ConnectionString current;
-        try {
-            requested = ConnectionString.parse(given.connStr());
-            current = ConnectionString.parse(stored.connStr());
-        } catch (InvalidConnectionStringException e) {
+        if (!(given.connection().parsed().orElse(null) instanceof ConnectionString requested
+                && stored.connection().parsed().orElse(null) instanceof ConnectionString current)) {
             return given; // validation reports it, naming connStr
         }
         if (requested.password().filter(ConnectionString.MASK::equals).isEmpty() || current.password().isEmpty()) {
@@ -47,7 +43,7 @@ final class MaskedPassword {
                     "the password is the mask " + ConnectionString.MASK + " but the host, port, user or database"
                             + " changed; send the password for the new destination")));
         }
-        return given.withConnStr(requested.withPassword(current.password().get()).render());
+        return given.withConnection(SourceConnection.of(requested.withPassword(current.password().get())));
     }
 
     private static boolean sameDestination(ConnectionString a, ConnectionString b) {

@@ -5,6 +5,7 @@ import io.pgharvest.model.FieldProblem;
 import io.pgharvest.model.SourceRules;
 import io.pgharvest.model.ConfigSnapshot;
 import io.pgharvest.model.Source;
+import io.pgharvest.model.SourceConnection;
 import io.pgharvest.model.SourceKind;
 import io.pgharvest.model.StoreTable;
 import io.pgharvest.store.InvalidConfigException;
@@ -60,7 +61,7 @@ record SourceRequest(
             problems.add(new FieldProblem("kind", e.getMessage()));
         }
         Source source = new Source(effectiveName == null ? "" : effectiveName,
-                ConnStrSecrets.withPassword(connStr == null ? "" : connStr, password), parsedKind, group,
+                SourceConnection.parse(parsedKind, connStr == null ? "" : connStr).withPassword(password), parsedKind, group,
                 enabled == null || enabled, blankToNull(preset), metrics, blankToNull(standbyPreset), standbyMetrics,
                 tags, onlyIfPrimary != null && onlyIfPrimary, blankToNull(includePattern), blankToNull(excludePattern));
         if (!problems.isEmpty()) {

@@ -26,7 +26,7 @@ record SourceResponse(
         long modifyIndex) {
 
     static SourceResponse of(Source source, long modifyIndex) {
-        return new SourceResponse(source.name(), ConnStrSecrets.masked(source.connStr()), source.kind(), source.group(),
+        return new SourceResponse(source.name(), source.connection().masked(), source.kind(), source.group(),
                 source.enabled(), source.preset(), source.metrics(), source.standbyPreset(), source.standbyMetrics(),
                 source.tags(), source.onlyIfPrimary(), source.includePattern(), source.excludePattern(), modifyIndex);
     }

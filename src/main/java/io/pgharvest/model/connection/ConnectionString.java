@@ -25,7 +25,7 @@ import java.util.stream.Collectors;
  * parameters named host, port, dbname, user or password are moved into their URI parts on
  * rendering; other parameters keep their order. Instances are immutable.
  */
-public final class ConnectionString {
+public final class ConnectionString implements ParsedConnection {
 
     /** Replaces secrets in {@link #masked()}. */
     public static final String MASK = "********";
@@ -137,12 +137,19 @@ public final class ConnectionString {
         return new ConnectionString(format, scheme, hosts, user, password, newDatabase, parameters);
     }
 
+    @Override
+    public ConnectionString withSessionPassword(String newPassword) {
+        return withPassword(newPassword);
+    }
+
     /** The full text including the password, in the form it was parsed from. For storage only. */
+    @Override
     public String render() {
         return format == Format.URI ? renderUri(false) : renderKeyValue(false);
     }
 
     /** Like {@link #render()} with the password and other secret parameters replaced by {@value #MASK}. */
+    @Override
     public String masked() {
         return format == Format.URI ? renderUri(true) : renderKeyValue(true);
     }
@@ -165,6 +172,7 @@ public final class ConnectionString {
     }
 
     /** Non-empty secret values (password, sslpassword), for removing them from error texts. */
+    @Override
     public List<String> secrets() {
         List<String> secrets = new ArrayList<>();
         if (password != null && !password.isEmpty()) {

@@ -24,7 +24,8 @@ import java.util.Set;
  * <p>Both passwords are secrets: {@link #masked()} hides them, {@link #toString()} returns it.
  */
 public record DcsAddress(List<ConnectionString.HostPort> endpoints, String namespace, Optional<String> scope,
-        Optional<String> etcdUser, Optional<String> etcdPassword, SequencedMap<String, String> memberParameters) {
+        Optional<String> etcdUser, Optional<String> etcdPassword, SequencedMap<String, String> memberParameters)
+        implements ParsedConnection {
 
     public static final String SCHEME = "etcd";
     public static final int DEFAULT_PORT = 2379;
@@ -152,6 +153,7 @@ public record DcsAddress(List<ConnectionString.HostPort> endpoints, String names
     }
 
     /** Every secret this address holds, for scrubbing error messages. */
+    @Override
     public List<String> secrets() {
         var secrets = new ArrayList<String>();
         etcdPassword.filter(p -> !p.isEmpty()).ifPresent(secrets::add);
@@ -160,13 +162,21 @@ public record DcsAddress(List<ConnectionString.HostPort> endpoints, String names
     }
 
     /** The address with both passwords replaced by {@link ConnectionString#MASK}. */
+    @Override
     public String masked() {
         return render(true);
     }
 
     /** The address in full, passwords included: for storage only. */
+    @Override
     public String render() {
         return render(false);
+    }
+
+    /** The members' password: Patroni publishes no credentials, so the sessions use this one. */
+    @Override
+    public DcsAddress withSessionPassword(String password) {
+        return withMemberPassword(password);
     }
 
     /** A copy whose member password is {@code password} (the API keeps a stored password this way). */
