@@ -59,7 +59,7 @@ public class ConnectionTester {
     public ConnectionTestResult testConsole(ConnectionString connection, ConsoleDialect dialect,
             Duration connectTimeout) {
         return test(connection, connectTimeout, (conn, timeout, started) -> {
-            try (EndpointSession session = sessions.openConsole(conn, dialect, timeout)) {
+            try (ConsoleSession session = sessions.openConsole(conn, dialect, timeout)) {
                 return ConnectionTestResult.reachedConsole(session.version(), elapsedMillis(started));
             }
         });

@@ -88,12 +88,12 @@ public final class SessionOpener {
      * still applies). An endpoint that does not answer the version command is refused: it is not
      * the console {@code dialect} names.
      */
-    public EndpointSession openConsole(ConnectionString conn, ConsoleDialect dialect) throws SQLException {
+    public ConsoleSession openConsole(ConnectionString conn, ConsoleDialect dialect) throws SQLException {
         return openConsole(conn, dialect, settings.connectTimeout());
     }
 
     /** {@link #openConsole(ConnectionString, ConsoleDialect)} within {@code connectTimeout}. */
-    public EndpointSession openConsole(ConnectionString conn, ConsoleDialect dialect, Duration connectTimeout)
+    public ConsoleSession openConsole(ConnectionString conn, ConsoleDialect dialect, Duration connectTimeout)
             throws SQLException {
         Duration timeout = connectTimeout;
         String configured = conn.parameters().get("connect_timeout");
@@ -102,7 +102,7 @@ public final class SessionOpener {
             timeout = Duration.ofSeconds(Long.parseLong(configured.strip()));
         }
         ConsoleClient client = ConsoleClient.connect(conn, ConsoleTls.of(conn), timeout);
-        return ConsoleSession.start(client, dialect, timeout);
+        return ConsoleClientSession.start(client, dialect, timeout);
     }
 
     /** The deadline passed: stop the attempt; one that succeeded in the meantime is used after all. */

@@ -1,6 +1,6 @@
 package io.pgharvest.reaper;
 
-import io.pgharvest.endpoint.EndpointSession;
+import io.pgharvest.endpoint.ConsoleSession;
 import io.pgharvest.endpoint.RolePrivileges;
 import io.pgharvest.model.sql.MetricSql;
 import java.sql.SQLException;
@@ -23,12 +23,12 @@ final class ConsoleSourceSession implements SourceSession {
 
     private static final int MAX_VERDICTS = 1024;
 
-    private final EndpointSession console;
+    private final ConsoleSession console;
     /** MetricSql's verdict per SQL text (ticks repeat the same texts). */
     private final Map<String, Optional<String>> verdicts = new HashMap<>();
     private ServerFacts facts;
 
-    ConsoleSourceSession(EndpointSession console, Instant now) {
+    ConsoleSourceSession(ConsoleSession console, Instant now) {
         this.console = console;
         this.facts = ServerFacts.notPostgres(now, console.version(), console.dialect().sqlKey());
     }

@@ -61,7 +61,7 @@ class ConsoleSessionTest {
 
     @Test
     void readsPgbouncersConsoleWithTypedValues() throws SQLException {
-        try (EndpointSession session = opener.openConsole(console(trustBouncer, "postgres", null),
+        try (ConsoleSession session = opener.openConsole(console(trustBouncer, "postgres", null),
                 ConsoleDialect.PGBOUNCER)) {
             assertThat(session.version()).startsWith("PgBouncer 1.");
             List<Measurement.Row> pools = session.run("show pools", TIMEOUT);
@@ -78,7 +78,7 @@ class ConsoleSessionTest {
     @Test
     void logsInToPgbouncerWithMd5AndScram() throws SQLException {
         for (TestPgbouncer bouncer : List.of(md5Bouncer, scramBouncer)) {
-            try (EndpointSession session = opener.openConsole(console(bouncer, USER, PASSWORD),
+            try (ConsoleSession session = opener.openConsole(console(bouncer, USER, PASSWORD),
                     ConsoleDialect.PGBOUNCER)) {
                 assertThat(session.run("show databases", TIMEOUT)).extracting(row -> row.values().get("name"))
                         .contains(TestPgbouncer.DATABASE);
@@ -103,7 +103,7 @@ class ConsoleSessionTest {
     @Test
     void readsPgpoolsNodesAndProcessesAfterScramLogin() throws SQLException {
         ConnectionString conn = ConnectionString.parse(pgpool.connStr(TestPgpool.USER, TestPgpool.PASSWORD, "postgres"));
-        try (EndpointSession session = opener.openConsole(conn, ConsoleDialect.PGPOOL)) {
+        try (ConsoleSession session = opener.openConsole(conn, ConsoleDialect.PGPOOL)) {
             assertThat(session.version()).startsWith("4.");
             assertThat(session.run("show pool_nodes", TIMEOUT)).singleElement().satisfies(row ->
                     assertThat(row.values()).containsEntry("node_id", "0").containsEntry("status", "up"));
@@ -141,7 +141,7 @@ class ConsoleSessionTest {
             for (String mode : List.of("require", "prefer")) {
                 ConnectionString conn = ConnectionString.parse("postgresql://postgres@127.0.0.1:" + tls.port()
                         + "/pgbouncer?sslmode=" + mode);
-                try (EndpointSession session = opener.openConsole(conn, ConsoleDialect.PGBOUNCER)) {
+                try (ConsoleSession session = opener.openConsole(conn, ConsoleDialect.PGBOUNCER)) {
                     assertThat(session.run("show clients", TIMEOUT)).as(mode)
                             .anySatisfy(row -> assertThat(String.valueOf(row.values().get("tls"))).startsWith("TLS"));
                 }
@@ -178,7 +178,7 @@ class ConsoleSessionTest {
             Thread.ofVirtual().start(() -> acceptLoginThenStaySilent(server));
             ConnectionString conn = ConnectionString.parse("postgresql://postgres@127.0.0.1:" + server.getLocalPort()
                     + "/pgbouncer?sslmode=disable");
-            try (EndpointSession session = opener.openConsole(conn, ConsoleDialect.PGBOUNCER)) {
+            try (ConsoleSession session = opener.openConsole(conn, ConsoleDialect.PGBOUNCER)) {
                 assertThat(session.version()).isEqualTo("Silent 1.0");
                 long started = System.nanoTime();
                 assertThatThrownBy(() -> session.run("show pools", Duration.ofMillis(300)))
