@@ -70,7 +70,7 @@ final class ContinuousDiscoverer implements SourceDiscoverer {
     private List<String> databases(Source configured, ConnectionString conn) throws DiscoveryException {
         String include = configured.includePattern() == null ? "" : configured.includePattern();
         String exclude = configured.excludePattern() == null ? "" : configured.excludePattern();
-        try (Connection connection = sessions.open(conn, SourceKind.POSTGRES);
+        try (Connection connection = sessions.open(conn);
                 PreparedStatement st = connection.prepareStatement(DATABASES_SQL)) {
             connection.setNetworkTimeout(Runnable::run,
                     (int) sessions.settings().defaultStatementTimeout().plusSeconds(30).toMillis());

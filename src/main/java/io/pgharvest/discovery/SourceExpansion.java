@@ -82,7 +82,7 @@ public final class SourceExpansion {
             for (Source source : enabled) {
                 SourceDiscoverer discoverer = discoverers.get(source.kind());
                 if (discoverer == null) {
-                    result.add(new Collected(source, null, null));
+                    result.add(new Collected(source, null, null, AddedMetrics.NONE));
                     continue;
                 }
                 DiscoveryLoop loop = loops.remove(source.name());
@@ -97,7 +97,7 @@ public final class SourceExpansion {
                 }
                 stay.put(source.name(), loop);
                 for (DiscoveredSource found : loop.found()) {
-                    result.add(new Collected(found.source(), source.name(), found.role()));
+                    result.add(new Collected(found.source(), source.name(), found.role(), found.added()));
                 }
             }
             loops.values().forEach(DiscoveryLoop::stop);
@@ -126,8 +126,9 @@ public final class SourceExpansion {
      * @param discoveredBy the name of the configured source whose discovery found it; null for a
      *     configured source collected as it is
      * @param role the member's role or database, as its discoverer reported it
+     * @param added metrics its discoverer adds to it ({@link AddedMetrics#NONE} for none)
      */
-    public record Collected(Source source, String discoveredBy, String role) {
+    public record Collected(Source source, String discoveredBy, String role, AddedMetrics added) {
 
         public String name() {
             return source.name();

@@ -1,7 +1,6 @@
 package io.pgharvest.endpoint;
 
 import io.pgharvest.model.connection.ConnectionString;
-import io.pgharvest.model.SourceKind;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -14,9 +13,10 @@ import java.util.concurrent.TimeoutException;
 import org.springframework.stereotype.Component;
 
 /**
- * Tries a source once: opens a session with the engine's {@link SessionOpener} (same rules, same
- * source kind), asks a PostgreSQL server for its version and recovery state (pgbouncer and pgpool
- * for the version they report), and disconnects.
+ * Tries an endpoint once: opens a session with the engine's {@link SessionOpener} (same rules),
+ * asks a PostgreSQL server for its version and recovery state ({@link #testPostgres}), an admin
+ * console for the version it reports ({@link #testConsole}), and disconnects. Each kind of
+ * endpoint the engine knows picks its test; this class bounds the time and keeps secrets out.
  * Backs the source connection test of the admin API.
  *
  * <p>Never throws for connection problems, and answers within the given timeout plus
@@ -38,14 +38,42 @@ public class ConnectionTester {
         this.sessions = sessions;
     }
 
+    /** One attempt at an endpoint: what it said it is, or the exception that stopped it. */
+    @FunctionalInterface
+    private interface Probe {
+        ConnectionTestResult probe(ConnectionString connection, Duration timeout, long startedNanos)
+                throws SQLException;
+    }
+
     /**
+     * Tests a PostgreSQL server.
+     *
      * @param connectTimeout bound for the whole test; connect_timeout in the connection string
      *                       still applies when it is shorter
      */
-    public ConnectionTestResult test(ConnectionString connection, SourceKind kind, Duration connectTimeout) {
+    public ConnectionTestResult testPostgres(ConnectionString connection, Duration connectTimeout) {
+        return test(connection, connectTimeout, this::probePostgres);
+    }
+
+    /** Tests an admin console of {@code dialect} (pgbouncer, pgpool) within {@code connectTimeout}. */
+    public ConnectionTestResult testConsole(ConnectionString connection, ConsoleDialect dialect,
+            Duration connectTimeout) {
+        return test(connection, connectTimeout, (conn, timeout, started) -> {
+            try (ConsoleSession session = sessions.openConsole(conn, dialect, timeout)) {
+                return ConnectionTestResult.reachedConsole(session.version(), elapsedMillis(started));
+            }
+        });
+    }
+
+    private ConnectionTestResult test(ConnectionString connection, Duration connectTimeout, Probe probe) {
         long started = System.nanoTime();
-        FutureTask<ConnectionTestResult> attempt =
-                new FutureTask<>(() -> probe(connection, kind, connectTimeout, started));
+        FutureTask<ConnectionTestResult> attempt = new FutureTask<>(() -> {
+            try {
+                return probe.probe(connection, connectTimeout, started);
+            } catch (SQLException e) {
+                return ConnectionTestResult.failed(elapsedMillis(started), describe(e, connection), e.getSQLState());
+            }
+        });
         Thread.ofVirtual().name("connection-test").start(attempt);
         try {
             return attempt.get(connectTimeout.plus(GRACE).toMillis(), TimeUnit.MILLISECONDS);
@@ -62,27 +90,13 @@ public class ConnectionTester {
         }
     }
 
-    private ConnectionTestResult probe(ConnectionString connection, SourceKind kind, Duration timeout, long started) {
-        if (!EndpointProtocol.of(kind).isPostgres()) {
-            return probeConsole(connection, kind, timeout, started);
-        }
-        try (Connection session = sessions.open(connection, kind, timeout);
+    private ConnectionTestResult probePostgres(ConnectionString connection, Duration timeout, long started)
+            throws SQLException {
+        try (Connection session = sessions.open(connection, timeout);
              Statement statement = session.createStatement(); ResultSet row = statement.executeQuery(PROBE)) {
             row.next();
             return ConnectionTestResult.reached(row.getInt(1), row.getString(2), row.getBoolean(3),
                     elapsedMillis(started));
-        } catch (SQLException e) {
-            return ConnectionTestResult.failed(elapsedMillis(started), describe(e, connection), e.getSQLState());
-        }
-    }
-
-    /** pgbouncer, pgpool: the session the engine would open, and the command that names the endpoint. */
-    private ConnectionTestResult probeConsole(ConnectionString connection, SourceKind kind, Duration timeout,
-            long started) {
-        try (EndpointSession session = sessions.openEndpoint(connection, kind, timeout)) {
-            return ConnectionTestResult.reachedConsole(session.version(), elapsedMillis(started));
-        } catch (SQLException e) {
-            return ConnectionTestResult.failed(elapsedMillis(started), describe(e, connection), e.getSQLState());
         }
     }
 

@@ -1,7 +1,6 @@
 package io.pgharvest.endpoint;
 
 import io.pgharvest.model.connection.ConnectionString;
-import io.pgharvest.model.SourceKind;
 import java.sql.Connection;
 import java.sql.Driver;
 import java.sql.SQLException;
@@ -11,6 +10,8 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.FutureTask;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.stream.Collectors;
+import org.postgresql.PGProperty;
 
 /**
  * Opens every session pgharvest makes to a monitored endpoint: the engine's sessions and the
@@ -21,6 +22,12 @@ import java.util.concurrent.TimeoutException;
  * another and needs exactly one, so no pool housekeeping thread exists per source.
  */
 public final class SessionOpener {
+
+    /**
+     * The URL every session is opened with: the server and database travel as properties
+     * ({@link #properties}), so nothing an operator wrote can add URL parameters.
+     */
+    private static final String URL_WITHOUT_TARGET = "jdbc:postgresql://";
 
     private final Driver driver = new org.postgresql.Driver();
     private final SessionSettings settings;
@@ -37,8 +44,8 @@ public final class SessionOpener {
      * Connects with the configured connect timeout. The socket timeout is the connect timeout
      * too, until the caller sets a longer network timeout for queries.
      */
-    public Connection open(ConnectionString conn, SourceKind kind) throws SQLException {
-        return open(conn, kind, settings.connectTimeout());
+    public Connection open(ConnectionString conn) throws SQLException {
+        return open(conn, settings.connectTimeout());
     }
 
     /**
@@ -49,8 +56,8 @@ public final class SessionOpener {
      * deadline passes. Errors say what happened (login timed out, not a PostgreSQL server,
      * connection closed during login, TLS not offered), with pgjdbc's own text after it.
      */
-    public Connection open(ConnectionString conn, SourceKind kind, Duration connectTimeout) throws SQLException {
-        Properties props = properties(conn, kind, connectTimeout);
+    public Connection open(ConnectionString conn, Duration connectTimeout) throws SQLException {
+        Properties props = properties(conn, connectTimeout);
         var attempt = new FutureTask<Connection>(() -> connect(conn, props));
         Thread.ofVirtual().name("connect-" + conn.hosts().getFirst()).start(attempt);
         long started = System.nanoTime();
@@ -68,7 +75,7 @@ public final class SessionOpener {
     }
 
     private Connection connect(ConnectionString conn, Properties props) throws SQLException {
-        Connection connection = driver.connect(conn.jdbcUrl(), props);
+        Connection connection = driver.connect(URL_WITHOUT_TARGET, props);
         if (connection == null) {
             throw new SQLException("pgjdbc does not accept the URL of " + conn.hosts(), "08001");
         }
@@ -76,24 +83,18 @@ public final class SessionOpener {
     }
 
     /**
-     * Opens a session on an endpoint that is not a PostgreSQL server (pgbouncer's console,
-     * pgpool) and asks it for its version, each within the configured connect timeout (a
-     * shorter {@code connect_timeout} of the string still applies). An endpoint that does not
-     * answer the version command is refused: it is not of the source's kind.
-     *
-     * @throws IllegalArgumentException for a PostgreSQL kind (use {@link #open})
+     * Opens a session on an admin console (pgbouncer's, pgpool's) and asks it for its version,
+     * each within the configured connect timeout (a shorter {@code connect_timeout} of the string
+     * still applies). An endpoint that does not answer the version command is refused: it is not
+     * the console {@code dialect} names.
      */
-    public EndpointSession openEndpoint(ConnectionString conn, SourceKind kind) throws SQLException {
-        return openEndpoint(conn, kind, settings.connectTimeout());
+    public ConsoleSession openConsole(ConnectionString conn, ConsoleDialect dialect) throws SQLException {
+        return openConsole(conn, dialect, settings.connectTimeout());
     }
 
-    /** {@link #openEndpoint(ConnectionString, SourceKind)} within {@code connectTimeout}. */
-    public EndpointSession openEndpoint(ConnectionString conn, SourceKind kind, Duration connectTimeout)
+    /** {@link #openConsole(ConnectionString, ConsoleDialect)} within {@code connectTimeout}. */
+    public ConsoleSession openConsole(ConnectionString conn, ConsoleDialect dialect, Duration connectTimeout)
             throws SQLException {
-        EndpointProtocol protocol = EndpointProtocol.of(kind);
-        if (protocol.isPostgres()) {
-            throw new IllegalArgumentException("sources of kind " + kind.label() + " are PostgreSQL servers");
-        }
         Duration timeout = connectTimeout;
         String configured = conn.parameters().get("connect_timeout");
         if (configured != null && !configured.equals("0")
@@ -101,7 +102,7 @@ public final class SessionOpener {
             timeout = Duration.ofSeconds(Long.parseLong(configured.strip()));
         }
         ConsoleClient client = ConsoleClient.connect(conn, ConsoleTls.of(conn), timeout);
-        return ConsoleSession.start(client, protocol, timeout);
+        return ConsoleClientSession.start(client, dialect, timeout);
     }
 
     /** The deadline passed: stop the attempt; one that succeeded in the meantime is used after all. */
@@ -117,9 +118,18 @@ public final class SessionOpener {
         throw ConnectErrors.timedOut(conn, System.nanoTime() - started);
     }
 
-    /** The pgjdbc properties of a session to {@code conn}, which is an endpoint of {@code kind}. */
-    Properties properties(ConnectionString conn, SourceKind kind, Duration connectTimeout) {
+    /**
+     * The pgjdbc properties of a session to the PostgreSQL server {@code conn} names: its hosts,
+     * ports and database as pgjdbc's own properties (never pasted into a URL), its parameters'
+     * pgjdbc equivalents, then the settings pgharvest relies on.
+     */
+    Properties properties(ConnectionString conn, Duration connectTimeout) {
         Properties props = conn.jdbcProperties();
+        props.setProperty(PGProperty.PG_HOST.getName(), conn.hosts().stream()
+                .map(h -> h.host().indexOf(':') >= 0 ? "[" + h.host() + "]" : h.host()).collect(Collectors.joining(",")));
+        props.setProperty(PGProperty.PG_PORT.getName(), conn.hosts().stream()
+                .map(h -> Integer.toString(h.port())).collect(Collectors.joining(",")));
+        props.setProperty(PGProperty.PG_DBNAME.getName(), conn.database());
         props.setProperty("ApplicationName", SessionSettings.APPLICATION_NAME);
         long seconds = Math.max(1, connectTimeout.plusNanos(999_999_999).getSeconds());
         String configured = props.getProperty("connectTimeout");
@@ -138,7 +148,14 @@ public final class SessionOpener {
         // QueryPipeline keeps its own statements; pgjdbc's per-connection cache of closed ones
         // would only hold on to memory for statements evicted on purpose.
         props.setProperty("preparedStatementCacheQueries", "0");
-        EndpointProtocol.of(kind).configure(props, settings);
+        // Travels in the startup packet (no extra round trip for SETs), after the operator's own
+        // options, so that these win.
+        String options = "-c default_transaction_read_only=on"
+                + " -c lock_timeout=" + settings.lockTimeout().toMillis()
+                + " -c statement_timeout=" + settings.defaultStatementTimeout().toMillis();
+        String existing = props.getProperty("options");
+        props.setProperty("options", existing == null || existing.isBlank() ? options : existing + " " + options);
+        props.setProperty("assumeMinServerVersion", "10");
         return props;
     }
 }

@@ -20,10 +20,22 @@ public final class NativeNames {
             "psutil_disk_io_total", "disk reads and writes of this host since boot (server on this host only)",
             "server_log_event_counts", "log lines by severity from the server's CSV or JSON log")));
 
+    /**
+     * Implementations that only discovery adds to the sources it finds, never named by a definition:
+     * name -> what it collects.
+     */
+    public static final Map<String, String> ADDED_BY_DISCOVERY = Map.of(
+            "patroni_rest_api", "the patroni_* families of a Patroni member's REST API /metrics");
+
     private NativeNames() {
     }
 
     public static boolean isKnown(String name) {
         return name != null && KNOWN.containsKey(name);
+    }
+
+    /** Whether an implementation may be registered under {@code name}. */
+    public static boolean isImplementable(String name) {
+        return isKnown(name) || name != null && ADDED_BY_DISCOVERY.containsKey(name);
     }
 }

@@ -11,8 +11,8 @@ import java.util.Optional;
  * A source's {@code connStr}, parsed once where it enters (an API request, a file, the store, a
  * discoverer) and then handed around as this value, so nothing downstream parses the text again.
  *
- * <p>How the text parses follows the source's kind: a {@link DcsAddress} for {@link SourceKind#PATRONI},
- * a {@link ConnectionString} for every other kind. The text is kept as written (it is what the
+ * <p>How the text parses follows the source's kind: a {@link DcsAddress} for a kind whose rules read
+ * one ({@link SourceKind#PATRONI}), a {@link ConnectionString} for every other kind. The text is kept as written (it is what the
  * store writes back, byte for byte). Text that does not parse is still a value, carrying the parse
  * error: {@link SourceRules} reports it against the field {@code connStr}, so a request with a bad
  * connection string and other problems gets every problem named at once.
@@ -38,7 +38,7 @@ public final class SourceConnection {
     /** Parses {@code text} the way a source of {@code kind} (null: postgres) reads it; never throws for bad text. */
     public static SourceConnection parse(SourceKind kind, String text) {
         Objects.requireNonNull(text, "connStr");
-        boolean dcs = kind == SourceKind.PATRONI;
+        boolean dcs = kind != null && kind.rules().readsDcsAddress();
         try {
             return new SourceConnection(text, dcs, dcs ? DcsAddress.parse(text) : ConnectionString.parse(text), null);
         } catch (InvalidConnectionStringException e) {
@@ -119,7 +119,7 @@ public final class SourceConnection {
 
     /** Whether this was parsed the way a source of {@code kind} reads its connection. */
     boolean readAs(SourceKind kind) {
-        return dcs == (kind == SourceKind.PATRONI);
+        return dcs == (kind != null && kind.rules().readsDcsAddress());
     }
 
     /** Equal when the text is: the parsed value follows from the text and the source's kind. */

@@ -7,12 +7,12 @@ import java.util.stream.Collectors;
 
 /** What sits behind a source's connection string; spelled as in pgwatch's sources.yaml. */
 public enum SourceKind {
-    POSTGRES("postgres"),
-    POSTGRES_CONTINUOUS_DISCOVERY("postgres-continuous-discovery"),
-    PGBOUNCER("pgbouncer"),
-    PGPOOL("pgpool"),
+    POSTGRES("postgres", KindRules.SERVER),
+    POSTGRES_CONTINUOUS_DISCOVERY("postgres-continuous-discovery", new DiscoveryKindRules()),
+    PGBOUNCER("pgbouncer", new ConsoleKindRules(MetricRules.PGBOUNCER_SQL_KEY)),
+    PGPOOL("pgpool", new ConsoleKindRules(MetricRules.PGPOOL_SQL_KEY)),
     /** A Patroni cluster (or every cluster of a namespace) read from etcd; its members are collected. */
-    PATRONI("patroni");
+    PATRONI("patroni", new DcsKindRules());
 
     /**
      * pgwatch's former names for {@link #PATRONI}: it reads them as {@code patroni} (the DCS path
@@ -23,9 +23,16 @@ public enum SourceKind {
             "patroni-namespace-discovery", PATRONI);
 
     private final String label;
+    private final KindRules rules;
 
-    SourceKind(String label) {
+    SourceKind(String label, KindRules rules) {
         this.label = label;
+        this.rules = rules;
+    }
+
+    /** What a source of this kind must satisfy beyond every source's rules ({@link SourceRules}). */
+    KindRules rules() {
+        return rules;
     }
 
     @JsonValue

@@ -2,12 +2,9 @@ package io.pgharvest.model;
 
 import io.pgharvest.model.connection.ConnectionString;
 import io.pgharvest.model.connection.DcsAddress;
-import io.pgharvest.model.sql.MetricSql;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
-import java.util.Set;
 import java.util.regex.Pattern;
 import java.util.regex.PatternSyntaxException;
 
@@ -32,14 +29,6 @@ public final class SourceRules {
 
     private static final Pattern SOURCE_NAME = Pattern.compile(SOURCE_NAME_REGEX);
 
-    /** Kinds reached through an admin console's SHOW commands rather than as a PostgreSQL server. */
-    private static final Map<SourceKind, Integer> CONSOLE_SQL_KEYS = Map.of(
-            SourceKind.PGBOUNCER, MetricRules.PGBOUNCER_SQL_KEY,
-            SourceKind.PGPOOL, MetricRules.PGPOOL_SQL_KEY);
-
-    /** The connection parameters pgharvest's console client acts on; any other would be ignored. */
-    private static final Set<String> CONSOLE_PARAMETERS = Set.of("sslmode", "connect_timeout", "application_name");
-
     private SourceRules() {
     }
 
@@ -55,9 +44,7 @@ public final class SourceRules {
         checkSelection("metrics", source.metrics(), config, problems);
         checkPresetName("standbyPreset", source.standbyPreset(), config, problems);
         checkSelection("standbyMetrics", source.standbyMetrics(), config, problems);
-        if (CONSOLE_SQL_KEYS.containsKey(source.kind())) {
-            checkConsole(source, config, problems);
-        }
+        source.kind().rules().checkUse(source, config, problems);
         checkPattern("includePattern", source, source.includePattern(), problems);
         checkPattern("excludePattern", source, source.excludePattern(), problems);
         if (source.tags().size() > MAX_TAGS) {
@@ -127,51 +114,12 @@ public final class SourceRules {
         });
     }
 
-    /**
-     * pgbouncer and pgpool sources: only SHOW metrics (their consoles act on other commands), no
-     * standby selection (a console has no recovery state), and only the connection parameters
-     * the console client honours.
-     */
-    private static void checkConsole(Source source, ConfigSnapshot config, List<FieldProblem> problems) {
-        String kind = source.kind().label();
-        int sqlKey = CONSOLE_SQL_KEYS.get(source.kind());
-        config.selectedMetrics(source, false).keySet().forEach(metric -> {
-            String field = source.metrics().containsKey(metric) ? "metrics." + metric : "preset";
-            String sql = config.metrics().get(metric).sqls().get(sqlKey);
-            Optional<String> problem = sql == null
-                    ? Optional.of("has no SQL under key " + sqlKey + " (the " + kind + " key)")
-                    : MetricSql.problemOnConsole(sql).map(why -> "its SQL " + why);
-            problem.ifPresent(why -> problems.add(new FieldProblem(field, "metric " + metric
-                    + " cannot run on a " + kind + " source: " + why + "; choose SHOW metrics (preset '" + kind + "')")));
-        });
-        if (source.hasStandbySelection()) {
-            problems.add(new FieldProblem(source.standbyPreset() != null ? "standbyPreset" : "standbyMetrics",
-                    "a " + kind + " source has no standby state; leave it out"));
-        }
-        if (source.onlyIfPrimary()) {
-            problems.add(new FieldProblem("onlyIfPrimary", "a " + kind + " source has no primary or standby role;"
-                    + " leave it out"));
-        }
-        if (source.connection().parsed().orElse(null) instanceof ConnectionString conn) { // else reported by checkConnStr
-            conn.parameters().forEach((name, value) -> {
-                if (!CONSOLE_PARAMETERS.contains(name)) {
-                    problems.add(new FieldProblem("connStr", "parameter " + name + " has no effect on " + kind
-                            + " sources (they honour " + String.join(", ", CONSOLE_PARAMETERS.stream().sorted().toList())
-                            + "); leave it out"));
-                } else if (name.equals("sslmode") && value.startsWith("verify")) {
-                    problems.add(new FieldProblem("connStr", "sslmode=" + value + " is not supported for " + kind
-                            + " sources: certificates are not verified on consoles; use require"));
-                }
-            });
-        }
-    }
-
     /** Database name patterns select what continuous discovery collects; no other kind has a use for them. */
     private static void checkPattern(String field, Source source, String regex, List<FieldProblem> problems) {
         if (regex == null) {
             return;
         }
-        if (source.kind() != SourceKind.POSTGRES_CONTINUOUS_DISCOVERY) {
+        if (!source.kind().rules().selectsDatabases()) {
             problems.add(new FieldProblem(field, "database name patterns are only used by sources of kind '"
                     + SourceKind.POSTGRES_CONTINUOUS_DISCOVERY.label() + "'; leave it out"));
             return;

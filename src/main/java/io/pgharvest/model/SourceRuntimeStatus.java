@@ -68,6 +68,104 @@ public record SourceRuntimeStatus(
         }
     }
 
+    /** A status of {@code source} in {@code state}, built field by field; what is not set is unknown (null, 0). */
+    public static Builder builder(String source, SessionState state) {
+        return new Builder(source, state);
+    }
+
+    /** Builds a {@link SourceRuntimeStatus} by name rather than by position. */
+    public static final class Builder {
+        private final String source;
+        private final SessionState state;
+        private boolean connected;
+        private String lastConnectionError;
+        private Instant lastConnectionErrorAt;
+        private String serverVersion;
+        private Integer serverVersionNum;
+        private Boolean inRecovery;
+        private String systemIdentifier;
+        private Duration tickPeriod;
+        private Instant lastTickStart;
+        private Duration lastTickDuration;
+        private long ticks;
+        private long skippedTicks;
+        private List<MetricRuntimeStatus> metrics = List.of();
+        private String privilegeWarning;
+        private long stretchedTicks;
+        private String stretchReason;
+        private InstanceShare instance;
+
+        private Builder(String source, SessionState state) {
+            this.source = source;
+            this.state = state;
+        }
+
+        public Builder connected(boolean isConnected) {
+            this.connected = isConnected;
+            return this;
+        }
+
+        public Builder connectionError(String error, Instant at) {
+            this.lastConnectionError = error;
+            this.lastConnectionErrorAt = at;
+            return this;
+        }
+
+        /** What the server said of itself; {@code versionNum} null for an endpoint that is not PostgreSQL. */
+        public Builder server(String version, Integer versionNum, Boolean recovering, String systemId) {
+            this.serverVersion = version;
+            this.serverVersionNum = versionNum;
+            this.inRecovery = recovering;
+            this.systemIdentifier = systemId;
+            return this;
+        }
+
+        public Builder tickPeriod(Duration period) {
+            this.tickPeriod = period;
+            return this;
+        }
+
+        public Builder lastTick(Instant start, Duration duration) {
+            this.lastTickStart = start;
+            this.lastTickDuration = duration;
+            return this;
+        }
+
+        public Builder ticks(long run, long skipped) {
+            this.ticks = run;
+            this.skippedTicks = skipped;
+            return this;
+        }
+
+        public Builder metrics(List<MetricRuntimeStatus> list) {
+            this.metrics = list;
+            return this;
+        }
+
+        public Builder privilegeWarning(String warning) {
+            this.privilegeWarning = warning;
+            return this;
+        }
+
+        public Builder stretch(long stretched, String reason) {
+            this.stretchedTicks = stretched;
+            this.stretchReason = reason;
+            return this;
+        }
+
+        public Builder instance(InstanceShare share) {
+            this.instance = share;
+            return this;
+        }
+
+        public SourceRuntimeStatus build() {
+            return new SourceRuntimeStatus(source, state, connected, lastConnectionError, lastConnectionErrorAt,
+                    serverVersion, serverVersionNum, inRecovery, systemIdentifier, tickPeriod, lastTickStart,
+                    lastTickDuration, ticks, skippedTicks, metrics, privilegeWarning, stretchedTicks, stretchReason,
+                    instance);
+        }
+    }
+
     /** This status with another state and the error that explains it. */
     public SourceRuntimeStatus withState(SessionState newState, String error, Instant errorAt) {
         return new SourceRuntimeStatus(source, newState, connected, error, errorAt, serverVersion, serverVersionNum,

@@ -2,6 +2,7 @@ package io.pgharvest.nativemetric;
 
 import io.pgharvest.model.Measurement;
 import java.util.List;
+import java.util.Map;
 
 /**
  * A metric collected by pgharvest's own code instead of SQL: the implementation a definition's
@@ -27,6 +28,18 @@ public interface NativeMetric {
     /** Collects one source's rows; throwing fails only this metric, on this tick. */
     @FunctionalInterface
     interface Collector {
+
+        /**
+         * The measurements of this tick by storage name. By default the rows of {@link #collect}
+         * under the definition's storage name; a metric that reads several families at once (a
+         * Prometheus page) delivers each under a name of its own.
+         *
+         * @param storageName the definition's storage name
+         */
+        default Map<String, List<Measurement.Row>> collectByName(NativeTarget target, String storageName)
+                throws Exception {
+            return Map.of(storageName, collect(target));
+        }
 
         /**
          * @return the rows of this tick ({@code tag_*} keys are not special here: tags go in

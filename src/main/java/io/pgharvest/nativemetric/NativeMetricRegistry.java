@@ -14,13 +14,14 @@ public final class NativeMetricRegistry {
     private final Map<String, NativeMetric> byName;
     private final ServerLocality locality;
 
-    /** @throws IllegalArgumentException on a name {@link NativeNames} does not know, or a name given twice */
+    /** @throws IllegalArgumentException on a name {@link NativeNames} does not list, or a name given twice */
     public NativeMetricRegistry(Collection<? extends NativeMetric> metrics, ServerLocality locality) {
         var map = new HashMap<String, NativeMetric>();
         for (NativeMetric metric : metrics) {
-            if (!NativeNames.isKnown(metric.name())) {
+            if (!NativeNames.isImplementable(metric.name())) {
                 throw new IllegalArgumentException("native metric '" + metric.name() + "' ("
-                        + metric.getClass().getName() + ") is not listed in NativeNames.KNOWN");
+                        + metric.getClass().getName() + ") is listed neither in NativeNames.KNOWN nor in"
+                        + " NativeNames.ADDED_BY_DISCOVERY");
             }
             if (map.put(metric.name(), metric) != null) {
                 throw new IllegalArgumentException("two native metrics are named '" + metric.name() + "'");

@@ -16,7 +16,9 @@ import java.time.Instant;
  * @param sql reads from the source's session
  * @param interval the metric's interval for this source
  * @param now the tick's start
+ * @param restApi the REST API address discovery found for the source (a Patroni member's
+ *     {@code api_url}); null when there is none
  */
 public record NativeTarget(String source, String database, int majorVersion, String serverAddress,
-        boolean onThisHost, SqlReader sql, Duration interval, Instant now) {
+        boolean onThisHost, SqlReader sql, Duration interval, Instant now, String restApi) {
 }

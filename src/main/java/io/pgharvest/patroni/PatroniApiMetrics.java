@@ -46,8 +46,8 @@ final class PatroniApiMetrics {
         return api.resolve("/metrics");
     }
 
-    /** Scrapes {@code apiUrl}'s metrics for source {@code source}; tags are the source's custom tags. */
-    List<Measurement> scrape(String apiUrl, String source, Map<String, String> tags, Instant at) throws IOException {
+    /** Reads {@code apiUrl}'s metrics: each family's rows by family name. */
+    Map<String, List<Measurement.Row>> read(String apiUrl) throws IOException {
         URI uri = metricsUri(apiUrl);
         HttpResponse<String> response;
         try {
@@ -63,7 +63,7 @@ final class PatroniApiMetrics {
         if (response.statusCode() != 200) {
             throw new IOException(uri + " answered HTTP " + response.statusCode());
         }
-        return parse(response.body(), source, tags, at);
+        return families(response.body());
     }
 
     /**
@@ -71,6 +71,13 @@ final class PatroniApiMetrics {
      * with a space before the labels. Comment lines, unknown families and unparsable values are skipped.
      */
     static List<Measurement> parse(String text, String source, Map<String, String> tags, Instant at) {
+        var measurements = new ArrayList<Measurement>();
+        families(text).forEach((family, rows) -> measurements.add(new Measurement(source, family, at, rows, tags)));
+        return measurements;
+    }
+
+    /** {@link #parse}'s rows by family, in the page's order. */
+    static Map<String, List<Measurement.Row>> families(String text) {
         var rowsByFamily = new LinkedHashMap<String, List<Measurement.Row>>();
         for (String raw : text.split("\n")) {
             String line = raw.strip();
@@ -104,9 +111,7 @@ final class PatroniApiMetrics {
             values.put(family, value);
             rowsByFamily.computeIfAbsent(family, f -> new ArrayList<>()).add(new Measurement.Row(values, labels));
         }
-        var measurements = new ArrayList<Measurement>(rowsByFamily.size());
-        rowsByFamily.forEach((family, rows) -> measurements.add(new Measurement(source, family, at, rows, tags)));
-        return measurements;
+        return rowsByFamily;
     }
 
     private static void parseLabels(String text, Map<String, String> labels) {

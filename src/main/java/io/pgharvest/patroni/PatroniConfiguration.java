@@ -1,14 +1,11 @@
 package io.pgharvest.patroni;
 
-import io.pgharvest.model.MeasurementPublisher;
-import io.pgharvest.store.ConfigStore;
 import java.net.http.HttpClient;
-import java.time.Clock;
 import java.util.concurrent.Executors;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
-/** Patroni sources: the discoverer the engine expands them with, and the REST API metrics. */
+/** Patroni sources: the discoverer the engine expands them with, and the members' REST API metrics. */
 @Configuration(proxyBeanMethods = false)
 class PatroniConfiguration {
 
@@ -28,13 +25,12 @@ class PatroniConfiguration {
     @Bean
     PatroniDiscoverer patroniDiscoverer(PatroniHttp http, PatroniProperties properties) {
         return new PatroniDiscoverer(new ClusterReader(new EtcdReader(http.client(), properties.requestTimeout())),
-                properties.pollInterval());
+                properties.pollInterval(), properties.apiMetricsInterval());
     }
 
+    /** Run by each member's reaper ({@code nativemetric.NativeMetric}); the discoverer adds it to the members. */
     @Bean
-    PatroniApiCollector patroniApiCollector(ConfigStore store, PatroniDiscoverer discoverer, PatroniHttp http,
-            MeasurementPublisher publisher, PatroniProperties properties) {
-        return new PatroniApiCollector(store, discoverer, new PatroniApiMetrics(http.client(),
-                properties.requestTimeout()), publisher, properties.apiMetricsInterval(), Clock.systemUTC());
+    PatroniRestMetric patroniRestMetric(PatroniHttp http, PatroniProperties properties) {
+        return new PatroniRestMetric(new PatroniApiMetrics(http.client(), properties.requestTimeout()));
     }
 }

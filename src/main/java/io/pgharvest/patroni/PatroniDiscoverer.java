@@ -1,5 +1,6 @@
 package io.pgharvest.patroni;
 
+import io.pgharvest.discovery.AddedMetrics;
 import io.pgharvest.discovery.DiscoveredSource;
 import io.pgharvest.discovery.DiscoveryException;
 import io.pgharvest.discovery.SourceDiscoverer;
@@ -17,7 +18,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -28,7 +28,9 @@ import org.slf4j.LoggerFactory;
  * address names a whole namespace), and is collected with the configured source's selections,
  * tags and group; whether a member gets the primary or the standby selection is decided by its
  * reaper from the server's recovery state, as for any source. The member's Patroni role is its
- * discovery role: when it changes, the engine has the reaper re-read the recovery state.
+ * discovery role: when it changes, the engine has the reaper re-read the recovery state. Each
+ * member also collects Patroni's REST API metrics ({@link PatroniRestMetric}) from the
+ * {@code api_url} it publishes, every {@code pgharvest.patroni.api-metrics-interval}.
  *
  * <p>Credentials: Patroni publishes each member's address but none; the monitoring login comes
  * from the DCS address's parameters and goes only to the members listed under the configured
@@ -38,18 +40,15 @@ final class PatroniDiscoverer implements SourceDiscoverer {
 
     private static final Logger log = LoggerFactory.getLogger(PatroniDiscoverer.class);
 
-    /** A member as last discovered: its derived source name and REST API address (may be null). */
-    record KnownMember(String source, String apiUrl, Map<String, String> tags) {
-    }
-
     private final ClusterReader reader;
     private final Duration pollInterval;
-    /** Members by configured source name, as last discovered; read by {@link PatroniApiCollector}. */
-    private final Map<String, List<KnownMember>> known = new ConcurrentHashMap<>();
+    /** How often a member's REST API metrics are read; zero: not at all. */
+    private final Duration apiMetricsInterval;
 
-    PatroniDiscoverer(ClusterReader reader, Duration pollInterval) {
+    PatroniDiscoverer(ClusterReader reader, Duration pollInterval, Duration apiMetricsInterval) {
         this.reader = reader;
         this.pollInterval = pollInterval;
+        this.apiMetricsInterval = apiMetricsInterval;
     }
 
     @Override
@@ -77,25 +76,20 @@ final class PatroniDiscoverer implements SourceDiscoverer {
             throw new DiscoveryException("cannot read the Patroni cluster from etcd: " + scrub(e.getMessage(), address));
         }
         var found = new ArrayList<DiscoveredSource>();
-        var apis = new ArrayList<KnownMember>();
         for (PatroniMember member : members) {
-            memberSource(configured, address, member).ifPresent(source -> {
-                found.add(new DiscoveredSource(source, member.displayRole()));
-                apis.add(new KnownMember(source.name(), member.apiUrl(), configured.tags()));
-            });
+            memberSource(configured, address, member).ifPresent(
+                    source -> found.add(new DiscoveredSource(source, member.displayRole(), restApiMetrics(member))));
         }
-        known.put(configured.name(), List.copyOf(apis));
         return found;
     }
 
-    /** The members last found for {@code configured}; empty before the first discovery. */
-    List<KnownMember> knownMembers(String configured) {
-        return known.getOrDefault(configured, List.of());
-    }
-
-    /** Forgets sources that are no longer configured (their loops have stopped). */
-    void retainOnly(Set<String> configured) {
-        known.keySet().retainAll(configured);
+    /** The REST API metrics of a member that publishes its {@code api_url}, unless they are off. */
+    private AddedMetrics restApiMetrics(PatroniMember member) {
+        if (member.apiUrl() == null || apiMetricsInterval.isZero()) {
+            return AddedMetrics.NONE;
+        }
+        return new AddedMetrics(List.of(PatroniRestMetric.DEFINITION), (int) apiMetricsInterval.toSeconds(),
+                member.apiUrl());
     }
 
     private static Optional<Source> memberSource(Source configured, DcsAddress address, PatroniMember member) {

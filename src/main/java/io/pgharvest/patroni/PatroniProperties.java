@@ -13,7 +13,7 @@ import org.springframework.validation.annotation.Validated;
  *     leaving, and role changes, after which the members re-read their servers' recovery state on
  *     every tick for a while (so a promotion is followed on the first tick after it)
  * @param apiMetricsInterval how often each member's REST API {@code /metrics} is read for the
- *     {@code patroni_*} metrics; 0 turns them off
+ *     {@code patroni_*} metrics, in whole seconds (the reaper schedules by seconds); 0 turns them off
  * @param requestTimeout time limit of one request to etcd or to a member's REST API
  */
 @Validated
@@ -32,6 +32,10 @@ public record PatroniProperties(
                 && apiMetricsInterval.compareTo(Duration.ofSeconds(1)) < 0) {
             throw new IllegalArgumentException("pgharvest.patroni.api-metrics-interval must be 0 (off) or at least"
                     + " 1s, got " + apiMetricsInterval);
+        }
+        if (apiMetricsInterval != null && apiMetricsInterval.toNanosPart() != 0) {
+            throw new IllegalArgumentException("pgharvest.patroni.api-metrics-interval must be whole seconds, got "
+                    + apiMetricsInterval);
         }
         if (requestTimeout != null && (requestTimeout.isNegative() || requestTimeout.isZero())) {
             throw new IllegalArgumentException("pgharvest.patroni.request-timeout must be positive, got "

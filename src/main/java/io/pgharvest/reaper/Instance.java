@@ -16,9 +16,11 @@ import java.util.concurrent.ConcurrentHashMap;
  *       least two of the instance's databases): one instance-wide read, split per database, each
  *       member taking its own database's rows.</li>
  * </ul>
- * A source joins once its session knows the instance and leaves when the session closes; an
- * instance whose system identifier is not readable is unknown and shares nothing, because two
- * servers behind one address could otherwise deliver each other's rows.
+ * A source joins once its session knows the instance and leaves when the session closes. A source
+ * without a known instance (not connected, a pooler's console, or a server whose system
+ * identifier is not readable, where two servers behind one address could otherwise deliver each
+ * other's rows) is on an instance of its own that shares nothing ({@link #alone()}): the engine
+ * has one code path either way.
  *
  * <p>Thread-safe: members are changed by their own reapers, read by all; the per-metric count of
  * databases is republished as an immutable map on every change (membership changes are rare,
@@ -27,14 +29,33 @@ import java.util.concurrent.ConcurrentHashMap;
 final class Instance {
 
     private final String key;
-    private final InstanceMetricCache results = new InstanceMetricCache();
+    private final InstanceMetricCache results;
     private final Map<String, Member> members = new ConcurrentHashMap<>();
     private volatile Map<String, Integer> databasesPerMetric = Map.of();
 
     Instance(String key) {
-        this.key = key;
+        this(key, new InstanceMetricCache());
     }
 
+    private Instance(String key, InstanceMetricCache results) {
+        this.key = key;
+        this.results = results;
+    }
+
+    /**
+     * An instance of one source that shares nothing: it keeps no results, fans nothing out, has
+     * no key and is in no {@link InstanceRegistry}.
+     */
+    static Instance alone() {
+        return new Instance(null, InstanceMetricCache.keepingNothing());
+    }
+
+    /** Whether this instance is known and shared by its members (false for {@link #alone()}). */
+    boolean shared() {
+        return key != null;
+    }
+
+    /** The instance's key (system identifier@address); null for {@link #alone()}. */
     String key() {
         return key;
     }

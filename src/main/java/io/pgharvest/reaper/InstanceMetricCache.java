@@ -29,8 +29,23 @@ import java.util.concurrent.ConcurrentHashMap;
 final class InstanceMetricCache {
 
     private final ConcurrentHashMap<String, Entry> entries = new ConcurrentHashMap<>();
+    /** False for the results of an instance that shares nothing ({@link Instance#alone()}): nothing is kept. */
+    private final boolean keeps;
     /** Metrics being fetched, with the time the claim lapses if its holder never settles it. */
     private final ConcurrentHashMap<String, Instant> claims = new ConcurrentHashMap<>();
+
+    InstanceMetricCache() {
+        this(true);
+    }
+
+    private InstanceMetricCache(boolean keeps) {
+        this.keeps = keeps;
+    }
+
+    /** A cache that keeps nothing: every fetch is delivered by its own source only. */
+    static InstanceMetricCache keepingNothing() {
+        return new InstanceMetricCache(false);
+    }
 
     /**
      * A result for {@code metric} that this source may deliver instead of fetching: fetched by
@@ -78,7 +93,9 @@ final class InstanceMetricCache {
     }
 
     private Entry share(String metric, Entry entry) {
-        entries.put(metric, entry);
+        if (keeps) {
+            entries.put(metric, entry);
+        }
         return entry;
     }
 

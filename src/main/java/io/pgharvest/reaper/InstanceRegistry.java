@@ -24,8 +24,14 @@ final class InstanceRegistry {
         });
     }
 
-    /** Removes {@code source} from {@code instance}; the instance goes when its last member does. */
+    /**
+     * Removes {@code source} from {@code instance}; the instance goes when its last member does.
+     * An instance that shares nothing ({@link Instance#alone()}) is in no registry.
+     */
     void leave(Instance instance, String source) {
+        if (!instance.shared()) {
+            return;
+        }
         instances.computeIfPresent(instance.key(), (k, existing) -> existing.remove(source) ? null : existing);
     }
 

@@ -55,11 +55,12 @@ final class NativeLane {
             }
             NativeTarget target = new NativeTarget(source, facts.database(), facts.versionNum() / 10000,
                     facts.serverAddress(), onThisHost(facts.serverAddress()), session::read, intervals.get(metric),
-                    now);
+                    now, config.restApi());
             try {
-                List<Measurement.Row> rows = collector(metric, definition).collect(target);
+                var byName = collector(metric, definition).collectByName(target, definition.effectiveStorageName());
                 ranAt.put(metric, now);
-                out.add(new Measurement(source, definition.effectiveStorageName(), now, rows, config.source().tags()));
+                byName.forEach((storageName, rows) ->
+                        out.add(new Measurement(source, storageName, now, rows, config.source().tags())));
                 lanes.put(metric, MetricLane.NATIVE);
                 ledger.succeeded(metric, now);
             } catch (NativeMetric.Unavailable e) {

@@ -1,6 +1,5 @@
 package io.pgharvest.reaper;
 
-import io.pgharvest.endpoint.EndpointSession;
 import io.pgharvest.model.sql.MetricSql;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -40,10 +39,9 @@ import java.util.Optional;
  * whatever a metric changed in the session (set_config, a role set through it), so nothing a
  * metric does survives into the next metric's tick. A failed round trip leaves the transaction
  * aborted; it is rolled back before the session is used again. Before anything is sent, each
- * metric's SQL must pass {@link MetricSql} for the endpoint's kind, also SQL stored before that
- * rule existed.
+ * metric's SQL must pass {@link MetricSql}, also SQL stored before that rule existed.
  *
- * <p>Not thread-safe: owned by one reaper's session.
+ * <p>Not thread-safe: owned by one reaper's {@link PostgresSession}.
  */
 final class QueryPipeline implements AutoCloseable {
 
@@ -65,11 +63,8 @@ final class QueryPipeline implements AutoCloseable {
     private static final Duration NETWORK_MARGIN = Duration.ofSeconds(30);
 
     private final Connection connection;
-    /** The session of an endpoint that is not PostgreSQL (then {@link #connection} is null). */
-    private final EndpointSession endpoint;
     private final Duration sessionStatementTimeout;
     private final Duration minNetworkTimeout;
-    private final boolean pipelined;
     /**
      * Keyed by the statements' texts as a list, not by the joined text: the lookup on every tick
      * compares the (shared) metric SQL strings by reference and hash instead of joining and
@@ -84,22 +79,10 @@ final class QueryPipeline implements AutoCloseable {
      * @param minNetworkTimeout the client-side read timeout when the statements' own limits
      *     add up to less (pgharvest.reaper.socket-timeout)
      */
-    QueryPipeline(Connection connection, Duration sessionStatementTimeout, Duration minNetworkTimeout,
-            boolean pipelined) {
+    QueryPipeline(Connection connection, Duration sessionStatementTimeout, Duration minNetworkTimeout) {
         this.connection = connection;
-        this.endpoint = null;
         this.sessionStatementTimeout = sessionStatementTimeout;
         this.minNetworkTimeout = minNetworkTimeout;
-        this.pipelined = pipelined;
-    }
-
-    /** For pgbouncer and pgpool: one command per round trip, each bounded by its metric's timeout. */
-    QueryPipeline(EndpointSession endpoint) {
-        this.connection = null;
-        this.endpoint = endpoint;
-        this.sessionStatementTimeout = Duration.ZERO;
-        this.minNetworkTimeout = Duration.ZERO;
-        this.pipelined = false;
     }
 
     /**
@@ -113,9 +96,6 @@ final class QueryPipeline implements AutoCloseable {
         }
         for (MetricQuery query : queries) {
             refuseIfNotReading(query);
-        }
-        if (!pipelined) {
-            return runEachSimple(queries);
         }
         allowNetworkSilenceFor(queries);
         // Metrics under the session's own limit first, then one group per other limit, each
@@ -167,9 +147,6 @@ final class QueryPipeline implements AutoCloseable {
      */
     AloneRun runAlone(MetricQuery query) throws SQLException {
         refuseIfNotReading(query);
-        if (!pipelined) {
-            return new AloneRun(runEachSimple(List.of(query)).getFirst(), false);
-        }
         allowNetworkSilenceFor(List.of(query));
         boolean ownTimeout = !query.statementTimeout().equals(sessionStatementTimeout);
         // The transaction-local setting ends with the round trip's transaction.
@@ -188,7 +165,7 @@ final class QueryPipeline implements AutoCloseable {
     }
 
     /**
-     * Refuses SQL that is not one reading statement for this endpoint, before it is sent: the
+     * Refuses SQL that is not one reading statement, before it is sent: the
      * store checks metrics when they are defined, but files written by hand or by an older
      * version reach the engine too.
      */
@@ -204,8 +181,7 @@ final class QueryPipeline implements AutoCloseable {
         if (verdicts.size() > MAX_VERDICTS) {
             verdicts.clear();
         }
-        Optional<String> problem = verdicts.computeIfAbsent(query.sql(),
-                sql -> pipelined ? MetricSql.problem(sql) : MetricSql.problemOnConsole(sql));
+        Optional<String> problem = verdicts.computeIfAbsent(query.sql(), MetricSql::problem);
         return problem.map(p -> new NotReadingException(query.metric(), p)).orElse(null);
     }
 
@@ -279,15 +255,6 @@ final class QueryPipeline implements AutoCloseable {
             }
             isResultSet = statement.getMoreResults();
         }
-    }
-
-    /** pgbouncer and pgpool: one command per round trip (they take no transactions and no pipelines). */
-    private List<FetchedRows> runEachSimple(List<MetricQuery> queries) throws SQLException {
-        var results = new ArrayList<FetchedRows>(queries.size());
-        for (MetricQuery query : queries) {
-            results.add(new FetchedRows(endpoint.run(query.sql(), query.statementTimeout()), null));
-        }
-        return results;
     }
 
     private Prepared preparedFor(List<String> parts) throws SQLException {

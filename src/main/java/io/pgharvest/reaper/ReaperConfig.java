@@ -1,5 +1,6 @@
 package io.pgharvest.reaper;
 
+import io.pgharvest.discovery.AddedMetrics;
 import io.pgharvest.model.ConfigSnapshot;
 import io.pgharvest.model.connection.ConnectionString;
 import io.pgharvest.model.MetricDefinition;
@@ -14,9 +15,10 @@ import java.util.Map;
  * @param primaryMetrics metric -> interval in seconds while the server is a primary
  * @param standbyMetrics metric -> interval in seconds while the server is in recovery
  * @param definitions the definitions of every metric in either selection
+ * @param restApi the REST API address discovery found for the source (a Patroni member's), or null
  */
 record ReaperConfig(Source source, ConnectionString connection, Map<String, Integer> primaryMetrics,
-        Map<String, Integer> standbyMetrics, Map<String, MetricDefinition> definitions) {
+        Map<String, Integer> standbyMetrics, Map<String, MetricDefinition> definitions, String restApi) {
 
     ReaperConfig {
         primaryMetrics = Map.copyOf(primaryMetrics);
@@ -25,16 +27,27 @@ record ReaperConfig(Source source, ConnectionString connection, Map<String, Inte
     }
 
     static ReaperConfig of(Source source, ConfigSnapshot snapshot) {
-        var primary = snapshot.selectedMetrics(source, false);
-        var standby = snapshot.selectedMetrics(source, true);
+        return of(source, snapshot, AddedMetrics.NONE);
+    }
+
+    /** With the metrics discovery adds to the source, in both selections. */
+    static ReaperConfig of(Source source, ConfigSnapshot snapshot, AddedMetrics added) {
+        var primary = new HashMap<>(snapshot.selectedMetrics(source, false));
+        var standby = new HashMap<>(snapshot.selectedMetrics(source, true));
         var definitions = new HashMap<String, MetricDefinition>();
+        for (MetricDefinition definition : added.definitions()) {
+            primary.put(definition.name(), added.intervalSeconds());
+            standby.put(definition.name(), added.intervalSeconds());
+            definitions.put(definition.name(), definition);
+        }
         for (var name : primary.keySet()) {
-            definitions.put(name, snapshot.metrics().get(name));
+            definitions.putIfAbsent(name, snapshot.metrics().get(name));
         }
         for (var name : standby.keySet()) {
-            definitions.put(name, snapshot.metrics().get(name));
+            definitions.putIfAbsent(name, snapshot.metrics().get(name));
         }
-        return new ReaperConfig(source, source.connection().connectionString(), primary, standby, definitions);
+        return new ReaperConfig(source, source.connection().connectionString(), primary, standby, definitions,
+                added.restApi());
     }
 
     String name() {

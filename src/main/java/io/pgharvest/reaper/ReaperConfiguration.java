@@ -5,9 +5,12 @@ import io.pgharvest.config.HarvestProperties;
 import io.pgharvest.discovery.DiscoveryProperties;
 import io.pgharvest.discovery.SourceDiscoverer;
 import io.pgharvest.discovery.SourceExpansion;
+import io.pgharvest.endpoint.ConnectionTester;
+import io.pgharvest.endpoint.ConsoleDialect;
 import io.pgharvest.endpoint.SessionOpener;
 import io.pgharvest.endpoint.SessionSettings;
 import io.pgharvest.model.MeasurementPublisher;
+import io.pgharvest.model.SourceKind;
 import io.pgharvest.nativemetric.NativeMetricRegistry;
 import io.pgharvest.store.ConfigStore;
 import java.time.Clock;
@@ -27,6 +30,23 @@ class ReaperConfiguration {
                 properties.lockTimeout(), properties.socketTimeout(), properties.refusePrivilegedSources()));
     }
 
+    /** pgbouncer's admin console: one {@link ConsoleEndpoint} per console dialect. */
+    @Bean
+    ConsoleEndpoint pgbouncerEndpoint(SessionOpener sessions, ConnectionTester tester) {
+        return new ConsoleEndpoint(SourceKind.PGBOUNCER, ConsoleDialect.PGBOUNCER, sessions, tester);
+    }
+
+    @Bean
+    ConsoleEndpoint pgpoolEndpoint(SessionOpener sessions, ConnectionTester tester) {
+        return new ConsoleEndpoint(SourceKind.PGPOOL, ConsoleDialect.PGPOOL, sessions, tester);
+    }
+
+    /** Every {@link Endpoint} component serves the kinds it names. */
+    @Bean
+    EndpointRegistry endpointRegistry(List<Endpoint> endpoints) {
+        return new EndpointRegistry(endpoints);
+    }
+
     /** Every {@link SourceDiscoverer} component expands the kinds it names; the others stand for themselves. */
     @Bean
     SourceExpansion sourceExpansion(List<SourceDiscoverer> discoverers, DiscoveryProperties properties) {
@@ -36,10 +56,10 @@ class ReaperConfiguration {
     @Bean
     ReaperService reaperService(ConfigStore store, ObjectProvider<SourceOwnership> ownership,
             MeasurementPublisher publisher, MeterRegistry registry, ReaperProperties properties,
-            SessionOpener sessions, SourceExpansion expansion, NativeMetricRegistry natives) {
+            EndpointRegistry endpoints, SourceExpansion expansion, NativeMetricRegistry natives) {
         // Without a fleet (file store), this instance collects every source.
         return new ReaperService(store, ownership.getIfAvailable(() -> SourceOwnership.ALL), publisher, registry,
-                properties, sessions, expansion, Clock.systemUTC(), natives);
+                properties, endpoints, expansion, Clock.systemUTC(), natives);
     }
 
     /** Named {@code sources}: the health component operators look for. */

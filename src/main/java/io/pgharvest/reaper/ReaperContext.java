@@ -1,6 +1,5 @@
 package io.pgharvest.reaper;
 
-import io.pgharvest.endpoint.SessionOpener;
 import io.pgharvest.model.MeasurementPublisher;
 import io.pgharvest.model.SourceRuntimeStatus;
 import io.pgharvest.nativemetric.NativeMetricRegistry;
@@ -10,10 +9,11 @@ import java.util.concurrent.ThreadFactory;
 import java.util.function.Consumer;
 
 /**
- * What every reaper shares: where measurements go, the meters, the instances (with their shared results), how
- * sessions are opened, timing policy, and where status changes are reported. One instance per
+ * What every reaper shares: where measurements go, the meters, the instances (with their shared results), the
+ * endpoints that open sessions for each kind of source, timing policy, and where status changes are reported. One instance per
  * reaper service.
  *
+ * @param defaultStatementTimeout the time limit of a metric without one of its own
  * @param maxExtraRoundTrips round trips a source may add to a tick beyond its healthy pipeline
  * @param maxStretch cap of the delay by which a slow server's schedule is stretched
  * @param natives the implementations of native metrics
@@ -22,7 +22,8 @@ record ReaperContext(
         MeasurementPublisher publisher,
         ReaperMeters meters,
         InstanceRegistry instances,
-        SessionOpener sessions,
+        EndpointRegistry endpoints,
+        Duration defaultStatementTimeout,
         Duration minTickPeriod,
         Backoff reconnectBackoff,
         Duration soloMaxBackoff,

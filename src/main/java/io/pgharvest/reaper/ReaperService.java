@@ -3,7 +3,6 @@ package io.pgharvest.reaper;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.pgharvest.discovery.SourceExpansion;
-import io.pgharvest.endpoint.SessionOpener;
 import io.pgharvest.model.ConfigSnapshot;
 import io.pgharvest.model.DiscoveryStatus;
 import io.pgharvest.model.MeasurementPublisher;
@@ -81,8 +80,8 @@ public class ReaperService implements SmartLifecycle {
 
     /** An engine without discoverers: every source is collected as configured. */
     public ReaperService(ConfigStore store, MeasurementPublisher publisher, MeterRegistry registry,
-            ReaperProperties properties, SessionOpener sessions, Clock clock) {
-        this(store, SourceOwnership.ALL, publisher, registry, properties, sessions, SourceExpansion.none(),
+            ReaperProperties properties, EndpointRegistry endpoints, Clock clock) {
+        this(store, SourceOwnership.ALL, publisher, registry, properties, endpoints, SourceExpansion.none(),
                 TickTimer.system(clock), NativeMetricRegistry.none());
     }
 
@@ -91,28 +90,28 @@ public class ReaperService implements SmartLifecycle {
      * discovering source expanded by {@code expansion}.
      */
     public ReaperService(ConfigStore store, SourceOwnership ownership, MeasurementPublisher publisher,
-            MeterRegistry registry, ReaperProperties properties, SessionOpener sessions, SourceExpansion expansion,
+            MeterRegistry registry, ReaperProperties properties, EndpointRegistry endpoints, SourceExpansion expansion,
             Clock clock) {
-        this(store, ownership, publisher, registry, properties, sessions, expansion, TickTimer.system(clock),
+        this(store, ownership, publisher, registry, properties, endpoints, expansion, TickTimer.system(clock),
                 NativeMetricRegistry.none());
     }
 
     /** As above, with the implementations of native metrics ({@code native:} in a definition). */
     public ReaperService(ConfigStore store, SourceOwnership ownership, MeasurementPublisher publisher,
-            MeterRegistry registry, ReaperProperties properties, SessionOpener sessions, SourceExpansion expansion,
+            MeterRegistry registry, ReaperProperties properties, EndpointRegistry endpoints, SourceExpansion expansion,
             Clock clock, NativeMetricRegistry natives) {
-        this(store, ownership, publisher, registry, properties, sessions, expansion, TickTimer.system(clock),
+        this(store, ownership, publisher, registry, properties, endpoints, expansion, TickTimer.system(clock),
                 natives);
     }
 
     ReaperService(ConfigStore store, MeasurementPublisher publisher, MeterRegistry registry,
-            ReaperProperties properties, SessionOpener sessions, TickTimer timer) {
-        this(store, SourceOwnership.ALL, publisher, registry, properties, sessions, SourceExpansion.none(), timer,
+            ReaperProperties properties, EndpointRegistry endpoints, TickTimer timer) {
+        this(store, SourceOwnership.ALL, publisher, registry, properties, endpoints, SourceExpansion.none(), timer,
                 NativeMetricRegistry.none());
     }
 
     ReaperService(ConfigStore store, SourceOwnership ownership, MeasurementPublisher publisher,
-            MeterRegistry registry, ReaperProperties properties, SessionOpener sessions, SourceExpansion expansion,
+            MeterRegistry registry, ReaperProperties properties, EndpointRegistry endpoints, SourceExpansion expansion,
             TickTimer timer, NativeMetricRegistry natives) {
         this.store = store;
         this.ownership = ownership;
@@ -120,7 +119,8 @@ public class ReaperService implements SmartLifecycle {
         this.properties = properties;
         this.timer = timer;
         this.expansion = expansion;
-        this.context = new ReaperContext(publisher, new ReaperMeters(registry), new InstanceRegistry(), sessions,
+        this.context = new ReaperContext(publisher, new ReaperMeters(registry), new InstanceRegistry(), endpoints,
+                properties.defaultStatementTimeout(),
                 properties.minTickPeriod(),
                 new Backoff(properties.reconnectBackoffMin(), properties.reconnectBackoffMax()),
                 properties.soloBackoffMax(), properties.factsRefreshInterval(),
@@ -297,7 +297,7 @@ public class ReaperService implements SmartLifecycle {
                     continue;
                 }
                 try {
-                    wanted.put(source.name(), ReaperConfig.of(source, snapshot));
+                    wanted.put(source.name(), ReaperConfig.of(source, snapshot, collected.added()));
                     SourceExpansion.Collected before = discoveredBy.put(source.name(), collected);
                     if (before != null && !Objects.equals(before.role(), collected.role())) {
                         log.info("Source {}: discovery reports its role changed from {} to {}; the members of {}"

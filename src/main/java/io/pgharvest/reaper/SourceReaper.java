@@ -3,7 +3,6 @@ package io.pgharvest.reaper;
 import io.pgharvest.model.Measurement;
 import io.pgharvest.model.MetricDefinition;
 import io.pgharvest.model.MetricLane;
-import io.pgharvest.model.MetricRuntimeStatus;
 import io.pgharvest.model.SessionState;
 import io.pgharvest.model.SourceRuntimeStatus;
 import java.sql.SQLException;
@@ -20,11 +19,16 @@ import org.slf4j.LoggerFactory;
 /**
  * Collects one source: one virtual thread that sleeps until the next grid point at which a metric
  * is due, sends every due metric in one round trip, hands the measurements to the sinks without
- * waiting for them, and goes back to sleep.
+ * waiting for them, and goes back to sleep. This class is the schedule loop and its supervisor;
+ * its parts each do one job: {@link SessionKeeper} (the session, reconnect back-off, server facts,
+ * instance membership), {@link ScheduleStretch} (backing off a slow server), {@link TickRunner}
+ * (one tick's round trips), {@link NativeLane} (native metrics), {@link ReaperStatus} (counters
+ * and the published status).
  *
- * <p>Threading: all fields without {@code volatile} are owned by the reaper thread. Other
- * threads talk to it only through {@link #reconfigure} (a new immutable {@link ReaperConfig}
- * plus one wake-up), {@link #stop()} and {@link #status()} (an immutable snapshot).
+ * <p>Threading: all fields without {@code volatile}, and the parts above, are owned by the reaper
+ * thread. Other threads talk to it only through {@link #reconfigure} (a new immutable
+ * {@link ReaperConfig} plus one wake-up), {@link #recheckServerFactsUntil}, {@link #stop()} and
+ * {@link #status()} (an immutable snapshot).
  *
  * <p>Lifecycle: {@link #start()} once, {@link #stop()} (non-blocking) then
  * {@link #awaitStop(Duration)}, which interrupts a tick that does not finish in time; the
@@ -48,48 +52,24 @@ final class SourceReaper {
     private final ReaperMeters.SourceMeters sourceMeters;
     private volatile ReaperConfig pendingConfig;
     private volatile boolean stopRequested;
-    private volatile SourceRuntimeStatus status;
     private volatile Thread thread;
+    /** The previous owner's last tick of a source taken over from another instance; used at the first plan. */
+    private volatile Instant previousOwnerTick;
+    /** Set while the supervisor waits to restart a failed loop. */
+    private volatile String loopFailure;
 
     // Owned by the reaper thread.
     private ReaperConfig config;
-    private SourceSession session;
-    /** The instance this source's session is on, while known (system identifier readable). */
-    private Instance instance;
     private TickSchedule schedule = TickSchedule.empty();
-    /** The previous owner's last tick of a source taken over from another instance; used at the first plan. */
-    private volatile Instant previousOwnerTick;
+    private final SessionKeeper keeper;
+    private final ScheduleStretch stretch;
     private final SoloLane solo;
     private final MetricLedger ledger;
     private final NativeLane natives;
+    private final ReaperStatus status;
     /** What the tick's native metrics delivered, published with the rest of the tick. */
     private final List<Measurement> nativeMeasurements = new ArrayList<>();
-    private Map<String, Integer> sortedSelectionOf;
-    private List<Map.Entry<String, Integer>> sortedSelection = List.of();
     private final Map<String, MetricLane> inactiveMetrics = new LinkedHashMap<>();
-    private int connectFailures;
-    private Instant nextConnectAttempt = Instant.MIN;
-    private String lastConnectionError;
-    /** Set while the supervisor waits to restart a failed loop. */
-    private volatile String loopFailure;
-    /** System.nanoTime() when the running tick began; 0 between ticks. */
-    private volatile long tickStartedNanos;
-    private String loggedPrivilegeWarning;
-    private Instant lastConnectionErrorAt;
-    private boolean factsStale;
-    /** Set by other threads ({@link #recheckServerFactsUntil}): re-read the facts every tick until then. */
-    private volatile Instant recheckFactsUntil = Instant.MIN;
-    private long ticks;
-    private long skippedTicks;
-    /** Consecutive slow ticks; the stretch doubles with each. */
-    private int slowStreak;
-    /** Due ticks whose grid point is before this are skipped (null: not stretched). */
-    private Instant stretchedUntil;
-    private String stretchReason;
-    private String stretchKind;
-    private long stretchedTicks;
-    private Instant lastTickStart;
-    private Duration lastTickDuration;
     /** Why the tick in progress found the server slow, or null. */
     private String slowReason;
     /** The runner of the tick in progress, so that its measurements survive any exception. */
@@ -97,15 +77,16 @@ final class SourceReaper {
 
     SourceReaper(ReaperConfig config, ReaperContext context, TickTimer timer) {
         this.name = config.name();
-        this.ledger = new MetricLedger(name);
-        this.natives = new NativeLane(name, context.natives());
         this.context = context;
         this.timer = timer;
         this.pendingConfig = config;
+        this.ledger = new MetricLedger(name);
+        this.natives = new NativeLane(name, context.natives());
         this.solo = new SoloLane(context.soloMaxBackoff());
         this.sourceMeters = context.meters().forSource(name);
-        this.status = new SourceRuntimeStatus(name, SessionState.STARTING, false, null, null, null, null, null, null,
-                null, null, null, 0, 0, List.of(), null, 0, null);
+        this.keeper = new SessionKeeper(name, context, this::replan);
+        this.stretch = new ScheduleStretch(name, context.maxStretch());
+        this.status = new ReaperStatus(name, context, keeper, stretch, solo, natives, ledger);
     }
 
     String name() {
@@ -140,9 +121,7 @@ final class SourceReaper {
      * happening; does not wait.
      */
     void recheckServerFactsUntil(Instant until) {
-        if (until.isAfter(recheckFactsUntil)) {
-            recheckFactsUntil = until;
-        }
+        keeper.recheckFactsUntil(until);
     }
 
     /** Asks the reaper to stop after its current tick; does not wait. */
@@ -169,26 +148,9 @@ final class SourceReaper {
         return true;
     }
 
-    /**
-     * The last published status; while a tick has waited for the server longer than a tick
-     * period (and the default statement timeout, which the server enforces itself), it shows
-     * {@link SessionState#STALLED}: the reaper thread is blocked then and publishes nothing.
-     */
+    /** The last published status, {@link SessionState#STALLED} while a tick waits too long ({@link ReaperStatus#current}). */
     SourceRuntimeStatus status() {
-        SourceRuntimeStatus published = status;
-        long started = tickStartedNanos;
-        Duration period = published.tickPeriod();
-        if (started == 0 || period == null || published.state() != SessionState.CONNECTED) {
-            return published;
-        }
-        Duration waiting = Duration.ofNanos(System.nanoTime() - started);
-        Duration statementLimit = context.sessions().settings().defaultStatementTimeout();
-        Duration limit = period.compareTo(statementLimit) > 0 ? period : statementLimit;
-        if (waiting.compareTo(limit) <= 0) {
-            return published;
-        }
-        return published.withState(SessionState.STALLED, "no answer from the server for " + waiting.toSeconds()
-                + " s (tick period " + period.toSeconds() + " s)", published.lastTickStart());
+        return status.current();
     }
 
     /**
@@ -204,7 +166,7 @@ final class SourceReaper {
                     // Connect at once rather than at the first grid point, which may be up to one
                     // period away: an operator who adds a source learns within seconds whether it works.
                     applyPendingConfig();
-                    ensureSession(timer.now());
+                    keeper.ensure(config, timer.now());
                     publishStatus(null);
                     while (!stopRequested) {
                         runOnce();
@@ -216,7 +178,7 @@ final class SourceReaper {
                     context.meters().reaperRestarted();
                     loopFailure = "reaper failed, restarting in " + delay.toMillis() + " ms: " + e;
                     log.error("Source {}: reaper loop failed, restarting it in {}", name, delay, e);
-                    closeSession();
+                    keeper.close();
                     publishStatus(SessionState.FAILED);
                     timer.sleepUntil(timer.now().plus(delay), wake);
                     loopFailure = null;
@@ -225,7 +187,7 @@ final class SourceReaper {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         } finally {
-            closeSession();
+            keeper.close();
             context.meters().release(sourceMeters);
             publishStatus(SessionState.STOPPED);
         }
@@ -244,7 +206,7 @@ final class SourceReaper {
         if (due.isEmpty()) {
             return;
         }
-        if (stretchedUntil != null && due.scheduledAt().isBefore(stretchedUntil)) {
+        if (stretch.skips(due.scheduledAt())) {
             skipStretched(due, now);
         } else {
             tick(due, now);
@@ -256,43 +218,12 @@ final class SourceReaper {
      * the status; only the free heartbeat (the session is or is not open) is published.
      */
     private void skipStretched(TickSchedule.DueTick due, Instant now) {
-        stretchedTicks++;
-        sourceMeters.stretched(stretchKind);
-        skippedTicks += due.skippedPoints();
+        sourceMeters.stretched(stretch.skipped());
+        status.skipped(due.skippedPoints());
         if (due.metrics().contains(INSTANCE_UP)) {
-            publish(List.of(instanceUp(session != null, now)));
+            publish(List.of(instanceUp(keeper.connected(), now)));
         }
         publishStatus(null);
-    }
-
-    /**
-     * After each tick: a slow one (a timeout with no answer, or longer than the tick period)
-     * stretches the schedule by one period, doubling per consecutive slow tick up to
-     * pgharvest.reaper.max-stretch; a tick that is not slow ends the stretch.
-     */
-    private void stretchIfSlow(TickSchedule.DueTick due, String timeoutReason, Duration took) {
-        if (schedule.isEmpty()) {
-            return; // nothing scheduled, nothing to stretch
-        }
-        Duration period = schedule.period();
-        String overrun = took.compareTo(period) > 0
-                ? "tick took " + took.toMillis() + " ms, longer than its period of " + period.toMillis() + " ms"
-                : null;
-        if (timeoutReason == null && overrun == null) {
-            slowStreak = 0;
-            stretchedUntil = null;
-            return;
-        }
-        slowStreak++;
-        Duration delay = new io.pgharvest.support.Backoff(period, context.maxStretch().compareTo(period) < 0
-                ? period : context.maxStretch()).after(slowStreak);
-        stretchedUntil = due.scheduledAt().plus(period).plus(delay);
-        stretchKind = timeoutReason != null ? "timeout" : "overrun";
-        stretchReason = (timeoutReason != null ? timeoutReason : overrun) + "; ticks before "
-                + stretchedUntil + " are skipped";
-        if (slowStreak == 1 || Integer.bitCount(slowStreak) == 1) {
-            log.warn("Source {}: {}", name, stretchReason);
-        }
     }
 
     private void applyPendingConfig() {
@@ -302,9 +233,8 @@ final class SourceReaper {
         }
         if (config != null && !config.sameConnection(next)) {
             log.info("Source {}: connection settings changed, reconnecting", name);
-            closeSession();
-            connectFailures = 0;
-            nextConnectAttempt = Instant.MIN;
+            keeper.reconnectNow();
+            keeper.forgetFailures();
         }
         config = next;
         replan(timer.now());
@@ -313,7 +243,7 @@ final class SourceReaper {
 
     /** Recomputes the active metrics for the current config and server role, keeping due times. */
     private void replan(Instant now) {
-        ServerFacts facts = session == null ? null : session.facts();
+        ServerFacts facts = keeper.facts();
         boolean inRecovery = facts != null && facts.inRecovery();
         Map<String, Integer> selection = config.selection(inRecovery);
         var active = new LinkedHashMap<String, Duration>();
@@ -339,7 +269,7 @@ final class SourceReaper {
         solo.retainOnly(active.keySet());
         natives.retainOnly(active.keySet());
         ledger.retainOnly(selection.keySet());
-        syncInstance();
+        keeper.syncInstance(config, schedule.intervals().keySet());
         inactiveMetrics.forEach((metric, lane) -> {
             if (lane == MetricLane.NO_SQL) {
                 log.info("Source {}: metric {} has no SQL for server version {}; not collected",
@@ -361,23 +291,21 @@ final class SourceReaper {
 
     private void tick(TickSchedule.DueTick due, Instant startedAt) {
         long startNanos = System.nanoTime();
-        tickStartedNanos = startNanos;
+        status.tickStarted(startNanos, due.skippedPoints());
         context.meters().lag(Duration.between(due.scheduledAt(), startedAt));
         sourceMeters.tick(due.skippedPoints());
-        skippedTicks += due.skippedPoints();
-        ticks++;
         var out = new ArrayList<Measurement>();
         TickRunner runner = null;
         boolean up = false;
         slowReason = null;
         try {
             runner = collect(due, startedAt);
-            up = session != null;
+            up = keeper.connected();
         } catch (RuntimeException e) {
             // Loops never die from one failure: record it and carry on with the next tick.
             log.error("Source {}: tick failed unexpectedly", name, e);
-            factsStale = true;
-            up = session != null;
+            keeper.factsStale(true);
+            up = keeper.connected();
         } finally {
             if (lastRunner != null) {
                 out.addAll(lastRunner.measurements()); // also what was fetched before a session loss
@@ -388,11 +316,10 @@ final class SourceReaper {
             if (due.metrics().contains(INSTANCE_UP)) {
                 out.add(instanceUp(up && runner != null, startedAt));
             }
-            tickStartedNanos = 0;
-            lastTickStart = startedAt;
-            lastTickDuration = Duration.ofNanos(System.nanoTime() - startNanos);
-            if (session != null) {
-                stretchIfSlow(due, slowReason, lastTickDuration);
+            Duration took = Duration.ofNanos(System.nanoTime() - startNanos);
+            status.tickEnded(startedAt, took);
+            if (keeper.connected()) {
+                stretch.afterTick(schedule, due.scheduledAt(), slowReason, took);
             }
             publish(out);
             publishStatus(null);
@@ -406,13 +333,14 @@ final class SourceReaper {
      */
     private TickRunner collect(TickSchedule.DueTick due, Instant startedAt) {
         for (int attempt = 1; ; attempt++) {
-            boolean hadSession = session != null;
+            boolean hadSession = keeper.connected();
             lastRunner = null;
             try {
-                if (!ensureSession(startedAt)) {
+                if (!keeper.ensure(config, startedAt)) {
                     return null;
                 }
-                if (!refreshFactsIfDue(startedAt, due.scheduledAt())) {
+                if (!keeper.refreshFactsIfDue(startedAt, due.scheduledAt())) {
+                    slowReason = keeper.slowReason();
                     lastRunner = newTickRunner(); // the session stays; nothing more is asked of the server now
                     return lastRunner;
                 }
@@ -425,9 +353,9 @@ final class SourceReaper {
                 lastRunner.run(metrics, intervals, startedAt, due.scheduledAt());
                 // Native metrics after the round trip, so that their work never delays it; the
                 // runner skips them (they have no SQL).
-                natives.run(metrics, config, session, intervals, ledger, startedAt, nativeMeasurements);
+                natives.run(metrics, config, keeper.session(), intervals, ledger, startedAt, nativeMeasurements);
                 // A failing metric may mean a promotion or demotion: re-read the role next tick.
-                factsStale = lastRunner.pipelineFailed();
+                keeper.factsStale(lastRunner.pipelineFailed());
                 slowReason = lastRunner.slowReason();
                 return lastRunner;
             } catch (SourceDownException | SQLException e) {
@@ -437,142 +365,19 @@ final class SourceReaper {
                 if (attempt == 1 && hadSession && nothingFetched) {
                     log.info("Source {}: session found closed, reconnecting within this tick ({})", name,
                             down.getMessage());
-                    closeSession();
-                    nextConnectAttempt = Instant.MIN;
+                    keeper.reconnectNow();
                     continue;
                 }
-                sessionLost(down, startedAt);
+                keeper.lost(down, startedAt);
                 return null;
             }
         }
     }
 
     private TickRunner newTickRunner() {
-        return new TickRunner(config, session, solo, ledger, instance, session.facts().database(), context.meters(),
-                sourceMeters, context.sessions().settings().defaultStatementTimeout(), context.maxExtraRoundTrips());
-    }
-
-    /**
-     * Joins the instance the session is on with the metrics now active (or moves to another one
-     * after a reconnect to another server, or leaves when there is no session or the instance is
-     * unknown). Called after every re-plan.
-     */
-    private void syncInstance() {
-        ServerFacts facts = session == null ? null : session.facts();
-        String key = facts == null ? null : facts.instanceKey(config.connection().hosts().getFirst().toString());
-        if (instance != null && !instance.key().equals(key)) {
-            leaveInstance();
-        }
-        if (key != null) {
-            instance = context.instances().join(key, name, facts.database(), schedule.intervals().keySet());
-        }
-    }
-
-    private void leaveInstance() {
-        if (instance != null) {
-            context.instances().leave(instance, name);
-            instance = null;
-        }
-    }
-
-    /** Opens a session unless one is open or the reconnect back-off has not passed. */
-    private boolean ensureSession(Instant now) {
-        if (session != null) {
-            return true;
-        }
-        if (now.isBefore(nextConnectAttempt)) {
-            return false;
-        }
-        try {
-            session = SourceSession.open(context.sessions(), config.connection(), config.source().kind(), now);
-            if (connectFailures > 0) {
-                log.info("Source {}: connected again after {} failed attempts", name, connectFailures);
-            }
-            connectFailures = 0;
-            factsStale = false;
-            // The status shows the current trouble, not an error that is over.
-            lastConnectionError = null;
-            lastConnectionErrorAt = null;
-            warnOnceAboutPrivileges(session.privileges().warning());
-            replan(now);
-            return true;
-        } catch (SQLException e) {
-            connectFailures++;
-            Duration backoff = context.reconnectBackoff().after(connectFailures);
-            nextConnectAttempt = now.plus(backoff);
-            recordConnectionError("cannot connect [SQLState " + e.getSQLState() + "]: " + e.getMessage(), now);
-            if (connectFailures == 1 || Integer.bitCount(connectFailures) == 1) {
-                log.warn("Source {}: {} (attempt {}, next in {} s)", name, lastConnectionError,
-                        connectFailures, backoff.toSeconds());
-            }
-            return false;
-        }
-    }
-
-    /** Logged when the role's privileges are first seen or change, not on every reconnect. */
-    private void warnOnceAboutPrivileges(String warning) {
-        if (warning != null && !warning.equals(loggedPrivilegeWarning)) {
-            log.warn("Source {}: {}", name, warning);
-        }
-        loggedPrivilegeWarning = warning;
-    }
-
-    /**
-     * Re-reads the facts when due (always while {@link #recheckServerFactsUntil} asks). A facts
-     * query that fails without losing the session (the server did not answer within the facts'
-     * own time limit) keeps the session: reconnecting would only add a backend to a busy server.
-     * The tick then runs nothing, and a timeout counts as a slow tick. On a change of role or
-     * version it re-plans from {@code gridPoint} (this tick's point), so the new role's metrics
-     * are due at once and run right after this tick rather than one period later.
-     *
-     * @return false when the facts could not be read and the tick should ask nothing more
-     * @throws SQLException when the session is gone
-     */
-    private boolean refreshFactsIfDue(Instant now, Instant gridPoint) throws SQLException {
-        if (now.isBefore(recheckFactsUntil)) {
-            factsStale = true;
-        }
-        ServerFacts facts = session.facts();
-        if (!factsStale && Duration.between(facts.readAt(), now).compareTo(context.factsRefreshInterval()) < 0) {
-            return true;
-        }
-        ServerFacts fresh;
-        try {
-            fresh = session.refreshFacts(now);
-        } catch (SQLException e) {
-            SourceSession.Failure failure = session.classify(e);
-            if (failure == SourceSession.Failure.BROKEN) {
-                throw e;
-            }
-            factsStale = true;
-            String reason = "facts query failed, session kept [SQLState " + e.getSQLState() + "]: " + e.getMessage();
-            if (failure == SourceSession.Failure.SLOW) {
-                slowReason = "server slow: " + reason;
-            } else {
-                log.warn("Source {}: {}", name, reason);
-            }
-            return false;
-        }
-        factsStale = false;
-        if (fresh.inRecovery() != facts.inRecovery() || fresh.majorVersion() != facts.majorVersion()) {
-            log.info("Source {}: server is now {} (version {})", name,
-                    fresh.inRecovery() ? "a standby" : "a primary", fresh.displayVersion());
-            replan(gridPoint.isAfter(now) ? now : gridPoint);
-        }
-        return true;
-    }
-
-    private void sessionLost(SourceDownException e, Instant now) {
-        log.warn("Source {}: {}", name, e.getMessage());
-        recordConnectionError(e.getMessage(), now);
-        closeSession();
-        connectFailures = 1;
-        nextConnectAttempt = now; // first reconnect at the next tick, then back off
-    }
-
-    private void recordConnectionError(String message, Instant at) {
-        lastConnectionError = message;
-        lastConnectionErrorAt = at;
+        SourceSession session = keeper.session();
+        return new TickRunner(config, session, solo, ledger, keeper.instance(), session.facts().database(),
+                context.meters(), sourceMeters, context.defaultStatementTimeout(), context.maxExtraRoundTrips());
     }
 
     private Measurement instanceUp(boolean up, Instant at) {
@@ -591,77 +396,7 @@ final class SourceReaper {
         }
     }
 
-    private void closeSession() {
-        leaveInstance();
-        if (session != null) {
-            session.close();
-            session = null;
-        }
-    }
-
     private void publishStatus(SessionState forcedState) {
-        try {
-            SourceRuntimeStatus next = buildStatus(forcedState);
-            status = next;
-            context.statusListener().accept(next);
-        } catch (RuntimeException e) {
-            log.warn("Source {}: could not publish status", name, e);
-        }
-    }
-
-    private SourceRuntimeStatus buildStatus(SessionState forcedState) {
-        ServerFacts facts = session == null ? null : session.facts();
-        SessionState state = forcedState != null ? forcedState
-                : session != null ? SessionState.CONNECTED
-                : connectFailures > 0 ? SessionState.DISCONNECTED : SessionState.STARTING;
-        var metrics = new ArrayList<MetricRuntimeStatus>();
-        if (config != null) {
-            Map<String, Duration> intervals = schedule.intervals();
-            for (var entry : sortedSelection(config.selection(facts != null && facts.inRecovery()))) {
-                String metric = entry.getKey();
-                MetricDefinition definition = config.definitions().get(metric);
-                MetricLane running = definition != null && definition.isNative() ? natives.lane(metric)
-                        : solo.contains(metric) ? MetricLane.SOLO : MetricLane.PIPELINE;
-                MetricLane lane = inactiveMetrics.getOrDefault(metric, running);
-                metrics.add(new MetricRuntimeStatus(metric, entry.getValue(), lane, ledger.lastSuccess(metric),
-                        ledger.lastError(metric), ledger.lastErrorAt(metric),
-                        intervals.containsKey(metric) ? schedule.nextDue(metric) : null));
-            }
-        }
-        String error = state == SessionState.FAILED ? loopFailure : lastConnectionError;
-        return new SourceRuntimeStatus(name, state, session != null, error, lastConnectionErrorAt,
-                facts == null ? null : facts.displayVersion(),
-                facts == null || facts.versionNum() == 0 ? null : facts.versionNum(),
-                facts == null ? null : facts.inRecovery(),
-                facts == null ? null : facts.systemIdentifier(),
-                schedule.isEmpty() ? null : schedule.period(), lastTickStart, lastTickDuration, ticks, skippedTicks,
-                metrics, session == null ? null : session.privileges().warning(), stretchedTicks, stretchReason,
-                instanceShare(facts));
-    }
-
-    private SourceRuntimeStatus.InstanceShare instanceShare(ServerFacts facts) {
-        Instance current = instance;
-        if (current == null || facts == null) {
-            return null;
-        }
-        var fannedOut = new ArrayList<String>();
-        for (String metric : schedule.intervals().keySet()) {
-            MetricDefinition definition = config.definitions().get(metric);
-            if (definition != null && current.fansOut(metric)
-                    && definition.instanceSqlFor(facts.majorVersion()).isPresent()) {
-                fannedOut.add(metric);
-            }
-        }
-        fannedOut.sort(null);
-        return new SourceRuntimeStatus.InstanceShare(current.key(), current.memberCount(), fannedOut);
-    }
-
-    /** The selection in name order; sorted again only when the selection itself changes, not every tick. */
-    private List<Map.Entry<String, Integer>> sortedSelection(Map<String, Integer> selection) {
-        if (selection != sortedSelectionOf) {
-            sortedSelection = List.copyOf(new java.util.TreeMap<>(selection).entrySet());
-            sortedSelectionOf = selection;
-        }
-        return sortedSelection;
+        status.publish(forcedState, loopFailure, config, schedule, inactiveMetrics);
     }
 }

@@ -1,255 +1,59 @@
 package io.pgharvest.reaper;
 
-import io.pgharvest.endpoint.EndpointProtocol;
-import io.pgharvest.endpoint.EndpointSession;
 import io.pgharvest.endpoint.RolePrivileges;
-import io.pgharvest.endpoint.SessionOpener;
-import io.pgharvest.endpoint.SessionSettings;
-import io.pgharvest.model.connection.ConnectionString;
-import io.pgharvest.model.sql.MetricSql;
-import io.pgharvest.model.SourceKind;
-import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
-import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
-import java.sql.Statement;
-import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
 /**
- * One reaper's connection to its source, opened by the {@link SessionOpener} (whose rules it
- * shares with the connection test), plus the server facts the engine schedules by. A source
- * that is not a PostgreSQL server (pgbouncer, pgpool) has an {@link EndpointSession} instead of
- * a JDBC connection; the opener picks its implementation for the kind.
+ * A reaper's session on its source, whatever the kind of endpoint behind it: opened by the
+ * kind's {@link Endpoint}, it knows the server's facts (which SQL key applies), sends a tick's
+ * queries in one round trip, and says what an error means for it. The reaper, the tick and the
+ * native metrics have one code path for every kind.
+ *
+ * <p>Not thread-safe: owned by one reaper's thread, closed by it.
  */
-final class SourceSession implements AutoCloseable {
+interface SourceSession extends AutoCloseable {
 
-    private static final String FACTS_SQL = """
-            select current_setting('server_version_num')::int, pg_is_in_recovery(),
-                   coalesce(host(inet_server_addr()), '') || ':' || coalesce(inet_server_port(), 0),
-                   current_database()::text""";
-    private static final String INSUFFICIENT_PRIVILEGE = "42501";
-    static final String QUERY_CANCELED = "57014";
-    static final String LOCK_NOT_AVAILABLE = "55P03";
-    private static final String SYSTEM_ID_SQL = "select system_identifier::text from pg_control_system()";
-    /** Floor of the facts queries' own time limit, however short the metrics' default is. */
-    private static final Duration MIN_FACTS_TIMEOUT = Duration.ofSeconds(30);
+    /** What the server said about itself when last asked. */
+    ServerFacts facts();
 
-    private final Connection connection;
-    private final EndpointSession endpoint;
-    private final boolean postgres;
-    private final QueryPipeline pipeline;
-    private final Duration factsTimeout;
-    private ServerFacts facts;
-    private RolePrivileges privileges = RolePrivileges.READ_ONLY;
-    private boolean systemIdReadable = true;
-
-    private SourceSession(Connection connection, boolean postgres, QueryPipeline pipeline, Duration factsTimeout) {
-        this.connection = connection;
-        this.endpoint = null;
-        this.postgres = postgres;
-        this.pipeline = pipeline;
-        this.factsTimeout = factsTimeout;
-    }
-
-    /**
-     * The facts queries' own statement and lock timeout: six times the metrics' default, at
-     * least 30 s, at most half the socket timeout. A busy server answers them late rather than
-     * never, and a session that cannot read its facts is useless, so they may wait longer than
-     * a metric; failing them instead would cost a reconnect (and the server a new backend).
-     */
-    static Duration factsTimeout(SessionSettings settings) {
-        Duration wanted = settings.defaultStatementTimeout().multipliedBy(6);
-        if (wanted.compareTo(MIN_FACTS_TIMEOUT) < 0) {
-            wanted = MIN_FACTS_TIMEOUT;
-        }
-        Duration cap = settings.socketTimeout().dividedBy(2);
-        return wanted.compareTo(cap) > 0 ? cap : wanted;
-    }
-
-    private SourceSession(EndpointSession endpoint, Instant now) {
-        this.connection = null;
-        this.endpoint = endpoint;
-        this.postgres = false;
-        this.pipeline = new QueryPipeline(endpoint);
-        this.factsTimeout = Duration.ZERO;
-        this.facts = ServerFacts.notPostgres(now, endpoint.version(), endpoint.protocol().sqlKey());
-    }
-
-    static SourceSession open(SessionOpener opener, ConnectionString conn, SourceKind kind, Instant now)
-            throws SQLException {
-        if (!EndpointProtocol.of(kind).isPostgres()) {
-            return new SourceSession(opener.openEndpoint(conn, kind), now);
-        }
-        SessionSettings settings = opener.settings();
-        Connection connection = opener.open(conn, kind);
-        try {
-            connection.setAutoCommit(true);
-            // Login was bounded by the short connect timeout; queries get the long safety net.
-            connection.setNetworkTimeout(Runnable::run, (int) settings.socketTimeout().toMillis());
-            boolean postgres = EndpointProtocol.of(kind).isPostgres();
-            var session = new SourceSession(connection, postgres, new QueryPipeline(connection,
-                    settings.defaultStatementTimeout(), settings.socketTimeout(), postgres), factsTimeout(settings));
-            session.readFacts(now, true);
-            if (postgres) {
-                if (settings.refusePrivileged() && session.privileges.privileged()) {
-                    throw new SQLException("refused: the source " + session.privileges.warning()
-                            + "; pgharvest.reaper.refuse-privileged-sources is on", INSUFFICIENT_PRIVILEGE);
-                }
-            }
-            return session;
-        } catch (SQLException | RuntimeException e) {
-            closeQuietly(connection);
-            throw e;
-        }
-    }
-
-    /** Re-reads version and recovery state (one transaction, under the facts' own time limit). */
-    ServerFacts refreshFacts(Instant now) throws SQLException {
-        return readFacts(now, false);
-    }
-
-    /**
-     * Reads the facts in one read-only transaction whose statement and lock timeouts are the
-     * facts' own ({@link #factsTimeout}), set by {@code SET LOCAL} (a utility command: unlike a
-     * function call it needs no catalog lookup, so it cannot itself wait for a lock). On the
-     * first call it also reads the role's privileges and the system identifier.
-     */
-    private ServerFacts readFacts(Instant now, boolean opening) throws SQLException {
-        if (!postgres) {
-            facts = ServerFacts.notPostgres(now, endpoint.version(), endpoint.protocol().sqlKey());
-            return facts;
-        }
-        try (Statement st = connection.createStatement()) {
-            st.execute("begin transaction read only");
-            try {
-                st.execute("set local statement_timeout = " + factsTimeout.toMillis());
-                st.execute("set local lock_timeout = " + factsTimeout.toMillis());
-                int versionNum;
-                boolean inRecovery;
-                String serverAddress;
-                String database;
-                try (ResultSet rs = st.executeQuery(FACTS_SQL)) {
-                    rs.next();
-                    versionNum = rs.getInt(1);
-                    inRecovery = rs.getBoolean(2);
-                    serverAddress = rs.getString(3);
-                    database = rs.getString(4);
-                }
-                if (opening) {
-                    privileges = RolePrivileges.of(connection);
-                }
-                // Last: without pg_monitor it fails, and so does the rest of the transaction.
-                String systemId = facts != null && facts.systemIdentifier() != null ? facts.systemIdentifier()
-                        : readSystemIdentifier(st);
-                facts = new ServerFacts(versionNum, inRecovery, systemId, serverAddress, database, now);
-            } catch (SQLException | RuntimeException e) {
-                try {
-                    st.execute("rollback");
-                } catch (SQLException rollbackFailed) {
-                    e.addSuppressed(rollbackFailed); // the session is probably gone; the caller decides
-                }
-                throw e;
-            }
-            st.execute("rollback");
-            return facts;
-        }
-    }
-
-    /** pg_control_system() needs pg_monitor or superuser; without it we share by host and port. */
-    private String readSystemIdentifier(Statement st) throws SQLException {
-        if (!systemIdReadable) {
-            return null;
-        }
-        try (ResultSet rs = st.executeQuery(SYSTEM_ID_SQL)) {
-            return rs.next() ? rs.getString(1) : null;
-        } catch (SQLException e) {
-            if (classify(e) != Failure.METRIC) {
-                throw e; // a slow or lost server says nothing about the privilege: try again later
-            }
-            systemIdReadable = false;
-            return null;
-        }
-    }
-
-    /**
-     * Runs one reading statement of a native metric with bind parameters: in autocommit, so in a
-     * transaction of its own that is read-only by the session's default, under the session's
-     * statement timeout. The SQL is pgharvest's own, and held to the rules of metric SQL all the
-     * same ({@link MetricSql}): one reading statement whose effects end with it.
-     */
-    List<Map<String, Object>> read(String sql, Object... parameters) throws SQLException {
-        if (connection == null) {
-            throw new SQLException("the source is not a PostgreSQL server; this metric reads one", "0A000");
-        }
-        var refused = MetricSql.problem(sql);
-        if (refused.isPresent()) {
-            throw new SQLException("refused to send a native metric's query: " + refused.get(), "42501");
-        }
-        try (PreparedStatement statement = connection.prepareStatement(sql)) {
-            for (int i = 0; i < parameters.length; i++) {
-                statement.setObject(i + 1, parameters[i]);
-            }
-            var rows = new ArrayList<Map<String, Object>>();
-            try (ResultSet rs = statement.executeQuery()) {
-                ResultSetMetaData meta = rs.getMetaData();
-                while (rs.next()) {
-                    var row = new LinkedHashMap<String, Object>();
-                    for (int c = 1; c <= meta.getColumnCount(); c++) {
-                        row.put(meta.getColumnLabel(c), rs.getObject(c));
-                    }
-                    rows.add(row);
-                }
-            }
-            return rows;
-        }
-    }
+    /** Asks again (version, recovery state); the new facts, also from {@link #facts()} afterwards. */
+    ServerFacts refreshFacts(Instant now) throws SQLException;
 
     /** What the session's role could do beyond reading (read once when the session opened). */
-    RolePrivileges privileges() {
-        return privileges;
-    }
+    RolePrivileges privileges();
 
-    ServerFacts facts() {
-        return facts;
-    }
-
-    QueryPipeline pipeline() {
-        return pipeline;
-    }
+    /** Why {@code query} would be refused without being sent, or null when it may be sent. */
+    QueryPipeline.NotReadingException refusal(MetricQuery query);
 
     /**
-     * What an error says about the session: gone (connection class 08, operator intervention
-     * 57P, a closed connection: reconnect), slow (statement or lock timeout, a cancel: the
-     * session is fine and so is the query, the server did not answer in time), or the query's
-     * own problem. A pooler's console cannot cancel a command: a command without answer ends
-     * its session, so it is never slow.
+     * Runs {@code queries} in one round trip and returns their rows in the same order.
+     *
+     * @throws SQLException if any of them failed; no result is returned then
      */
-    Failure classify(SQLException error) {
-        if (endpoint != null) {
-            return endpoint.isBroken(error) ? Failure.BROKEN : Failure.METRIC;
-        }
-        String state = error.getSQLState();
-        boolean connectionClass = state != null && (state.startsWith("08") || state.startsWith("57P"));
-        try {
-            if (connectionClass || connection.isClosed()) {
-                return Failure.BROKEN;
-            }
-        } catch (SQLException e) {
-            return Failure.BROKEN;
-        }
-        return QUERY_CANCELED.equals(state) || LOCK_NOT_AVAILABLE.equals(state) ? Failure.SLOW : Failure.METRIC;
-    }
+    List<FetchedRows> run(List<MetricQuery> queries) throws SQLException;
+
+    /** Runs one query alone, with its time limit (a round trip of its own). */
+    QueryPipeline.AloneRun runAlone(MetricQuery query) throws SQLException;
+
+    /**
+     * Runs a native metric's reading statement with bind parameters (see {@link PostgresSession#read});
+     * an endpoint that is not a PostgreSQL server refuses.
+     */
+    List<Map<String, Object>> read(String sql, Object... parameters) throws SQLException;
+
+    /** What {@code error}, thrown by this session, says about it. */
+    Failure classify(SQLException error);
 
     /** True when an error means the session itself is gone, not just one query. */
-    boolean isBroken(SQLException error) {
+    default boolean isBroken(SQLException error) {
         return classify(error) == Failure.BROKEN;
     }
+
+    @Override
+    void close();
 
     /** How a failed round trip bears on the session and its metrics. */
     enum Failure {
@@ -259,23 +63,5 @@ final class SourceSession implements AutoCloseable {
         SLOW,
         /** The SQL itself failed (a missing relation, a privilege, a type error). */
         METRIC
-    }
-
-    @Override
-    public void close() {
-        pipeline.close();
-        if (endpoint != null) {
-            endpoint.close();
-        } else {
-            closeQuietly(connection);
-        }
-    }
-
-    private static void closeQuietly(Connection connection) {
-        try {
-            connection.close();
-        } catch (SQLException ignored) {
-            // Closing a dead session: nothing left to release on our side.
-        }
     }
 }

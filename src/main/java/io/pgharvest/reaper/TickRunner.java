@@ -49,7 +49,7 @@ final class TickRunner {
     private final SoloLane solo;
     private final SuspectGroups suspects;
     private final MetricLedger ledger;
-    /** The instance this source is a member of; null when the instance is unknown (nothing shared). */
+    /** The instance this source is a member of; one that shares nothing when unknown ({@link Instance#alone()}). */
     private final Instance instance;
     private final String database;
     /** Metrics of this tick that run their instance-wide variant. */
@@ -111,13 +111,13 @@ final class TickRunner {
             if (sql == null) {
                 continue; // not active for this server; the reaper reports it in the status
             }
-            boolean shared = definition.instanceLevel() && instance != null;
+            boolean shared = definition.instanceLevel();
             String instanceSql = fanOutSql(metric, definition, major);
             if ((shared || instanceSql != null) && deliverCached(metric, definition, intervals.get(metric), now)) {
                 continue;
             }
             var query = new MetricQuery(metric, instanceSql != null ? instanceSql : sql, timeoutOf(definition));
-            QueryPipeline.NotReadingException refused = session.pipeline().refusal(query);
+            QueryPipeline.NotReadingException refused = session.refusal(query);
             List<MetricQuery> lane = null;
             if (refused != null) {
                 // Known without a round trip: never sent, never a suspect.
@@ -163,7 +163,7 @@ final class TickRunner {
             settleTimeouts(now);
         } finally {
             // Fetched and shared, failed, or not run this tick: the next source due may fetch it.
-            for (String metric : claimed) { // empty without an instance (poolers, unknown instances)
+            for (String metric : claimed) {
                 instance.results().release(metric);
             }
         }
@@ -274,7 +274,7 @@ final class TickRunner {
     /** Runs {@code queries} as one pipeline; returns the failure, or null when all delivered. */
     private SQLException runGroup(List<MetricQuery> queries, Instant now) throws SourceDownException {
         try {
-            List<FetchedRows> results = session.pipeline().run(queries);
+            List<FetchedRows> results = session.run(queries);
             sourceMeters.roundTrip();
             answered = true;
             for (int i = 0; i < queries.size(); i++) {
@@ -319,7 +319,7 @@ final class TickRunner {
      */
     private void runAlone(MetricQuery query, Instant now, boolean suspect) throws SourceDownException {
         try {
-            QueryPipeline.AloneRun run = session.pipeline().runAlone(query);
+            QueryPipeline.AloneRun run = session.runAlone(query);
             sourceMeters.roundTrip();
             answered = true;
             suspects.cleared(query.metric());
@@ -393,7 +393,7 @@ final class TickRunner {
 
     /** The instance-wide SQL to run for {@code metric} on this tick, or null to run it per database. */
     private String fanOutSql(String metric, MetricDefinition definition, int major) {
-        if (instance == null || database == null || definition.instanceLevel() || !instance.fansOut(metric)) {
+        if (definition.instanceLevel() || !instance.fansOut(metric)) {
             return null;
         }
         return definition.instanceSqlFor(major).orElse(null);
@@ -423,7 +423,7 @@ final class TickRunner {
                 ledger.failed(metric, e.getMessage(), now);
                 return;
             }
-        } else if (definition.instanceLevel() && instance != null) { // null: instance unknown, nothing shared
+        } else if (definition.instanceLevel()) { // on an instance that shares nothing, kept by nobody
             ledger.deliveredShared(metric, instance.results().put(metric, now, rows));
         }
         out.add(measurement(definition, own, now));

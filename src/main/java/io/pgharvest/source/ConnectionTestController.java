@@ -3,13 +3,12 @@ package io.pgharvest.source;
 import io.pgharvest.api.ApiDocs;
 import io.pgharvest.config.HarvestProperties;
 import io.pgharvest.endpoint.ConnectionTestResult;
-import io.pgharvest.endpoint.ConnectionTester;
 import io.pgharvest.model.connection.ConnectionString;
 import io.pgharvest.model.FieldProblem;
 import io.pgharvest.model.connection.InvalidConnectionStringException;
 import io.pgharvest.model.Source;
-import io.pgharvest.model.SourceKind;
 import io.pgharvest.model.StoreTable;
+import io.pgharvest.reaper.EndpointRegistry;
 import io.pgharvest.store.ConfigStore;
 import io.pgharvest.store.InvalidConfigException;
 import io.pgharvest.store.NoSuchItemException;
@@ -32,12 +31,12 @@ import org.springframework.web.bind.annotation.RestController;
 class ConnectionTestController {
 
     private final ConfigStore store;
-    private final ConnectionTester tester;
+    private final EndpointRegistry endpoints;
     private final HarvestProperties properties;
 
-    ConnectionTestController(ConfigStore store, ConnectionTester tester, HarvestProperties properties) {
+    ConnectionTestController(ConfigStore store, EndpointRegistry endpoints, HarvestProperties properties) {
         this.store = store;
-        this.tester = tester;
+        this.endpoints = endpoints;
         this.properties = properties;
     }
 
@@ -54,11 +53,12 @@ class ConnectionTestController {
         if (source == null) {
             throw new NoSuchItemException(StoreTable.SOURCES, name);
         }
-        if (source.kind() == SourceKind.PATRONI) {
-            // Its connStr names etcd, not a server; the members' sessions show in the source's status.
+        if (!endpoints.hasSession(source.kind())) {
+            // A Patroni source's connStr names etcd, not a server; the members' sessions show in its status.
             throw new InvalidConfigException(StoreTable.SOURCES, name, List.of(new FieldProblem("kind",
-                    "a patroni source has no connection of its own to test: its status lists each member"
-                            + " (discovery.members) and GET /api/v1/sources/<member>/status shows its session")));
+                    "a " + source.kind().label() + " source has no connection of its own to test: its status lists"
+                            + " each member (discovery.members) and GET /api/v1/sources/<member>/status shows its"
+                            + " session")));
         }
         ConnectionString connection;
         try {
@@ -66,6 +66,6 @@ class ConnectionTestController {
         } catch (InvalidConnectionStringException e) {
             throw new InvalidConfigException(StoreTable.SOURCES, name, List.of(new FieldProblem("connStr", e.getMessage())));
         }
-        return tester.test(connection, source.kind(), properties.connectTimeout());
+        return endpoints.test(source.kind(), connection, properties.connectTimeout());
     }
 }

@@ -135,7 +135,8 @@ class ContinuousDiscoveryTest {
                 Duration.ofMinutes(5), Duration.ofSeconds(5), false, 2, Duration.ofMinutes(2));
         var expansion = new SourceExpansion(List.of(new ContinuousDiscoverer(sessions)),
                 new DiscoveryProperties(interval, Duration.ofMinutes(10)), Clock.systemUTC());
-        var service = new ReaperService(store, SourceOwnership.ALL, publisher, new SimpleMeterRegistry(), properties, sessions, expansion,
+        var service = new ReaperService(store, SourceOwnership.ALL, publisher, new SimpleMeterRegistry(), properties,
+                io.pgharvest.reaper.TestEndpoints.of(sessions), expansion,
                 Clock.systemUTC());
         service.start();
         return service;

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.pgharvest.model.connection.ConnectionString;
-import io.pgharvest.model.SourceKind;
 import io.pgharvest.testsupport.TestPostgres;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -74,13 +73,12 @@ class ConnectErrorsTest {
     void tlsRequiredButNotOfferedIsReportedAsSuch() {
         TestPostgres pg = TestPostgres.shared();
         assertThatThrownBy(() -> opener.open(ConnectionString.parse("postgresql://" + TestPostgres.SUPERUSER + "@"
-                + pg.host() + ":" + pg.port() + "/postgres?sslmode=require"), SourceKind.POSTGRES))
+                + pg.host() + ":" + pg.port() + "/postgres?sslmode=require")))
                 .isInstanceOf(SQLException.class).hasMessageStartingWith("TLS not offered");
     }
 
     private void open(int port, String query) throws SQLException {
-        opener.open(ConnectionString.parse("postgresql://u:secret-pw@127.0.0.1:" + port + "/db" + query),
-                SourceKind.POSTGRES).close();
+        opener.open(ConnectionString.parse("postgresql://u:secret-pw@127.0.0.1:" + port + "/db" + query)).close();
     }
 
     private static ServerSocket fakeServer(Consumer<Socket> behaviour) throws IOException {

@@ -3,7 +3,6 @@ package io.pgharvest.endpoint;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.pgharvest.model.connection.ConnectionString;
-import io.pgharvest.model.SourceKind;
 import io.pgharvest.testsupport.TestPostgres;
 import java.io.IOException;
 import java.net.InetAddress;
@@ -53,7 +52,7 @@ class ConnectionTesterTest {
 
         ConnectionString conn = ConnectionString.parse(pg.connStr("postgres"));
 
-        ConnectionTestResult result = tester.test(conn, SourceKind.POSTGRES, Duration.ofSeconds(10));
+        ConnectionTestResult result = tester.testPostgres(conn, Duration.ofSeconds(10));
 
         assertThat(result.error()).isNull();
         assertThat(result.reachable()).isTrue();
@@ -74,7 +73,7 @@ class ConnectionTesterTest {
         ConnectionString conn = ConnectionString.parse("host=127.0.0.1 port=" + closedPort + " password=" + PASSWORD);
 
         long started = System.nanoTime();
-        ConnectionTestResult result = tester.test(conn, SourceKind.POSTGRES, TIMEOUT);
+        ConnectionTestResult result = tester.testPostgres(conn, TIMEOUT);
 
         assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(WITHIN_TIMEOUT);
         assertThat(result.reachable()).isFalse();
@@ -91,7 +90,7 @@ class ConnectionTesterTest {
                     "postgresql://u:" + PASSWORD + "@127.0.0.1:" + blackhole.port() + "/db");
 
             long started = System.nanoTime();
-            ConnectionTestResult result = tester.test(conn, SourceKind.POSTGRES, TIMEOUT);
+            ConnectionTestResult result = tester.testPostgres(conn, TIMEOUT);
 
             assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(WITHIN_TIMEOUT);
             assertThat(result.reachable()).isFalse();
@@ -105,7 +104,7 @@ class ConnectionTesterTest {
             ConnectionString conn = ConnectionString.parse("host=127.0.0.1 port=" + silent.getLocalPort());
 
             long started = System.nanoTime();
-            ConnectionTestResult result = tester.test(conn, SourceKind.POSTGRES, TIMEOUT);
+            ConnectionTestResult result = tester.testPostgres(conn, TIMEOUT);
 
             assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(WITHIN_TIMEOUT);
             assertThat(result.reachable()).isFalse();
@@ -119,7 +118,7 @@ class ConnectionTesterTest {
         ConnectionString conn = ConnectionString.parse(
                 "host=127.0.0.1 port=" + passwordServer.port() + " dbname=postgres user=monitor password=" + wrong);
 
-        ConnectionTestResult result = tester.test(conn, SourceKind.POSTGRES, Duration.ofSeconds(10));
+        ConnectionTestResult result = tester.testPostgres(conn, Duration.ofSeconds(10));
 
         assertThat(result.reachable()).isFalse();
         assertThat(result.sqlState()).isEqualTo("28P01");
@@ -131,7 +130,7 @@ class ConnectionTesterTest {
         ConnectionString conn = ConnectionString.parse(
                 "host=127.0.0.1 port=" + passwordServer.port() + " dbname=postgres user=monitor password=" + PASSWORD);
 
-        ConnectionTestResult result = tester.test(conn, SourceKind.POSTGRES, Duration.ofSeconds(10));
+        ConnectionTestResult result = tester.testPostgres(conn, Duration.ofSeconds(10));
 
         assertThat(result.error()).isNull();
         assertThat(result.reachable()).isTrue();
@@ -142,7 +141,7 @@ class ConnectionTesterTest {
     void unknownDatabaseIsReportedWithItsSqlState() {
         ConnectionString conn = ConnectionString.parse(TestPostgres.shared().connStr("no_such_database"));
 
-        ConnectionTestResult result = tester.test(conn, SourceKind.POSTGRES, Duration.ofSeconds(10));
+        ConnectionTestResult result = tester.testPostgres(conn, Duration.ofSeconds(10));
 
         assertThat(result.reachable()).isFalse();
         assertThat(result.sqlState()).isEqualTo("3D000");

@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.pgharvest.model.connection.ConnectionString;
 import io.pgharvest.model.Measurement;
-import io.pgharvest.model.SourceKind;
 import io.pgharvest.testsupport.TestPgbouncer;
 import io.pgharvest.testsupport.TestPgpool;
 import io.pgharvest.testsupport.TestPostgres;
@@ -62,8 +61,8 @@ class ConsoleSessionTest {
 
     @Test
     void readsPgbouncersConsoleWithTypedValues() throws SQLException {
-        try (EndpointSession session = opener.openEndpoint(console(trustBouncer, "postgres", null),
-                SourceKind.PGBOUNCER)) {
+        try (ConsoleSession session = opener.openConsole(console(trustBouncer, "postgres", null),
+                ConsoleDialect.PGBOUNCER)) {
             assertThat(session.version()).startsWith("PgBouncer 1.");
             List<Measurement.Row> pools = session.run("show pools", TIMEOUT);
             assertThat(pools).anySatisfy(row -> {
@@ -79,8 +78,8 @@ class ConsoleSessionTest {
     @Test
     void logsInToPgbouncerWithMd5AndScram() throws SQLException {
         for (TestPgbouncer bouncer : List.of(md5Bouncer, scramBouncer)) {
-            try (EndpointSession session = opener.openEndpoint(console(bouncer, USER, PASSWORD),
-                    SourceKind.PGBOUNCER)) {
+            try (ConsoleSession session = opener.openConsole(console(bouncer, USER, PASSWORD),
+                    ConsoleDialect.PGBOUNCER)) {
                 assertThat(session.run("show databases", TIMEOUT)).extracting(row -> row.values().get("name"))
                         .contains(TestPgbouncer.DATABASE);
             }
@@ -90,28 +89,28 @@ class ConsoleSessionTest {
     @Test
     void aWrongPasswordIsRefusedWithoutRevealingIt() {
         for (TestPgbouncer bouncer : List.of(md5Bouncer, scramBouncer)) {
-            assertThatThrownBy(() -> opener.openEndpoint(console(bouncer, USER, "Wrong-pw-555"), SourceKind.PGBOUNCER))
+            assertThatThrownBy(() -> opener.openConsole(console(bouncer, USER, "Wrong-pw-555"), ConsoleDialect.PGBOUNCER))
                     .isInstanceOfSatisfying(SQLException.class, e -> {
                         // pgbouncer reports 08P01 rather than PostgreSQL's 28P01
                         assertThat(e.getMessage()).containsPattern("(password|SASL) authentication failed");
                         assertThat(e.getMessage()).doesNotContain("Wrong-pw-555");
                     });
         }
-        assertThatThrownBy(() -> opener.openEndpoint(console(scramBouncer, USER, null), SourceKind.PGBOUNCER))
+        assertThatThrownBy(() -> opener.openConsole(console(scramBouncer, USER, null), ConsoleDialect.PGBOUNCER))
                 .hasMessageContaining("has none");
     }
 
     @Test
     void readsPgpoolsNodesAndProcessesAfterScramLogin() throws SQLException {
         ConnectionString conn = ConnectionString.parse(pgpool.connStr(TestPgpool.USER, TestPgpool.PASSWORD, "postgres"));
-        try (EndpointSession session = opener.openEndpoint(conn, SourceKind.PGPOOL)) {
+        try (ConsoleSession session = opener.openConsole(conn, ConsoleDialect.PGPOOL)) {
             assertThat(session.version()).startsWith("4.");
             assertThat(session.run("show pool_nodes", TIMEOUT)).singleElement().satisfies(row ->
                     assertThat(row.values()).containsEntry("node_id", "0").containsEntry("status", "up"));
             assertThat(session.run("show pool_processes", TIMEOUT)).isNotEmpty();
         }
         ConnectionString wrong = ConnectionString.parse(pgpool.connStr(TestPgpool.USER, "Wrong-pw-556", "postgres"));
-        assertThatThrownBy(() -> opener.openEndpoint(wrong, SourceKind.PGPOOL))
+        assertThatThrownBy(() -> opener.openConsole(wrong, ConsoleDialect.PGPOOL))
                 .isInstanceOfSatisfying(SQLException.class, e -> assertThat(e.getMessage()).doesNotContain("Wrong-pw-556"));
     }
 
@@ -120,11 +119,11 @@ class ConsoleSessionTest {
         TestPostgres postgres = TestPostgres.shared();
         ConnectionString direct = ConnectionString.parse("postgresql://postgres@" + postgres.host() + ":"
                 + postgres.port() + "/postgres?sslmode=disable");
-        assertThatThrownBy(() -> opener.openEndpoint(direct, SourceKind.PGBOUNCER))
+        assertThatThrownBy(() -> opener.openConsole(direct, ConsoleDialect.PGBOUNCER))
                 .hasMessageContaining("not pgbouncer's admin console").hasMessageContaining("show version");
         ConnectionString pooledDatabase = ConnectionString.parse("postgresql://postgres@127.0.0.1:" + trustBouncer.port()
                 + "/" + TestPgbouncer.DATABASE);
-        assertThatThrownBy(() -> opener.openEndpoint(pooledDatabase, SourceKind.PGPOOL))
+        assertThatThrownBy(() -> opener.openConsole(pooledDatabase, ConsoleDialect.PGPOOL))
                 .hasMessageContaining("not pgpool-II").hasMessageContaining("show pool_version");
     }
 
@@ -132,7 +131,7 @@ class ConsoleSessionTest {
     void sslmodeRequireIsRefusedClearlyByAServerWithoutTls() {
         ConnectionString conn = ConnectionString.parse("postgresql://postgres@127.0.0.1:" + trustBouncer.port()
                 + "/pgbouncer?sslmode=require");
-        assertThatThrownBy(() -> opener.openEndpoint(conn, SourceKind.PGBOUNCER))
+        assertThatThrownBy(() -> opener.openConsole(conn, ConsoleDialect.PGBOUNCER))
                 .hasMessageContaining("TLS not offered").hasMessageContaining("sslmode=require");
     }
 
@@ -142,14 +141,14 @@ class ConsoleSessionTest {
             for (String mode : List.of("require", "prefer")) {
                 ConnectionString conn = ConnectionString.parse("postgresql://postgres@127.0.0.1:" + tls.port()
                         + "/pgbouncer?sslmode=" + mode);
-                try (EndpointSession session = opener.openEndpoint(conn, SourceKind.PGBOUNCER)) {
+                try (ConsoleSession session = opener.openConsole(conn, ConsoleDialect.PGBOUNCER)) {
                     assertThat(session.run("show clients", TIMEOUT)).as(mode)
                             .anySatisfy(row -> assertThat(String.valueOf(row.values().get("tls"))).startsWith("TLS"));
                 }
             }
             ConnectionString plain = ConnectionString.parse("postgresql://postgres@127.0.0.1:" + tls.port()
                     + "/pgbouncer?sslmode=disable");
-            assertThatThrownBy(() -> opener.openEndpoint(plain, SourceKind.PGBOUNCER)).isInstanceOf(SQLException.class);
+            assertThatThrownBy(() -> opener.openConsole(plain, ConsoleDialect.PGBOUNCER)).isInstanceOf(SQLException.class);
         }
     }
 
@@ -157,7 +156,7 @@ class ConsoleSessionTest {
     void verifyingCertificatesIsRefusedBeforeConnecting() {
         ConnectionString conn = ConnectionString.parse("postgresql://postgres@127.0.0.1:" + trustBouncer.port()
                 + "/pgbouncer?sslmode=verify-full");
-        assertThatThrownBy(() -> opener.openEndpoint(conn, SourceKind.PGBOUNCER))
+        assertThatThrownBy(() -> opener.openConsole(conn, ConsoleDialect.PGBOUNCER))
                 .hasMessageContaining("sslmode=verify-full is not supported");
     }
 
@@ -167,7 +166,7 @@ class ConsoleSessionTest {
             ConnectionString conn = ConnectionString.parse("postgresql://postgres@127.0.0.1:" + silent.getLocalPort()
                     + "/pgbouncer?sslmode=disable");
             long started = System.nanoTime();
-            assertThatThrownBy(() -> opener.openEndpoint(conn, SourceKind.PGBOUNCER, Duration.ofMillis(500)))
+            assertThatThrownBy(() -> opener.openConsole(conn, ConsoleDialect.PGBOUNCER, Duration.ofMillis(500)))
                     .hasMessageContaining("login timed out");
             assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofSeconds(5));
         }
@@ -179,7 +178,7 @@ class ConsoleSessionTest {
             Thread.ofVirtual().start(() -> acceptLoginThenStaySilent(server));
             ConnectionString conn = ConnectionString.parse("postgresql://postgres@127.0.0.1:" + server.getLocalPort()
                     + "/pgbouncer?sslmode=disable");
-            try (EndpointSession session = opener.openEndpoint(conn, SourceKind.PGBOUNCER)) {
+            try (ConsoleSession session = opener.openConsole(conn, ConsoleDialect.PGBOUNCER)) {
                 assertThat(session.version()).isEqualTo("Silent 1.0");
                 long started = System.nanoTime();
                 assertThatThrownBy(() -> session.run("show pools", Duration.ofMillis(300)))

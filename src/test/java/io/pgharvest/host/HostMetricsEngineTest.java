@@ -102,7 +102,7 @@ class HostMetricsEngineTest {
         var sessions = new SessionOpener(new SessionSettings(Duration.ofSeconds(2), Duration.ofSeconds(5),
                 Duration.ofSeconds(1), Duration.ofMinutes(1)));
         var service = new ReaperService(store, SourceOwnership.ALL, publisher, new SimpleMeterRegistry(), properties,
-                sessions, SourceExpansion.none(), Clock.systemUTC(), natives);
+                io.pgharvest.reaper.TestEndpoints.of(sessions), SourceExpansion.none(), Clock.systemUTC(), natives);
         service.start();
         var selection = new java.util.HashMap<String, Integer>();
         HOST_METRICS.forEach(m -> selection.put(m, 1));

@@ -106,7 +106,7 @@ class HostMetricsTest {
     @Test
     void noHostMetricIsCollectedForAServerOnAnotherMachine() {
         var remote = new NativeTarget("remote", "postgres", pg.majorVersion(), "192.0.2.10:5432", false,
-                new JdbcSqlReader(connection), Duration.ofSeconds(60), Instant.now());
+                new JdbcSqlReader(connection), Duration.ofSeconds(60), Instant.now(), null);
         for (NativeMetric metric : List.of(new CpuLoadMetric(probe), new PsutilCpuMetric(probe),
                 new PsutilMemMetric(probe), new PsutilDiskMetric(), new PsutilDiskIoMetric(probe))) {
             assertThatThrownBy(() -> metric.newCollector().collect(remote)).as(metric.name())
@@ -123,7 +123,7 @@ class HostMetricsTest {
 
     private static NativeTarget local() {
         return new NativeTarget("local", "postgres", pg.majorVersion(), "127.0.0.1:" + pg.port(), true,
-                new JdbcSqlReader(connection), Duration.ofSeconds(60), Instant.now());
+                new JdbcSqlReader(connection), Duration.ofSeconds(60), Instant.now(), null);
     }
 
     private static void spin(Duration duration) {

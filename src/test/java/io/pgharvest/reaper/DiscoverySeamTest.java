@@ -63,7 +63,7 @@ class DiscoverySeamTest {
         var expansion = new SourceExpansion(List.of(new ListedDatabases()),
                 new DiscoveryProperties(Duration.ofSeconds(1), Duration.ofMinutes(10)), Clock.systemUTC());
         service = new ReaperService(store, SourceOwnership.ALL, publisher, new SimpleMeterRegistry(), properties,
-                ReaperTestKit.sessions(),
+                TestEndpoints.of(ReaperTestKit.sessions()),
                 expansion, Clock.systemUTC());
         service.start();
     }

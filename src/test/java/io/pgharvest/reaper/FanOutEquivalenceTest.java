@@ -259,7 +259,7 @@ class FanOutEquivalenceTest {
                 Duration.ofMinutes(1), Duration.ofMillis(200), Duration.ofSeconds(1), Duration.ofMinutes(1),
                 Duration.ofMinutes(5), Duration.ofSeconds(5), false, 2, Duration.ofMinutes(2));
         var service = new ReaperService(store, publisher, new SimpleMeterRegistry(), properties,
-                ReaperTestKit.sessions(), Clock.systemUTC());
+                TestEndpoints.of(ReaperTestKit.sessions()), Clock.systemUTC());
         service.start();
         try {
             // Three rounds: the first may run before every source has joined the instance.

@@ -78,7 +78,7 @@ class PipelineRoundTripTest {
         pg.createDatabase("timeouts_db");
         try (Connection c = pg.connect("timeouts_db"); Statement st = c.createStatement()) {
             st.execute("set statement_timeout = '5s'");
-            var pipeline = new QueryPipeline(c, Duration.ofSeconds(5), Duration.ofSeconds(30), true);
+            var pipeline = new QueryPipeline(c, Duration.ofSeconds(5), Duration.ofSeconds(30));
             String sql = "select current_setting('statement_timeout') as limit_text";
             var queries = List.of(new MetricQuery("a", sql, Duration.ofSeconds(3)),
                     new MetricQuery("b", sql, Duration.ofSeconds(5)), new MetricQuery("c", sql, Duration.ofSeconds(1)),

@@ -9,7 +9,6 @@ import io.pgharvest.endpoint.SessionOpener;
 import io.pgharvest.endpoint.SessionSettings;
 import io.pgharvest.model.connection.ConnectionString;
 import io.pgharvest.model.SessionState;
-import io.pgharvest.model.SourceKind;
 import io.pgharvest.testsupport.TestPostgres;
 import java.sql.SQLException;
 import java.time.Duration;
@@ -53,9 +52,9 @@ class PrivilegedSourceTest {
 
     @Test
     void aSuperuserOrAWriterIsFlaggedAndAPgMonitorRoleIsNot() throws Exception {
-        try (var superuser = SourceSession.open(opener(false), as(TestPostgres.SUPERUSER), SourceKind.POSTGRES, NOW);
-                var writer = SourceSession.open(opener(false), as("priv_writer"), SourceKind.POSTGRES, NOW);
-                var monitor = SourceSession.open(opener(false), as("priv_monitor"), SourceKind.POSTGRES, NOW)) {
+        try (var superuser = PostgresSession.open(opener(false), as(TestPostgres.SUPERUSER), NOW);
+                var writer = PostgresSession.open(opener(false), as("priv_writer"), NOW);
+                var monitor = PostgresSession.open(opener(false), as("priv_monitor"), NOW)) {
             assertThat(superuser.privileges().warning()).contains("superuser").contains("pg_monitor");
             assertThat(writer.privileges().warning()).contains("can write").contains("orders");
             assertThat(monitor.privileges().warning()).isNull();
@@ -64,10 +63,10 @@ class PrivilegedSourceTest {
 
     @Test
     void refusingPrivilegedSourcesRefusesASuperuserButNotAPgMonitorRole() throws Exception {
-        assertThatThrownBy(() -> SourceSession.open(opener(true), as(TestPostgres.SUPERUSER), SourceKind.POSTGRES, NOW))
+        assertThatThrownBy(() -> PostgresSession.open(opener(true), as(TestPostgres.SUPERUSER), NOW))
                 .isInstanceOf(SQLException.class).hasMessageContaining("refused")
                 .hasMessageContaining("pgharvest.reaper.refuse-privileged-sources");
-        try (var monitor = SourceSession.open(opener(true), as("priv_monitor"), SourceKind.POSTGRES, NOW)) {
+        try (var monitor = PostgresSession.open(opener(true), as("priv_monitor"), NOW)) {
             assertThat(monitor.privileges().privileged()).isFalse();
         }
     }

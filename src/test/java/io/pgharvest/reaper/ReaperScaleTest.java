@@ -42,7 +42,7 @@ class ReaperScaleTest {
                     Duration.ofMinutes(1), Duration.ofMillis(500), Duration.ofSeconds(5), Duration.ofMinutes(1),
                     Duration.ofMinutes(5), Duration.ofSeconds(10), false, 2, Duration.ofMinutes(2));
             var service = new ReaperService(store, publisher, new SimpleMeterRegistry(), properties,
-                    ReaperTestKit.sessions(), Clock.systemUTC());
+                    TestEndpoints.of(ReaperTestKit.sessions()), Clock.systemUTC());
             service.start();
             try {
                 addSources(store, pg, 0, 10);

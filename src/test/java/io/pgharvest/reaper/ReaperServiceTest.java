@@ -48,7 +48,7 @@ class ReaperServiceTest {
         var properties = new ReaperProperties(Duration.ofSeconds(1), Duration.ofSeconds(5), Duration.ofSeconds(1),
                 Duration.ofMinutes(1), Duration.ofMillis(200), Duration.ofSeconds(1), Duration.ofMinutes(1),
                 Duration.ofMinutes(5), Duration.ofSeconds(5), false, 2, Duration.ofMinutes(2));
-        service = new ReaperService(store, publisher, new SimpleMeterRegistry(), properties, ReaperTestKit.sessions(),
+        service = new ReaperService(store, publisher, new SimpleMeterRegistry(), properties, TestEndpoints.of(ReaperTestKit.sessions()),
                 Clock.systemUTC());
         service.start();
     }

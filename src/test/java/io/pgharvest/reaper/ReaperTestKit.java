@@ -50,7 +50,7 @@ final class ReaperTestKit {
 
     ReaperTestKit(Duration reconnectMin, Duration reconnectMax, int maxExtraRoundTrips, NativeMetricRegistry natives) {
         context = new ReaperContext(publisher, new ReaperMeters(registry), new InstanceRegistry(),
-                sessions(),
+                TestEndpoints.of(sessions()), sessions().settings().defaultStatementTimeout(),
                 Duration.ofSeconds(1), new Backoff(reconnectMin, reconnectMax), Duration.ofSeconds(30),
                 Duration.ofMinutes(5), Thread.ofVirtual().name("test-reaper-", 0).factory(), status -> { },
                 maxExtraRoundTrips, Duration.ofMinutes(2), natives);

@@ -146,7 +146,7 @@ class ServerLogEventCountsTest {
 
     private Map<String, Long> collect(LogTail tail, boolean local) throws Exception {
         var target = new NativeTarget("logs", "logtest", pg.majorVersion(), local ? ":0" : "192.0.2.10:5432", local,
-                new JdbcSqlReader(connection), Duration.ofSeconds(60), Instant.now());
+                new JdbcSqlReader(connection), Duration.ofSeconds(60), Instant.now(), null);
         var values = tail.collect(target).getFirst().values();
         assertThat(values.keySet()).containsExactly("debug", "debug_total", "info", "info_total", "notice",
                 "notice_total", "warning", "warning_total", "error", "error_total", "log", "log_total", "fatal",

@@ -2,11 +2,10 @@ package io.pgharvest.testsupport;
 
 import io.pgharvest.embedded.PostgresBinaries;
 import io.pgharvest.embedded.ServerAccount;
-import io.pgharvest.endpoint.EndpointSession;
+import io.pgharvest.endpoint.ConsoleSession;
 import io.pgharvest.endpoint.SessionOpener;
 import io.pgharvest.endpoint.SessionSettings;
 import io.pgharvest.model.Measurement;
-import io.pgharvest.model.SourceKind;
 import io.pgharvest.model.connection.ConnectionString;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -168,7 +167,7 @@ public final class TestPgbouncer implements AutoCloseable {
         var opener = new SessionOpener(new SessionSettings(START_TIMEOUT, START_TIMEOUT, START_TIMEOUT, START_TIMEOUT));
         var conn = ConnectionString.parse("postgresql://" + TestPostgres.SUPERUSER + "@127.0.0.1:" + port + "/" + CONSOLE
                 + "?sslmode=disable");
-        try (EndpointSession session = opener.openEndpoint(conn, SourceKind.PGBOUNCER)) {
+        try (ConsoleSession session = opener.openConsole(conn, io.pgharvest.endpoint.ConsoleDialect.PGBOUNCER)) {
             var rows = new ArrayList<Map<String, String>>();
             for (Measurement.Row row : session.run(command, START_TIMEOUT)) {
                 var text = new LinkedHashMap<String, String>();
