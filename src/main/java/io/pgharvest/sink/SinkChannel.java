@@ -72,6 +72,8 @@ final class SinkChannel {
     /** Measurements whose destination conflicts with the sink (SinkRejectedException#parked). */
     private final SpillLog parked;
     private final Map<String, String> conflicts = new ConcurrentHashMap<>();
+    /** Batches the sink refused for good (SinkRejectedException#quarantined), kept for inspection. */
+    private final RejectedBatches refused;
     private long nextParkedRetry;
     private final Clock clock;
     private final ReentrantLock lock = new ReentrantLock();
@@ -128,6 +130,8 @@ final class SinkChannel {
                 quarantined::addAndGet);
         this.parked = SpillLog.open(spillDir.resolve("parked"), settings.diskBound(), new SpillCodec(),
                 dropped::addAndGet, quarantined::addAndGet);
+        this.refused = RejectedBatches.open(sink.name(), spillDir.resolve("rejected"), settings.diskBound(),
+                dropped::addAndGet, meters);
         this.clock = clock;
         Tags tags = Tags.of("sink", sink.name());
         Gauge.builder("pgharvest.sink.queue.depth", this, c -> c.queued)
@@ -256,7 +260,8 @@ final class SinkChannel {
     SinkStatus status() {
         return new SinkStatus(sink.name(), type, up, lastError, lastErrorAt, queued, spill.undelivered(),
                 spill.bytes(), written.get(), dropped.get(), failures.get(), quarantined.get(), writerFailure,
-                writerRestarts.get(), parked.undelivered(), Map.copyOf(conflicts));
+                writerRestarts.get(), parked.undelivered(), Map.copyOf(conflicts), refused.measurements(),
+                refused.batches());
     }
 
     /** The writer's supervisor: a loop that fails unexpectedly is reported and started again. */
@@ -420,7 +425,9 @@ final class SinkChannel {
             } catch (SinkRejectedException e) {
                 int rejected = e.rejected().size();
                 recordError(e.getMessage());
-                if (e.parked()) {
+                if (e.quarantined()) {
+                    refused.keep(e);
+                } else if (e.parked()) {
                     park(e);
                 } else {
                     dropped.addAndGet(rejected);
@@ -434,7 +441,8 @@ final class SinkChannel {
                 consecutiveFailures++;
                 markDown(e);
                 boolean onDisk = batch.fromSpill() != null ? releaseSpillBatch() : moveInFlightToDisk(batch);
-                boolean retry = awaitRetry();
+                boolean retry = awaitRetry(e instanceof SinkRetryAfterException later ? later.retryAfter()
+                        : Duration.ZERO);
                 if (onDisk || !retry) {
                     return retry;
                 }
@@ -532,13 +540,16 @@ final class SinkChannel {
     }
 
     /**
-     * Waits until the next attempt: the back-off of the failures so far, cut short when a probe
-     * succeeds (checked every {@link #PROBE_INTERVAL}).
+     * Waits until the next attempt: the back-off of the failures so far, or longer when the sink
+     * asked for it ({@link SinkRetryAfterException}); cut short when a probe succeeds (checked
+     * every {@link #PROBE_INTERVAL}, but not before the time the sink asked for).
      *
      * @return false when stopping
      */
-    private boolean awaitRetry() throws InterruptedException {
-        long deadline = System.nanoTime() + settings.retryBackoff().after(consecutiveFailures).toNanos();
+    private boolean awaitRetry(Duration asked) throws InterruptedException {
+        long now = System.nanoTime();
+        long notBefore = now + asked.toNanos();
+        long deadline = Math.max(now + settings.retryBackoff().after(consecutiveFailures).toNanos(), notBefore);
         while (!stopping() && !abandon) {
             long left = deadline - System.nanoTime();
             if (left <= 0) {
@@ -546,6 +557,9 @@ final class SinkChannel {
             }
             if (stopSignal.await(Math.min(left, PROBE_INTERVAL.toNanos()), TimeUnit.NANOSECONDS)) {
                 break;
+            }
+            if (System.nanoTime() - notBefore < 0) {
+                continue;
             }
             try {
                 if (sink.probe()) {
@@ -775,6 +789,7 @@ final class SinkChannel {
             try {
                 spill.close();
                 parked.close();
+                refused.close();
             } catch (IOException e) {
                 log.warn("Sink {}: closing the spill log failed", sink.name(), e);
             }
