@@ -154,6 +154,11 @@ public final class TestReceiver implements AutoCloseable {
                 .until(() -> get(kind == Kind.PROMETHEUS ? "/-/ready" : "/health").statusCode() == 200);
     }
 
+    /** CPU time the running server process has used so far (user + system). */
+    public Duration cpuTime() {
+        return process == null ? Duration.ZERO : process.info().totalCpuDuration().orElse(Duration.ZERO);
+    }
+
     /** The server's log, for failure messages. */
     public String log() {
         try {
