@@ -81,7 +81,7 @@ class RemoteWriteBenchmark {
                             receiver::cpuTime, sink::bytesSent));
                 }
                 receiver.flush();
-                assertThat(receiver.query("count(pgharvest_db_stats_numbackends)", Instant.now()).get(0)
+                assertThat(receiver.query("count(last_over_time(pgharvest_db_stats_c0[30m]))", Instant.now()).get(0)
                         .path("value").get(1).asString()).isEqualTo(String.valueOf(SOURCES));
             }
         }
