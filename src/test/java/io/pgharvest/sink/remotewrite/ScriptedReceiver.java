@@ -24,7 +24,8 @@ final class ScriptedReceiver implements AutoCloseable {
     record Answer(int status, Map<String, String> headers) {
     }
 
-    record Received(Headers headers, byte[] body) {
+    /** @param nanoTime System.nanoTime() at arrival */
+    record Received(Headers headers, byte[] body, long nanoTime) {
     }
 
     private final HttpServer server;
@@ -66,7 +67,8 @@ final class ScriptedReceiver implements AutoCloseable {
 
     private void answer(HttpExchange exchange) throws IOException {
         try (exchange) {
-            received.add(new Received(exchange.getRequestHeaders(), exchange.getRequestBody().readAllBytes()));
+            received.add(new Received(exchange.getRequestHeaders(), exchange.getRequestBody().readAllBytes(),
+                    System.nanoTime()));
             Answer answer = script.poll();
             if (answer == null) {
                 exchange.sendResponseHeaders(204, -1);
