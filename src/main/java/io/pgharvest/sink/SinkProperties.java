@@ -11,8 +11,9 @@ import org.springframework.boot.context.properties.bind.ConstructorBinding;
 import org.springframework.util.unit.DataSize;
 
 /**
- * One entry of {@code pgharvest.sinks}. Options without a default that do not apply to the entry's
- * type are refused; the defaulted ones are ignored.
+ * One entry of {@code pgharvest.sinks}. {@code address} and the remote-write options (bearer token,
+ * headers, TLS, timeouts) are refused on entries of another type, and a remote-write entry refuses
+ * {@code port} and {@code path}; other options that do not apply to the entry's type are ignored.
  *
  * @param type postgres, prometheus, prometheus-remote-write or jsonfile
  * @param name name in logs, health, meters and the spill directory; defaults to the type, or
