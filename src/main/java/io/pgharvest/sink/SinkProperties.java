@@ -162,6 +162,14 @@ public record SinkProperties(
                 headers, tlsCaFile, connectTimeout, requestTimeout);
     }
 
+    /** Never shows the URL (it may hold a password), the password, the bearer token or header values. */
+    @Override
+    public String toString() {
+        return "SinkProperties[type=" + type + ", name=" + name + (url == null ? "" : ", url=***")
+                + (password == null ? "" : ", password=***") + (bearerToken == null ? "" : ", bearerToken=***")
+                + (headers.isEmpty() ? "" : ", headers=" + headers.keySet()) + "]";
+    }
+
     /** The scrape port, defaulted. */
     public int effectivePort() {
         return port == null ? DEFAULT_PROMETHEUS_PORT : port;

@@ -170,6 +170,16 @@ class RemoteWriteSinkTest {
     }
 
     @Test
+    void settingsNeverShowTheirSecrets() {
+        SinkProperties settings = properties(Map.of("url", "https://example.com/write?token=q-secret", "bearer-token",
+                TOKEN, "headers.X-Api-Key", "header-secret"));
+        assertThat(settings.toString()).contains("X-Api-Key").doesNotContain(TOKEN).doesNotContain("q-secret")
+                .doesNotContain("header-secret");
+        assertThat(ReceiverEndpoint.of("p", settings).toString()).contains("https://example.com/write")
+                .doesNotContain(TOKEN).doesNotContain("q-secret").doesNotContain("header-secret");
+    }
+
+    @Test
     void anUnreadableCaFileStopsStartupNamingTheProperty() throws Exception {
         Path notPem = Files.writeString(dir.resolve("ca.pem"), "not a certificate");
         assertThatThrownBy(() -> sink("https://127.0.0.1:1/api/v1/write", "tls-ca-file", notPem.toString()))
