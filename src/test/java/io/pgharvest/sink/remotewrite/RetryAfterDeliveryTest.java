@@ -31,13 +31,15 @@ class RetryAfterDeliveryTest {
         try (var receiver = new ScriptedReceiver()) {
             receiver.then(429, Map.of("Retry-After", "4"));
             try (var harvester = new CollectingHarvester(dir, server, database, receiver.url(), "{db_stats: 1}",
-                    "retry-initial=100ms")) {
+                    "retry-initial=100ms", "headers.X-Scope-OrgID=tenant-b")) {
                 Awaitility.await().atMost(Duration.ofSeconds(60)).until(() -> receiver.received().size() >= 3
                         && harvester.collected("db_stats").size() >= 8);
                 harvester.stop();
                 List<CollectingHarvester.Collected> collected = harvester.collected("db_stats");
                 List<ScriptedReceiver.Received> requests = receiver.received();
 
+                assertThat(requests).allSatisfy(r -> assertThat(r.headers().getFirst("X-Scope-OrgID"))
+                        .as("a header bound from pgharvest.sinks[0].headers").isEqualTo("tenant-b"));
                 long quiet = requests.get(1).nanoTime() - requests.getFirst().nanoTime();
                 assertThat(Duration.ofNanos(quiet)).as("pause after 429 Retry-After: 4")
                         .isGreaterThanOrEqualTo(Duration.ofSeconds(4));
