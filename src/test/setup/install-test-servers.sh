@@ -10,6 +10,8 @@
 #   openssl            openssl          (self-signed certificate of the TLS console test)
 #   patroni            patroni          (Patroni cluster members, REST API)
 #   etcd               etcd-server      (Patroni's DCS, etcd v3)
+#   prometheus         prometheus       (remote-write receiver, dashboard and alert rule checks)
+#   victoria-metrics   victoria-metrics (remote-write receiver)
 #
 # Run it by hand as root to prepare a machine: bash src/test/setup/install-test-servers.sh
 set -euo pipefail
@@ -21,6 +23,8 @@ declare -A packages=(
   [openssl]=openssl
   [patroni]=patroni
   [etcd]=etcd-server
+  [prometheus]=prometheus
+  [victoria-metrics]=victoria-metrics
 )
 
 missing=()
@@ -41,7 +45,7 @@ if [[ $(id -u) != 0 ]]; then
 fi
 
 # Package scripts must not start system-wide services (pgbouncer on 6432, pgpool on 5433/9898,
-# prometheus on 9090, etcd on 2379, patroni):
+# prometheus on 9090, victoria-metrics on 8428, etcd on 2379, patroni):
 # the tests start their own instances on free ports. policy-rc.d 101 = "action not allowed".
 policy=/usr/sbin/policy-rc.d
 created_policy=""

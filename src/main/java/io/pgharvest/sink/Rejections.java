@@ -16,8 +16,8 @@ import org.slf4j.LoggerFactory;
  * their own under {@code parked/}, reported by destination, and retried every retry-max while the
  * sink is UP; once their table is fixed they are delivered (late, out of order with newer ones)
  * and the conflict disappears from health. Those that can never be written are dropped and
- * counted. A new way of keeping refused measurements (quarantining a batch a sink rejects for
- * good) belongs here.
+ * counted. Batches a sink refuses for good (a remote-write receiver's HTTP 4xx) are set aside in
+ * {@code rejected/} ({@link RejectedBatches}) and counted.
  *
  * <p>Threads: {@link #rejected} and {@link #retryIfDue} run on the writer thread only (the retry
  * timer is its own); {@link #conflicts} and {@link #parked} are read by health at any time.
@@ -28,6 +28,8 @@ final class Rejections implements AutoCloseable {
 
     private final Sink sink;
     private final SpillLog parked;
+    /** Batches refused for good (SinkRejectedException#quarantined), kept for inspection. */
+    private final RejectedBatches refused;
     private final Map<String, String> conflicts = new ConcurrentHashMap<>();
     private final SinkMeters meters;
     private final SinkHealth health;
@@ -35,21 +37,31 @@ final class Rejections implements AutoCloseable {
     private final int batchSize;
     private long nextRetry;
 
-    Rejections(Sink sink, Path dir, DeliverySettings settings, SinkMeters meters, SinkHealth health)
+    /**
+     * @param spillDir the sink's spill directory: parked measurements go to {@code parked/},
+     *     batches refused for good to {@code rejected/}
+     */
+    Rejections(Sink sink, Path spillDir, DeliverySettings settings, SinkMeters meters, SinkHealth health)
             throws IOException {
         this.sink = sink;
-        this.parked = SpillLog.open(dir, settings.diskBound(), new SpillCodec(), meters::dropped,
-                meters::quarantined);
+        this.parked = SpillLog.open(spillDir.resolve("parked"), settings.diskBound(), new SpillCodec(),
+                meters::dropped, meters::quarantined);
+        this.refused = RejectedBatches.open(sink.name(), spillDir.resolve("rejected"), settings.diskBound(), meters);
         this.meters = meters;
         this.health = health;
         this.retryEvery = settings.retryMax();
         this.batchSize = settings.batchSize();
     }
 
-    /** The measurements {@code e} refused: parked when their destination conflicts, else dropped. */
+    /**
+     * The measurements {@code e} refused: set aside in {@code rejected/} when the sink refused the
+     * batch for good, parked when their destination conflicts, else dropped.
+     */
     void rejected(SinkRejectedException e) {
         health.recordError(e.getMessage());
-        if (e.parked()) {
+        if (e.quarantined()) {
+            refused.keep(e);
+        } else if (e.parked()) {
             park(e);
         } else {
             meters.dropped(e.rejected().size());
@@ -129,8 +141,22 @@ final class Rejections implements AutoCloseable {
         return Map.copyOf(conflicts);
     }
 
+    /** Measurements refused for good and set aside since start. */
+    long refusedMeasurements() {
+        return refused.measurements();
+    }
+
+    /** Batches refused for good and set aside since start. */
+    long refusedBatches() {
+        return refused.batches();
+    }
+
     @Override
     public void close() throws IOException {
-        parked.close();
+        try {
+            parked.close();
+        } finally {
+            refused.close();
+        }
     }
 }

@@ -8,8 +8,8 @@ import java.util.function.BooleanSupplier;
  * When the writer tries again after a failure: a failed write waits the capped back-off of the
  * failures so far (retry-initial doubling up to retry-max), cut short as soon as a probe of the
  * sink succeeds, probed every {@link SinkChannel#PROBE_INTERVAL}; a writer loop that died waits
- * the same back-off of its restarts. A delay the sink itself asks for belongs in
- * {@link #delayAfter}, so that every wait of the writer follows it.
+ * the same back-off of its restarts. A sink that asks for a delay ({@link SinkRetryAfterException},
+ * HTTP Retry-After) is neither written to nor probed before that delay has passed.
  *
  * <p>Used by the writer thread only; waits end at once when the channel stops.
  */
@@ -37,10 +37,16 @@ final class RetryPolicy {
      * answers.
      *
      * @param stopping whether the channel is stopping, checked between probes
+     * @param failure what the failed write threw: a {@link SinkRetryAfterException} sets the
+     *     earliest next attempt
      * @return false when stopping (or told to abandon)
      */
-    boolean awaitRetry(BooleanSupplier stopping) throws InterruptedException {
-        long deadline = System.nanoTime() + delayAfter(health.consecutiveFailures()).toNanos();
+    boolean awaitRetry(BooleanSupplier stopping, Exception failure) throws InterruptedException {
+        long now = System.nanoTime();
+        // A sink that asked for a delay (HTTP Retry-After) is neither written to nor probed before it.
+        long notBefore = now + (failure instanceof SinkRetryAfterException later ? later.retryAfter() : Duration.ZERO)
+                .toNanos();
+        long deadline = Math.max(now + delayAfter(health.consecutiveFailures()).toNanos(), notBefore);
         while (!stopping.getAsBoolean() && !stop.abandoned()) {
             long left = deadline - System.nanoTime();
             if (left <= 0) {
@@ -48,6 +54,9 @@ final class RetryPolicy {
             }
             if (stop.await(Duration.ofNanos(Math.min(left, SinkChannel.PROBE_INTERVAL.toNanos())))) {
                 break;
+            }
+            if (System.nanoTime() - notBefore < 0) {
+                continue;
             }
             try {
                 if (sink.probe()) {

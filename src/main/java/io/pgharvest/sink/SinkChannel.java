@@ -80,7 +80,7 @@ final class SinkChannel {
         this.spill = SpillLog.open(spillDir, settings.diskBound(), new SpillCodec(), meters::dropped,
                 meters::quarantined);
         this.health = new SinkHealth(sink.name(), clock, spill::undelivered, queue::wakeSpiller);
-        this.rejections = new Rejections(sink, spillDir.resolve("parked"), settings, meters, health);
+        this.rejections = new Rejections(sink, spillDir, settings, meters, health);
         this.spiller = new Spiller(sink.name(), queue, spill, health, meters, stopSignal);
         var retry = new RetryPolicy(settings.retryBackoff(), sink, health, stopSignal);
         this.writer = new SinkWriter(sink, queue, spill, rejections, health, meters, retry, stopSignal, settings);
@@ -160,7 +160,7 @@ final class SinkChannel {
         return new SinkStatus(sink.name(), type, health.up(), health.lastError(), health.lastErrorAt(), queue.queued(),
                 spill.undelivered(), spill.bytes(), meters.written(), meters.dropped(), meters.failures(),
                 meters.quarantined(), health.writerFailure(), meters.writerRestarts(), rejections.parked(),
-                rejections.conflicts());
+                rejections.conflicts(), rejections.refusedMeasurements(), rejections.refusedBatches());
     }
 
     private static boolean join(Thread thread, Duration timeout) {

@@ -45,7 +45,7 @@ final class SinkMeters {
         Gauge.builder(name, state, value).description(description).baseUnit(unit).tags(tags).register(registry);
     }
 
-    private void counter(String name, AtomicLong count, String description) {
+    void counter(String name, AtomicLong count, String description) {
         FunctionCounter.builder(name, count, AtomicLong::get).description(description).tags(tags).register(registry);
     }
 

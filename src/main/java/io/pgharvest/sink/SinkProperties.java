@@ -1,23 +1,30 @@
 package io.pgharvest.sink;
 
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.regex.Pattern;
 import org.springframework.boot.context.properties.bind.ConstructorBinding;
 import org.springframework.util.unit.DataSize;
 
 /**
- * One entry of {@code pgharvest.sinks}. Options that do not apply to the entry's type are ignored.
+ * One entry of {@code pgharvest.sinks}. {@code address} and the remote-write options (bearer token,
+ * headers, TLS, timeouts) are refused on entries of another type, and a remote-write entry refuses
+ * {@code port} and {@code path}; other options that do not apply to the entry's type are ignored.
  *
- * @param type postgres, prometheus or jsonfile
+ * @param type postgres, prometheus, prometheus-remote-write or jsonfile
  * @param name name in logs, health, meters and the spill directory; defaults to the type, or
  *     type-index when several sinks share a type
  * @param url postgres: a {@code postgresql://user:password@host:port/db?...} URI or a
- *     {@code jdbc:postgresql:} URL of the storage database; a secret, never logged
- * @param user postgres: user name when the URL carries none
- * @param password postgres: password when the URL carries none; a secret, never logged
+ *     {@code jdbc:postgresql:} URL of the storage database; a secret, never logged.
+ *     prometheus-remote-write: the receiver's {@code http(s)://} write endpoint
+ * @param user postgres: user name when the URL carries none; prometheus-remote-write: basic
+ *     authentication user
+ * @param password postgres: password when the URL carries none; prometheus-remote-write: basic
+ *     authentication password; a secret, never logged
  * @param port prometheus: TCP port of the scrape endpoint (default 9187, the port registered
  *     for PostgreSQL exporters; 0 picks a free port); never the admin API's server.port
  * @param path prometheus: URL path of the scrape endpoint (default {@code /metrics});
@@ -41,6 +48,14 @@ import org.springframework.util.unit.DataSize;
  * @param keptFiles jsonfile: rotated files kept besides the current one
  * @param address prometheus: the local address the scrape endpoint binds to (e.g.
  *     {@code 127.0.0.1}); all interfaces when absent
+ * @param bearerToken prometheus-remote-write: sent as {@code Authorization: Bearer}; a secret, never
+ *     logged; excludes user/password (basic authentication)
+ * @param headers prometheus-remote-write: extra request headers, e.g. {@code X-Scope-OrgID} for a
+ *     tenant; values are never logged
+ * @param tlsCaFile prometheus-remote-write: PEM file of the certificate authorities that an
+ *     {@code https} receiver's certificate must chain to, instead of the JDK's default ones
+ * @param connectTimeout prometheus-remote-write: longest wait for a TCP (and TLS) connection
+ * @param requestTimeout prometheus-remote-write: longest wait for the receiver's answer to one request
  */
 public record SinkProperties(
         SinkType type,
@@ -64,7 +79,12 @@ public record SinkProperties(
         Duration staleness,
         DataSize rotationSize,
         Integer keptFiles,
-        String address) {
+        String address,
+        String bearerToken,
+        Map<String, String> headers,
+        Path tlsCaFile,
+        Duration connectTimeout,
+        Duration requestTimeout) {
 
     /** The one place of every default: an option that is absent (null) takes its value here. */
     @ConstructorBinding
@@ -83,6 +103,18 @@ public record SinkProperties(
         staleness = orDefault(staleness, Duration.ofMinutes(10));
         rotationSize = orDefault(rotationSize, DataSize.ofMegabytes(64));
         keptFiles = orDefault(keptFiles, 5);
+        headers = headers == null ? Map.of() : Map.copyOf(headers);
+    }
+
+    /** An entry without the remote-write options. */
+    public SinkProperties(SinkType type, String name, String url, String user, String password, Integer port,
+            String path, Integer batchSize, Duration batchDelay, Integer memoryQueue, DataSize diskBound,
+            Duration retryInitial, Duration retryMax, Duration flushTimeout, Duration retention,
+            Duration partitionInterval, Integer partitionsAhead, Duration maintenanceInterval, Duration staleness,
+            DataSize rotationSize, Integer keptFiles, String address) {
+        this(type, name, url, user, password, port, path, batchSize, batchDelay, memoryQueue, diskBound,
+                retryInitial, retryMax, flushTimeout, retention, partitionInterval, partitionsAhead,
+                maintenanceInterval, staleness, rotationSize, keptFiles, address, null, null, null, null, null);
     }
 
     /** An entry without a bind address (all interfaces for a scrape endpoint). */
@@ -93,7 +125,7 @@ public record SinkProperties(
             DataSize rotationSize, Integer keptFiles) {
         this(type, name, url, user, password, port, path, batchSize, batchDelay, memoryQueue, diskBound,
                 retryInitial, retryMax, flushTimeout, retention, partitionInterval, partitionsAhead,
-                maintenanceInterval, staleness, rotationSize, keptFiles, null);
+                maintenanceInterval, staleness, rotationSize, keptFiles, null, null, null, null, null, null);
     }
 
     /** Default port of the Prometheus endpoint: the one registered for PostgreSQL exporters. */
@@ -112,13 +144,30 @@ public record SinkProperties(
     public SinkProperties withName(String newName) {
         return new SinkProperties(type, newName, url, user, password, port, path, batchSize, batchDelay,
                 memoryQueue, diskBound, retryInitial, retryMax, flushTimeout, retention, partitionInterval,
-                partitionsAhead, maintenanceInterval, staleness, rotationSize, keptFiles, address);
+                partitionsAhead, maintenanceInterval, staleness, rotationSize, keptFiles, address, bearerToken,
+                headers, tlsCaFile, connectTimeout, requestTimeout);
     }
 
     public SinkProperties withPort(int newPort) {
         return new SinkProperties(type, name, url, user, password, newPort, path, batchSize, batchDelay,
                 memoryQueue, diskBound, retryInitial, retryMax, flushTimeout, retention, partitionInterval,
-                partitionsAhead, maintenanceInterval, staleness, rotationSize, keptFiles, address);
+                partitionsAhead, maintenanceInterval, staleness, rotationSize, keptFiles, address, bearerToken,
+                headers, tlsCaFile, connectTimeout, requestTimeout);
+    }
+
+    public SinkProperties withPath(String newPath) {
+        return new SinkProperties(type, name, url, user, password, port, newPath, batchSize, batchDelay,
+                memoryQueue, diskBound, retryInitial, retryMax, flushTimeout, retention, partitionInterval,
+                partitionsAhead, maintenanceInterval, staleness, rotationSize, keptFiles, address, bearerToken,
+                headers, tlsCaFile, connectTimeout, requestTimeout);
+    }
+
+    /** Never shows the URL (it may hold a password), the password, the bearer token or header values. */
+    @Override
+    public String toString() {
+        return "SinkProperties[type=" + type + ", name=" + name + (url == null ? "" : ", url=***")
+                + (password == null ? "" : ", password=***") + (bearerToken == null ? "" : ", bearerToken=***")
+                + (headers.isEmpty() ? "" : ", headers=" + headers.keySet()) + "]";
     }
 
     /** The scrape port, defaulted. */
@@ -138,7 +187,7 @@ public record SinkProperties(
     List<String> problems(String prefix) {
         var problems = new ArrayList<String>();
         if (type == null) {
-            problems.add(prefix + ".type is required (postgres, prometheus or jsonfile)");
+            problems.add(prefix + ".type is required (postgres, prometheus, prometheus-remote-write or jsonfile)");
             return problems;
         }
         if (name != null && !NAME.matcher(name).matches()) {
@@ -147,10 +196,14 @@ public record SinkProperties(
         if (type != SinkType.PROMETHEUS && address != null) {
             problems.add(prefix + ".address applies to prometheus sinks only (the scrape endpoint's bind address)");
         }
+        if (type != SinkType.PROMETHEUS_REMOTE_WRITE) {
+            refuseRemoteWriteOptions(prefix, problems);
+        }
         switch (type) {
             case POSTGRES -> checkPostgres(prefix, problems);
             case PROMETHEUS -> checkPrometheus(prefix, problems);
             case JSONFILE -> checkJsonFile(prefix, problems);
+            case PROMETHEUS_REMOTE_WRITE -> problems.addAll(RemoteWriteOptions.problems(prefix, this));
         }
         checkRange(problems, prefix + ".batch-size", batchSize, 1, 100_000);
         checkRange(problems, prefix + ".memory-queue", memoryQueue, 1, 10_000_000);
@@ -199,6 +252,26 @@ public record SinkProperties(
             problems.add(prefix + ".path must start with '/' (was '" + path + "')");
         }
         checkPositive(problems, prefix + ".staleness", staleness);
+    }
+
+    private void refuseRemoteWriteOptions(String prefix, List<String> problems) {
+        var given = new ArrayList<String>();
+        if (bearerToken != null) {
+            given.add("bearer-token");
+        }
+        if (!headers.isEmpty()) {
+            given.add("headers");
+        }
+        if (tlsCaFile != null) {
+            given.add("tls-ca-file");
+        }
+        if (connectTimeout != null) {
+            given.add("connect-timeout");
+        }
+        if (requestTimeout != null) {
+            given.add("request-timeout");
+        }
+        given.forEach(option -> problems.add(prefix + "." + option + " applies to prometheus-remote-write sinks only"));
     }
 
     private void checkJsonFile(String prefix, List<String> problems) {

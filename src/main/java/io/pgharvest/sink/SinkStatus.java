@@ -20,6 +20,8 @@ import java.util.Map;
  * @param writerRestarts writer loops restarted after an unexpected error since start
  * @param parked measurements kept because their destination conflicts with the sink
  * @param conflicts destination (table) to what is wrong with it, while measurements are parked
+ * @param rejected measurements the sink refused for good and set aside in {@code rejected/} since start
+ * @param rejectedBatches batches they came in
  */
 public record SinkStatus(
         String name,
@@ -37,5 +39,7 @@ public record SinkStatus(
         String writerFailure,
         long writerRestarts,
         long parked,
-        Map<String, String> conflicts) {
+        Map<String, String> conflicts,
+        long rejected,
+        long rejectedBatches) {
 }

@@ -12,10 +12,13 @@ public enum SinkType {
     PROMETHEUS,
 
     /** A rotated file with one JSON object per measurement per line. */
-    JSONFILE;
+    JSONFILE,
 
-    /** The lower-case spelling used in configuration and as the default sink name. */
+    /** Every sample, with its collection time, sent to a receiver of the Prometheus remote-write protocol. */
+    PROMETHEUS_REMOTE_WRITE;
+
+    /** The lower-case, dash-separated spelling used in configuration and as the default sink name. */
     public String key() {
-        return name().toLowerCase(Locale.ROOT);
+        return name().toLowerCase(Locale.ROOT).replace('_', '-');
     }
 }

@@ -162,7 +162,7 @@ final class SinkWriter implements Runnable {
                 meters.failure();
                 health.writeFailed(e);
                 boolean onDisk = batch.fromSpill() != null ? releaseSpillBatch() : moveInFlightToDisk(batch);
-                boolean again = retry.awaitRetry(queue::stopping);
+                boolean again = retry.awaitRetry(queue::stopping, e);
                 if (onDisk || !again) {
                     return again;
                 }

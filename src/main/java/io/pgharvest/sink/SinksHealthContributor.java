@@ -52,6 +52,8 @@ final class SinksHealthContributor {
                     .withDetail("dropped", s.dropped())
                     .withDetail("failures", s.failures())
                     .withDetail("quarantined", s.quarantined())
+                    .withDetail("rejected", s.rejected())
+                    .withDetail("rejectedBatches", s.rejectedBatches())
                     .withDetail("writerRestarts", s.writerRestarts());
             if (s.parked() > 0 || !s.conflicts().isEmpty()) {
                 health.withDetail("parked", s.parked()).withDetail("conflicts", s.conflicts());

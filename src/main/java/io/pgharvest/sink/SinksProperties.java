@@ -44,12 +44,7 @@ public record SinksProperties(@DefaultValue("./pgharvest-data") Path dataDir, Li
         }
         return sinks.stream()
                 .map(sink -> sink.type() == SinkType.JSONFILE && (sink.path() == null || sink.path().isBlank())
-                        ? new SinkProperties(sink.type(), sink.name(), sink.url(), sink.user(), sink.password(),
-                                sink.port(), defaultJsonFile().toString(), sink.batchSize(), sink.batchDelay(),
-                                sink.memoryQueue(), sink.diskBound(), sink.retryInitial(), sink.retryMax(),
-                                sink.flushTimeout(), sink.retention(), sink.partitionInterval(),
-                                sink.partitionsAhead(), sink.maintenanceInterval(), sink.staleness(),
-                                sink.rotationSize(), sink.keptFiles(), sink.address())
+                        ? sink.withPath(defaultJsonFile().toString())
                         : sink)
                 .toList();
     }

@@ -1,0 +1,152 @@
+package io.pgharvest.sink;
+
+import io.pgharvest.model.Measurement;
+import io.pgharvest.model.MetricDefinition;
+import java.util.Arrays;
+import java.util.Optional;
+import java.util.OptionalDouble;
+import java.util.TreeMap;
+
+/**
+ * How a measurement becomes Prometheus samples: the one mapping of the scrape sink
+ * ({@code sink.prometheus}) and the remote-write sink ({@code sink.remotewrite}), so a dashboard
+ * or an alert reads the same series whichever way the data arrived.
+ *
+ * <p>Naming: family {@code pgharvest_<metric>_<column>} ({@code pgharvest_<metric>} when the
+ * column is named like the metric, e.g. {@code pgharvest_instance_up}); a counter's series is
+ * named {@code <family>_total}. Every number and boolean column (as 0/1) is a sample except
+ * {@code epoch_ns}; strings are not. A column is a gauge when the metric definition says so or
+ * when the metric is unknown ({@code instance_up}), a counter otherwise; a negative value of a
+ * counter column is not a sample. Labels: {@code source}, the source's custom tags and the row's
+ * tags (the query's {@code tag_} columns; the row wins on equal names). Names are reduced to
+ * {@code [a-zA-Z0-9_]} so every scraper and escaping scheme reads them unchanged; a tag that would
+ * collide with {@code source}, with {@value #INSTANCE_LABEL} or use the reserved {@code __} prefix
+ * gets a {@code tag_} prefix. In a fleet every series also carries {@value #INSTANCE_LABEL}, the
+ * fleet instance id of the collector.
+ */
+public final class SeriesMapping {
+
+    public static final String PREFIX = "pgharvest_";
+    public static final String INSTANCE_LABEL = "pgharvest_instance";
+    private static final String TOTAL = "_total";
+
+    /** Receives the samples of one measurement, row by row. */
+    @FunctionalInterface
+    public interface SampleVisitor {
+
+        /**
+         * @param family the family name, without {@code _total}
+         * @param counter whether the column is a counter (its series is {@code family + "_total"})
+         * @param labels the row's labels, shared by every sample of the row (do not modify)
+         */
+        void sample(String family, boolean counter, RowLabels labels, String column, double value);
+    }
+
+    /**
+     * The labels of one row, sorted by name as the remote-write protocol requires.
+     *
+     * @param names label names in ascending (UTF-16 code unit, here ASCII) order
+     * @param values the value of each name
+     */
+    public record RowLabels(String[] names, String[] values) {
+
+        public int size() {
+            return names.length;
+        }
+
+        @Override
+        public boolean equals(Object other) {
+            return other instanceof RowLabels o && Arrays.equals(names, o.names) && Arrays.equals(values, o.values);
+        }
+
+        @Override
+        public int hashCode() {
+            return 31 * Arrays.hashCode(names) + Arrays.hashCode(values);
+        }
+
+        @Override
+        public String toString() {
+            return "RowLabels" + Arrays.toString(names) + Arrays.toString(values);
+        }
+    }
+
+    private final MetricCatalog catalog;
+    /** The fleet instance id for {@link #INSTANCE_LABEL}; null with a single instance. */
+    private final String instanceId;
+
+    public SeriesMapping(MetricCatalog catalog, String instanceId) {
+        this.catalog = catalog;
+        this.instanceId = instanceId;
+    }
+
+    /** Calls {@code visitor} for every sample of {@code m}, rows in order, columns in row order. */
+    public void visit(Measurement m, SampleVisitor visitor) {
+        Optional<MetricDefinition> definition = catalog.byStorageName(m.metric());
+        for (Measurement.Row row : m.rows()) {
+            RowLabels labels = labels(m, row);
+            row.values().forEach((column, value) -> {
+                OptionalDouble number = JsonValues.numeric(value);
+                if (number.isEmpty() || column.equals("epoch_ns") || column.startsWith("tag_")) {
+                    return;
+                }
+                boolean counter = definition.isPresent() && !definition.get().isGauge(column);
+                double v = number.getAsDouble();
+                if (counter && v < 0) {
+                    return; // a counter never goes below zero; such a value would read as a reset
+                }
+                visitor.sample(familyName(m.metric(), column, counter), counter, labels, column, v);
+            });
+        }
+    }
+
+    /** HELP text of a family: which column of which metric, and the metric's description. */
+    public String help(String metric, String column) {
+        String description = catalog.byStorageName(metric).map(MetricDefinition::description).orElse("").strip();
+        String help = "Column " + column + " of metric " + metric;
+        return description.isEmpty() ? help : help + ": " + description.lines().findFirst().orElse("");
+    }
+
+    /** The series name of a sample: the family, plus {@code _total} for a counter. */
+    public static String seriesName(String family, boolean counter) {
+        return counter ? family + TOTAL : family;
+    }
+
+    static String familyName(String metric, String column, boolean counter) {
+        String base = column.equals(metric) ? metric : metric + "_" + column;
+        String name = PREFIX + sanitize(base);
+        return counter && name.endsWith(TOTAL) ? name.substring(0, name.length() - TOTAL.length()) : name;
+    }
+
+    private RowLabels labels(Measurement m, Measurement.Row row) {
+        var labels = new TreeMap<String, String>();
+        m.tags().forEach((name, value) -> labels.put(labelName(name), value));
+        row.tags().forEach((name, value) -> labels.put(labelName(name), value));
+        labels.put("source", m.source());
+        if (instanceId != null) {
+            labels.put(INSTANCE_LABEL, instanceId);
+        }
+        return new RowLabels(labels.keySet().toArray(String[]::new), labels.values().toArray(String[]::new));
+    }
+
+    static String labelName(String tag) {
+        String name = sanitize(tag);
+        return name.equals("source") || name.equals(INSTANCE_LABEL) || name.startsWith("__") ? "tag_" + name : name;
+    }
+
+    /** Anything outside {@code [a-zA-Z0-9_]} becomes {@code _}; a leading digit gets a {@code _} in front. */
+    static String sanitize(String name) {
+        if (name.isEmpty()) {
+            return "_";
+        }
+        var out = new StringBuilder(name.length() + 1);
+        if (Character.isDigit(name.charAt(0))) {
+            out.append('_');
+        }
+        for (int i = 0; i < name.length(); i++) {
+            char ch = name.charAt(i);
+            boolean legal = (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') || ch == '_';
+            out.append(legal ? ch : '_');
+        }
+        return out.toString();
+    }
+}
