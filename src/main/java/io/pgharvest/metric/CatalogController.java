@@ -1,0 +1,106 @@
+package io.pgharvest.metric;
+
+import static io.pgharvest.api.BlockingQuery.INDEX_HEADER;
+
+import io.pgharvest.api.ApiDocs;
+import io.pgharvest.api.TableResource;
+import io.pgharvest.store.Stored;
+import io.swagger.v3.oas.annotations.Operation;
+import io.swagger.v3.oas.annotations.Parameter;
+import io.swagger.v3.oas.annotations.headers.Header;
+import io.swagger.v3.oas.annotations.media.Content;
+import io.swagger.v3.oas.annotations.media.Schema;
+import io.swagger.v3.oas.annotations.responses.ApiResponse;
+import java.util.List;
+import org.springframework.http.ResponseEntity;
+import org.springframework.web.bind.annotation.DeleteMapping;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.PutMapping;
+import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.RequestParam;
+
+/**
+ * The HTTP face of a catalog table (metrics, presets): both are built-in items plus the operator's
+ * own, which may override a built-in one of the same name, and both answer the same five calls.
+ * A subclass names its path and tag (which carries the table's own wording in the API docs) and
+ * says how a request becomes the kernel's value and which store call keeps it; everything else,
+ * mappings and the answers' shape, is here once.
+ *
+ * @param <T> the kernel's value ({@code MetricDefinition}, {@code Preset})
+ * @param <Q> the request body
+ * @param <R> the response body
+ */
+abstract class CatalogController<T, Q, R> {
+
+    private final TableResource<T, R> table;
+
+    CatalogController(TableResource<T, R> table) {
+        this.table = table;
+    }
+
+    /** Stores a new item from {@code request} (409 when the name is taken, built-in names too). */
+    abstract Stored<T> create(Q request);
+
+    /** Creates, replaces or overrides the item {@code name}. */
+    abstract Stored<T> put(String name, Q request);
+
+    /** Deletes the operator's item {@code name}, returning the store index of the deletion. */
+    abstract long delete(String name);
+
+    @GetMapping
+    @Operation(summary = "List", description = "Built-in and operator items, by name. A blocking query when index is given.")
+    @ApiResponse(responseCode = "200", description = "Every item, by name",
+            headers = @Header(name = INDEX_HEADER, description = "index of the table"))
+    @ApiResponse(responseCode = "400", description = "index or wait does not parse",
+            content = @Content(mediaType = ApiDocs.PROBLEM_JSON, schema = @Schema(implementation = ApiDocs.Problem.class)))
+    ResponseEntity<List<R>> list(
+            @Parameter(description = ApiDocs.INDEX_PARAM) @RequestParam(required = false) String index,
+            @Parameter(description = ApiDocs.WAIT_PARAM) @RequestParam(required = false) String wait) {
+        return table.list(index, wait);
+    }
+
+    @PostMapping
+    @Operation(summary = "Create")
+    @ApiResponse(responseCode = "201", description = "Created")
+    @ApiResponse(responseCode = "400", description = "Invalid item; errors names each field",
+            content = @Content(mediaType = ApiDocs.PROBLEM_JSON, schema = @Schema(implementation = ApiDocs.Problem.class)))
+    @ApiResponse(responseCode = "409", description = "An item of that name exists (built-in ones too: use PUT to override)",
+            content = @Content(mediaType = ApiDocs.PROBLEM_JSON, schema = @Schema(implementation = ApiDocs.Problem.class)))
+    ResponseEntity<R> createItem(@RequestBody Q request) {
+        return table.written(create(request));
+    }
+
+    @GetMapping("/{name}")
+    @Operation(summary = "Get one")
+    @ApiResponse(responseCode = "200", description = "The item")
+    @ApiResponse(responseCode = "404", description = "No such item",
+            content = @Content(mediaType = ApiDocs.PROBLEM_JSON, schema = @Schema(implementation = ApiDocs.Problem.class)))
+    ResponseEntity<R> get(@PathVariable String name) {
+        return table.get(name);
+    }
+
+    @PutMapping("/{name}")
+    @Operation(summary = "Create, replace or override",
+            description = "On a built-in name this creates the operator's override.")
+    @ApiResponse(responseCode = "200", description = "Replaced or overridden")
+    @ApiResponse(responseCode = "201", description = "Created")
+    @ApiResponse(responseCode = "400", description = "Invalid item; errors names each field",
+            content = @Content(mediaType = ApiDocs.PROBLEM_JSON, schema = @Schema(implementation = ApiDocs.Problem.class)))
+    ResponseEntity<R> putItem(@PathVariable String name, @RequestBody Q request) {
+        return table.written(put(name, request));
+    }
+
+    @DeleteMapping("/{name}")
+    @Operation(summary = "Delete", description = "Deleting an override restores the built-in item.")
+    @ApiResponse(responseCode = "204", description = "Deleted, or reverted to the built-in",
+            headers = @Header(name = INDEX_HEADER, description = "store index of the deletion"))
+    @ApiResponse(responseCode = "404", description = "No such item",
+            content = @Content(mediaType = ApiDocs.PROBLEM_JSON, schema = @Schema(implementation = ApiDocs.Problem.class)))
+    @ApiResponse(responseCode = "409", description = "Built in (not deletable), or still used (usedBy lists by what)",
+            content = @Content(mediaType = ApiDocs.PROBLEM_JSON, schema = @Schema(implementation = ApiDocs.Problem.class)))
+    ResponseEntity<Void> deleteItem(@PathVariable String name) {
+        return table.deleted(delete(name));
+    }
+}
