@@ -56,7 +56,7 @@ class SinkConfigurationTest {
     @Test
     void withNoSinksConfiguredMeasurementsGoToJsonLinesUnderTheDataDirAndToPrometheus() throws Exception {
         // The default sink set binds the default port; a test that cannot get it fails, it never skips.
-        await().atMost(Duration.ofSeconds(20)).as("the default Prometheus port 9187 is free on this machine")
+        await("the default Prometheus port 9187 is free on this machine").atMost(Duration.ofSeconds(20))
                 .until(() -> portIsFree(SinkProperties.DEFAULT_PROMETHEUS_PORT));
         runner.withPropertyValues("pgharvest.data-dir=" + dataDir).run(context -> {
             assertThat(context).hasNotFailed();
