@@ -40,6 +40,7 @@ abstract class ConsoleTestBase {
         registry.add("pgharvest.data-dir", DATA_DIR::toString);
         registry.add("pgharvest.api.token", () -> TOKEN);
         registry.add("pgharvest.connect-timeout", () -> "2s");
+        registry.add("pgharvest.sinks[0].type", () -> "jsonfile");
     }
 
     @BeforeAll
