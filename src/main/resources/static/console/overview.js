@@ -24,9 +24,9 @@ export function renderOverview(view) {
   const body = el('tbody', {id: 'fleet'});
   const empty = el('p', {class: 'empty', hidden: true}, 'No source matches.');
   const notice = el('p', {class: 'notice', role: 'status'});
+  const table = el('table', {class: 'fleet cards'}, el('thead', {}, headRow), body);
   fill(view, heading('Fleet', el('a', {href: '#/sources/new', class: 'button'}, 'Add source')), counts,
-      el('div', {class: 'toolbar'}, search, stateFilter), notice,
-      el('div', {class: 'table-wrap'}, el('table', {class: 'fleet cards'}, el('thead', {}, headRow), body)), empty);
+      el('div', {class: 'toolbar'}, search, stateFilter), notice, el('div', {class: 'table-wrap'}, table), empty);
 
   function sortBy(key) {
     state.descending = state.sort === key ? !state.descending : false;
@@ -40,6 +40,8 @@ export function renderOverview(view) {
     const started = performance.now();
     notice.replaceChildren();
     state.entries = fleet.sources;
+    // The owner column only matters when several instances share the fleet.
+    table.classList.toggle('single-instance', !fleet.sources.some(entry => entry.owner));
     const seen = new Set();
     for (const entry of fleet.sources) {
       seen.add(entry.name);
