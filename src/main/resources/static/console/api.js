@@ -59,9 +59,12 @@ export const enc = encodeURIComponent;
 
 /**
  * Keeps one blocking query open on `path` and calls `render(body)` with each answer: one
- * long-poll per page, never a polling storm. Returns a stop function (called when the page is left).
+ * long-poll per page, never a polling storm. A change answers at once; without one the query comes
+ * back after 10 s with fresh figures that do not wake it (last tick times), and a server shutting
+ * down gracefully waits at most that long for the page's open request. Returns a stop function
+ * (called when the page is left).
  */
-export function live(path, render, {wait = '30s', onError} = {}) {
+export function live(path, render, {wait = '10s', onError} = {}) {
   const controller = new AbortController();
   let index = null;
   (async () => {

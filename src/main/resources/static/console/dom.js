@@ -60,3 +60,15 @@ export function timeCell(instant) {
 export function heading(text, ...extra) {
   return el('div', {class: 'heading'}, el('h1', {}, text), ...extra);
 }
+
+/** Keeps the "… ago" text of every <time datetime> in `container` current; returns a stop function. */
+export function keepAgesCurrent(container, every = 5000) {
+  const timer = setInterval(() => {
+    const now = Date.now();
+    container.querySelectorAll('time[datetime]').forEach(time => {
+      const text = ago(time.getAttribute('datetime'), now);
+      if (time.textContent !== text) time.textContent = text;
+    });
+  }, every);
+  return () => clearInterval(timer);
+}

@@ -1,7 +1,7 @@
 // Fleet overview: every source's live state from one blocking query on GET /api/v1/status.
 // Rows are keyed by source name and rebuilt only when their entry changed, so a fleet of a
 // thousand sources stays smooth while it updates.
-import {el, fill, formatDuration, heading, timeCell, seconds} from './dom.js';
+import {el, fill, formatDuration, heading, timeCell, seconds, keepAgesCurrent} from './dom.js';
 import {live, get, put, enc} from './api.js';
 
 export const STATES = ['starting', 'connected', 'disconnected', 'stalled', 'failed', 'disabled', 'configured'];
@@ -100,7 +100,10 @@ export function renderOverview(view) {
         cell('enabled', toggle));
   }
 
-  return live('/api/v1/status', render, {onError: error => fill(notice, `Live update failed: ${error.message}; retrying.`)});
+  const stopAges = keepAgesCurrent(body);
+  const stopLive = live('/api/v1/status', render,
+      {onError: error => fill(notice, `Live update failed: ${error.message}; retrying.`)});
+  return () => { stopAges(); stopLive(); };
 }
 
 /** Flips a source's enabled flag: reads it and writes it back (the masked password keeps the stored one). */

@@ -1,5 +1,5 @@
 // A source's page (configuration, live status, metrics, actions) and its add / edit / copy form.
-import {el, fill, heading, timeCell, formatDuration} from './dom.js';
+import {el, fill, heading, timeCell, formatDuration, keepAgesCurrent} from './dom.js';
 import {get, post, put, del, live, enc} from './api.js';
 import {field, input, select, showProblems, clearProblems, parsePairs, formatPairs} from './form.js';
 import {setEnabled} from './overview.js';
@@ -42,8 +42,10 @@ export function renderSource(view, name) {
         row('Include pattern', source.includePattern), row('Exclude pattern', source.excludePattern));
   }).catch(error => fill(notice, error.message));
 
-  return live(`/api/v1/sources/${enc(name)}/status`, s => renderStatus(status, s),
+  const stopAges = keepAgesCurrent(status);
+  const stopLive = live(`/api/v1/sources/${enc(name)}/status`, s => renderStatus(status, s),
       {onError: error => fill(notice, error.status === 404 ? 'No such source.' : `Live update failed: ${error.message}`)});
+  return () => { stopAges(); stopLive(); };
 }
 
 function renderStatus(container, s) {

@@ -29,8 +29,7 @@ class ConsoleEditingTest extends ConsoleTestBase {
         waitFor(By.id("field-name")).sendKeys("console_bad");
         browser.driver().findElement(By.id("field-sqls.14")).sendKeys("delete from pg_class");
         browser.driver().findElement(By.id("save")).click();
-        WebElement error = waitFor(By.id("error-sqls.14"));
-        assertThat(error.getText()).contains("reading statement");
+        awaitText(By.id("error-sqls.14"), text -> text.contains("reading statement"));
         assertThat(browser.driver().findElement(By.id("field-sqls.14")).getDomAttribute("aria-invalid")).isEqualTo("true");
         browser.screenshot("metric-field-error");
         assertThat(http("GET", "/api/v1/metrics/console_bad", TOKEN, null).statusCode()).isEqualTo(404);
@@ -50,9 +49,7 @@ class ConsoleEditingTest extends ConsoleTestBase {
         api("POST", "/api/v1/metrics", """
                 {"name": "xss_metric", "description": "%s", "sqls": {"14": "select 1 as v"}}""".formatted(XSS_IMG));
         open("#/");
-        WebElement row = browser.waiting(Duration.ofSeconds(10)).until(d -> d.findElements(
-                By.cssSelector("#fleet tr[data-source=xss-source]")).stream().findFirst().orElse(null));
-        assertThat(row.findElement(By.className("col-group")).getText()).isEqualTo(XSS_IMG);
+        awaitText(By.cssSelector("#fleet tr[data-source=xss-source] .col-group"), XSS_IMG::equals);
         open("#/sources/xss-source");
         browser.waiting(Duration.ofSeconds(5)).until(d -> d.findElement(By.id("view")).getText().contains(XSS_SCRIPT));
         String page = browser.driver().findElement(By.id("view")).getText();
@@ -78,7 +75,7 @@ class ConsoleEditingTest extends ConsoleTestBase {
             open("#/import");
             waitFor(By.id("field-body")).sendKeys(file.toString());
             browser.driver().findElement(By.id("dry-run")).click();
-            assertThat(waitFor(By.id("import-summary")).getText()).startsWith("Would create 1");
+            awaitText(By.id("import-summary"), text -> text.startsWith("Would create 1"));
             assertThat(browser.driver().findElement(By.id("import-report")).getText()).contains("from-pgwatch");
             assertThat(http("GET", "/api/v1/sources/from-pgwatch", TOKEN, null).statusCode()).isEqualTo(404);
             browser.screenshot("import-dry-run");
@@ -108,11 +105,38 @@ class ConsoleEditingTest extends ConsoleTestBase {
     }
 
     @Test
+    void aSourceIsCopiedWithANewPasswordAndDeletedAfterConfirmation() {
+        api("POST", "/api/v1/sources", """
+                {"name": "copy-me", "connStr": "postgresql://monitor:first-secret@127.0.0.1:1/app", "enabled": false,
+                 "preset": "basic", "tags": {"env": "test"}}""");
+        open("#/sources/copy-me");
+        waitFor(By.linkText("Copy")).click();
+        browser.waiting(Duration.ofSeconds(5)).ignoring(org.openqa.selenium.StaleElementReferenceException.class)
+                .until(d -> "copy-me-copy".equals(d.findElement(By.id("field-name")).getDomProperty("value")));
+        assertThat(browser.driver().findElement(By.id("field-connStr")).getDomProperty("value"))
+                .isEqualTo("postgresql://monitor:********@127.0.0.1:1/app");
+        browser.driver().findElement(By.id("save")).click();
+        awaitText(By.id("error-connStr"), text -> text.contains("********"));
+        browser.driver().findElement(By.id("field-password")).sendKeys("second-secret");
+        browser.driver().findElement(By.id("save")).click();
+        awaitText(By.cssSelector("#view h1"), "copy-me-copy"::equals);
+        assertThat(api("GET", "/api/v1/sources/copy-me-copy", null)).contains("\"env\":\"test\"")
+                .doesNotContain("second-secret");
+
+        browser.driver().findElement(By.id("delete")).click();
+        assertThat(http("GET", "/api/v1/sources/copy-me-copy", TOKEN, null).statusCode()).isEqualTo(200);
+        waitFor(By.id("confirm-delete")).click();
+        browser.waiting(Duration.ofSeconds(5)).until(d -> d.getCurrentUrl().endsWith("#/"));
+        assertThat(http("GET", "/api/v1/sources/copy-me-copy", TOKEN, null).statusCode()).isEqualTo(404);
+        assertThat(http("GET", "/api/v1/sources/copy-me", TOKEN, null).statusCode()).isEqualTo(200);
+    }
+
+    @Test
     void theSinksPageShowsEachSinksDeliveryState() {
         open("#/sinks");
-        WebElement row = waitFor(By.cssSelector("#sinks tr[data-sink]"));
-        assertThat(row.getText()).contains("jsonfile");
-        assertThat(row.findElements(By.cssSelector("td[data-label=Dropped]")).getFirst().getText()).isEqualTo("0");
+        awaitText(By.cssSelector("#sinks tr[data-sink] td[data-label=Type]"), "jsonfile"::equals);
+        awaitText(By.cssSelector("#sinks tr[data-sink] td[data-label=Dropped]"), "0"::equals);
+        awaitText(By.cssSelector("#sinks tr[data-sink] td[data-label=Health] .badge"), text -> !text.isBlank());
     }
 
     @Test
@@ -140,7 +164,7 @@ class ConsoleEditingTest extends ConsoleTestBase {
             }
             assertThat(browser.driver().switchTo().activeElement()).isEqualTo(link);
             link.sendKeys(Keys.ENTER);
-            assertThat(waitFor(By.cssSelector("#view h1")).getText()).isEqualTo("narrow-one");
+            awaitText(By.cssSelector("#view h1"), "narrow-one"::equals);
         } finally {
             browser.resize(1280, 900);
         }

@@ -43,28 +43,27 @@ class ConsoleFleetTest extends ConsoleTestBase {
         browser.driver().findElement(By.id("field-group")).clear();
         browser.driver().findElement(By.id("field-group")).sendKeys("shop");
         browser.driver().findElement(By.id("test-draft")).click();
-        assertThat(waitFor(By.id("test-outcome")).getText()).startsWith("Connected");
+        awaitText(By.id("test-outcome"), text -> text.startsWith("Connected"));
         browser.screenshot("source-form");
         browser.driver().findElement(By.id("save")).click();
-        assertThat(waitFor(By.id("source-state")).getText()).isNotBlank();
+        awaitText(By.id("source-state"), text -> !text.isBlank());
 
         open("#/");
-        WebElement row = awaitRow("orders-db", "connected", Duration.ofSeconds(15));
-        assertThat(row.findElement(By.className("col-group")).getText()).isEqualTo("shop");
-        assertThat(row.findElement(By.className("col-kind")).getText()).isEqualTo("postgres");
+        awaitRow("orders-db", "connected", Duration.ofSeconds(15));
+        awaitText(By.cssSelector("#fleet tr[data-source='orders-db'] .col-group"), "shop"::equals);
+        awaitText(By.cssSelector("#fleet tr[data-source='orders-db'] .col-kind"), "postgres"::equals);
         browser.screenshot("overview");
 
         pg.stop();
         long stopped = System.nanoTime();
-        WebElement failed = browser.waiting(Duration.ofSeconds(5)).until(d -> {
+        String error = browser.waiting(Duration.ofSeconds(5)).until(d -> {
             WebElement r = rowOf("orders-db");
-            return r != null && r.getDomAttribute("data-state").equals("disconnected")
-                    && !r.findElement(By.className("col-lastError")).getText().isBlank() ? r : null;
+            String text = r == null ? "" : r.findElement(By.className("col-lastError")).getText();
+            return r != null && "disconnected".equals(r.getDomAttribute("data-state")) && !text.isBlank() ? text : null;
         });
         assertThat(Duration.ofNanos(System.nanoTime() - stopped)).isLessThan(Duration.ofSeconds(5));
-        assertThat(failed.findElement(By.className("col-lastError")).getText()).containsIgnoringCase("connect");
-        assertThat(browser.driver().findElement(By.cssSelector("#state-counts [data-state=disconnected]")).getText())
-                .startsWith("1");
+        assertThat(error).containsIgnoringCase("connect");
+        awaitText(By.cssSelector("#state-counts [data-state=disconnected]"), text -> text.startsWith("1"));
         browser.screenshot("overview-failure");
 
         pg.start();

@@ -12,7 +12,10 @@ import java.nio.file.Path;
 import java.time.Duration;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import java.util.function.Predicate;
 import org.openqa.selenium.By;
+import org.openqa.selenium.NoSuchElementException;
+import org.openqa.selenium.StaleElementReferenceException;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.support.ui.ExpectedConditions;
 import org.springframework.boot.test.context.SpringBootTest;
@@ -80,6 +83,21 @@ abstract class ConsoleTestBase {
 
     WebElement waitFor(By locator) {
         return browser.waiting(Duration.ofSeconds(10)).until(ExpectedConditions.visibilityOfElementLocated(locator));
+    }
+
+    /**
+     * The text of the element at {@code locator} once it satisfies {@code condition}. Live pages
+     * re-render parts of themselves, and a page left behind may still hold an element of that id
+     * for a moment, so the element is looked up afresh on each try.
+     */
+    String awaitText(By locator, Predicate<String> condition) {
+        return browser.waiting(Duration.ofSeconds(10))
+                .ignoring(StaleElementReferenceException.class)
+                .ignoring(NoSuchElementException.class)
+                .until(driver -> {
+                    String text = driver.findElement(locator).getText();
+                    return condition.test(text) ? text : null;
+                });
     }
 
     HttpResponse<String> http(String method, String path, String token, String body) {

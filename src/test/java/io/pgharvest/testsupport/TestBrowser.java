@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import org.openqa.selenium.Dimension;
 import org.openqa.selenium.OutputType;
+import org.openqa.selenium.StaleElementReferenceException;
 import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.chrome.ChromeDriverService;
 import org.openqa.selenium.chrome.ChromeOptions;
@@ -51,9 +52,11 @@ public final class TestBrowser implements AutoCloseable {
         return driver;
     }
 
+    /** A wait that polls every 50 ms and tries again when a live page replaced the element meanwhile. */
     public WebDriverWait waiting(Duration timeout) {
         var wait = new WebDriverWait(driver, timeout);
         wait.pollingEvery(Duration.ofMillis(50));
+        wait.ignoring(StaleElementReferenceException.class);
         return wait;
     }
 
