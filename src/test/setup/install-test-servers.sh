@@ -12,6 +12,8 @@
 #   etcd               etcd-server      (Patroni's DCS, etcd v3)
 #   prometheus         prometheus       (remote-write receiver, dashboard and alert rule checks)
 #   victoria-metrics   victoria-metrics (remote-write receiver)
+#   chromium           chromium         (headless browser of the console tests)
+#   chromedriver       chromium-driver  (WebDriver for that browser, driven by Selenium)
 #
 # Run it by hand as root to prepare a machine: bash src/test/setup/install-test-servers.sh
 set -euo pipefail
@@ -25,6 +27,8 @@ declare -A packages=(
   [etcd]=etcd-server
   [prometheus]=prometheus
   [victoria-metrics]=victoria-metrics
+  [chromium]=chromium
+  [chromedriver]=chromium-driver
 )
 
 missing=()

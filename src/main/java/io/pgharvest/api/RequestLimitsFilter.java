@@ -22,14 +22,17 @@ import tools.jackson.databind.json.JsonMapper;
  *
  * <p>Headers: {@code X-Content-Type-Options: nosniff}, {@code X-Frame-Options: DENY},
  * {@code Referrer-Policy: no-referrer}; on the API and actuator (JSON only) also
- * {@code Cache-Control: no-store} and a {@code Content-Security-Policy} that allows nothing. Swagger UI
- * keeps its own needs.
+ * {@code Cache-Control: no-store} and a {@code Content-Security-Policy} that allows nothing; on the
+ * console (everything else but Swagger UI) a policy that allows only the console's own scripts,
+ * styles and API calls, never inline script. Swagger UI keeps its own needs.
  */
 class RequestLimitsFilter extends OncePerRequestFilter {
 
     static final long MAX_BODY_BYTES = 1024 * 1024;
     public static final long MAX_IMPORT_BYTES = 16 * 1024 * 1024;
     private static final String IMPORT_PATH = "/api/v1/import";
+    static final String CONSOLE_POLICY = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:;"
+            + " connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
 
     private final JsonMapper json;
     private final String actuatorBase;
@@ -49,6 +52,11 @@ class RequestLimitsFilter extends OncePerRequestFilter {
         if (path.startsWith("/api/") || path.startsWith(actuatorBase)) {
             response.setHeader("Cache-Control", "no-store");
             response.setHeader("Content-Security-Policy", "default-src 'none'; frame-ancestors 'none'");
+        } else if (!path.startsWith("/swagger-ui") && !path.startsWith("/v3/api-docs")) {
+            // The console (static files at /): its own scripts and styles only, no inline script or
+            // style, no plugins, talks only to this server. Revalidated so an upgrade shows at once.
+            response.setHeader("Cache-Control", "no-cache");
+            response.setHeader("Content-Security-Policy", CONSOLE_POLICY);
         }
         long limit = path.startsWith(IMPORT_PATH) ? MAX_IMPORT_BYTES : MAX_BODY_BYTES;
         if (request.getContentLengthLong() > limit) {

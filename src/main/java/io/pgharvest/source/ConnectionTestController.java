@@ -7,6 +7,8 @@ import io.pgharvest.model.connection.ConnectionString;
 import io.pgharvest.model.FieldProblem;
 import io.pgharvest.model.connection.InvalidConnectionStringException;
 import io.pgharvest.model.Source;
+import io.pgharvest.model.SourceConnection;
+import io.pgharvest.model.SourceKind;
 import io.pgharvest.model.StoreTable;
 import io.pgharvest.reaper.EndpointRegistry;
 import io.pgharvest.store.ConfigStore;
@@ -18,13 +20,16 @@ import io.swagger.v3.oas.annotations.media.Schema;
 import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import io.swagger.v3.oas.annotations.tags.Tag;
 import java.util.List;
+import java.util.Map;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RestController;
 
 /**
- * Tries a stored source's connection once, within {@code pgharvest.connect-timeout}. An
- * unreachable server is a successful test with {@code reachable: false}, not an HTTP error.
+ * Tries a stored source's connection, or a draft's before it is saved, once, within
+ * {@code pgharvest.connect-timeout}. An unreachable server is a successful test with
+ * {@code reachable: false}, not an HTTP error.
  */
 @RestController
 @Tag(name = "Sources")
@@ -60,12 +65,42 @@ class ConnectionTestController {
                             + " each member (discovery.members) and GET /api/v1/sources/<member>/status shows its"
                             + " session")));
         }
+        return test(name, source.kind(), source.connection());
+    }
+
+    @PostMapping("/api/v1/sources/test")
+    @Operation(summary = "Test a draft source's connection before saving it",
+            description = "The body is a source as sent on create; only connStr, password and kind are used. A connStr"
+                    + " whose password is ******** uses the stored password of the source named in the body, provided"
+                    + " host, port, user and database are unchanged.")
+    @ApiResponse(responseCode = "200", description = "The outcome; reachable tells whether the connection worked")
+    @ApiResponse(responseCode = "400", description = "connStr or kind is invalid; errors names the field",
+            content = @Content(mediaType = ApiDocs.PROBLEM_JSON, schema = @Schema(implementation = ApiDocs.Problem.class)))
+    ConnectionTestResult testDraft(@RequestBody SourceRequest draft) {
+        String name = draft.name() == null || draft.name().isBlank() ? "draft" : draft.name();
+        SourceKind kind;
+        try {
+            kind = SourceKind.fromLabel(draft.kind());
+        } catch (IllegalArgumentException e) {
+            throw new InvalidConfigException(StoreTable.SOURCES, name, List.of(new FieldProblem("kind", e.getMessage())));
+        }
+        Source given = new Source(name, SourceConnection.parse(kind, draft.connStr() == null ? "" : draft.connStr())
+                .withPassword(draft.password()), kind, null, true, null, Map.of(), null, null, null, false, null, null);
+        Source withSecret = MaskedPassword.keepStored(given, store.snapshot().sources().get(name));
+        if (!endpoints.hasSession(kind)) {
+            throw new InvalidConfigException(StoreTable.SOURCES, name, List.of(new FieldProblem("kind",
+                    "a " + kind.label() + " source has no connection of its own to test")));
+        }
+        return test(name, kind, withSecret.connection());
+    }
+
+    private ConnectionTestResult test(String name, SourceKind kind, SourceConnection source) {
         ConnectionString connection;
         try {
-            connection = source.connection().connectionString();
+            connection = source.connectionString();
         } catch (InvalidConnectionStringException e) {
             throw new InvalidConfigException(StoreTable.SOURCES, name, List.of(new FieldProblem("connStr", e.getMessage())));
         }
-        return endpoints.test(source.kind(), connection, properties.connectTimeout());
+        return endpoints.test(kind, connection, properties.connectTimeout());
     }
 }

@@ -1,6 +1,7 @@
 package io.pgharvest.source;
 
 import io.pgharvest.support.ChangeNotifier;
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -11,6 +12,9 @@ public interface SourceStatusProvider {
 
     /** The status of {@code sourceName}, or empty when no such source exists. Never throws. */
     Optional<SourceStatus> status(String sourceName);
+
+    /** The status of every configured source, by name, read from one configuration snapshot. Never throws. */
+    List<SourceStatus> statuses();
 
     /**
      * The notifier that blocking queries on status park on: it must advance whenever any

@@ -1,0 +1,70 @@
+package io.pgharvest.operations;
+
+import static io.pgharvest.api.BlockingQuery.INDEX_HEADER;
+
+import io.pgharvest.api.ApiDocs;
+import io.pgharvest.api.BlockingQuery;
+import io.pgharvest.api.InvalidParameterException;
+import io.pgharvest.model.FieldProblem;
+import io.swagger.v3.oas.annotations.Operation;
+import io.swagger.v3.oas.annotations.Parameter;
+import io.swagger.v3.oas.annotations.headers.Header;
+import io.swagger.v3.oas.annotations.media.Content;
+import io.swagger.v3.oas.annotations.media.Schema;
+import io.swagger.v3.oas.annotations.responses.ApiResponse;
+import io.swagger.v3.oas.annotations.tags.Tag;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import org.springframework.http.ResponseEntity;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.RequestParam;
+import org.springframework.web.bind.annotation.RestController;
+
+/** The collector's own recent log lines ({@link LogRing}), for the console's live log view. */
+@RestController
+@Tag(name = "Operations", description = "The collector's own log and its sinks")
+class LogController {
+
+    private static final List<String> LEVELS = List.of("ERROR", "WARN", "INFO", "DEBUG", "TRACE");
+    private static final int MAX_LINES = 500;
+
+    private final LogRing ring;
+
+    LogController(LogRing ring) {
+        this.ring = ring;
+    }
+
+    @GetMapping("/api/v1/logs")
+    @Operation(summary = "Recent log lines of this collector",
+            description = "At most 500 lines newer than index (the sequence of the last line seen), oldest first;"
+                    + " passwords, tokens and connection-string secrets are masked. A blocking query when index is"
+                    + " given: it answers when a newer line is logged.")
+    @ApiResponse(responseCode = "200", description = "The lines",
+            headers = @Header(name = INDEX_HEADER, description = "sequence of the newest line logged"))
+    @ApiResponse(responseCode = "400", description = "index, wait or level does not parse",
+            content = @Content(mediaType = ApiDocs.PROBLEM_JSON, schema = @Schema(implementation = ApiDocs.Problem.class)))
+    ResponseEntity<List<LogLine>> logs(
+            @Parameter(description = ApiDocs.INDEX_PARAM) @RequestParam(required = false) String index,
+            @Parameter(description = ApiDocs.WAIT_PARAM) @RequestParam(required = false) String wait,
+            @Parameter(description = "the least severe level shown: ERROR, WARN, INFO (default), DEBUG or TRACE")
+            @RequestParam(defaultValue = "INFO") String level,
+            @Parameter(description = "shows only lines whose message or logger contains this text, ignoring case")
+            @RequestParam(required = false) String search) {
+        String minimum = level.strip().toUpperCase(Locale.ROOT);
+        if (!LEVELS.contains(minimum)) {
+            throw new InvalidParameterException(List.of(new FieldProblem("level", "must be one of " + LEVELS)));
+        }
+        BlockingQuery query = BlockingQuery.parse(index, wait);
+        long seen = query.await(ring.changes());
+        Set<String> shown = Set.copyOf(LEVELS.subList(0, LEVELS.indexOf(minimum) + 1));
+        String needle = search == null || search.isBlank() ? null : search.strip().toLowerCase(Locale.ROOT);
+        List<LogLine> lines = ring.after(query.index() == null ? 0 : query.index(), LogRing.CAPACITY).stream()
+                .filter(line -> shown.contains(line.level()))
+                .filter(line -> needle == null || line.message().toLowerCase(Locale.ROOT).contains(needle)
+                        || line.logger().toLowerCase(Locale.ROOT).contains(needle))
+                .toList();
+        List<LogLine> newest = lines.subList(Math.max(0, lines.size() - MAX_LINES), lines.size());
+        return ResponseEntity.ok().header(INDEX_HEADER, Long.toString(seen)).body(newest);
+    }
+}

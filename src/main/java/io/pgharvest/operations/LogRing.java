@@ -1,0 +1,61 @@
+package io.pgharvest.operations;
+
+import io.pgharvest.support.ChangeNotifier;
+import java.time.Instant;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * The last {@link #CAPACITY} log lines of this process, in memory only (nothing is written
+ * anywhere): the console's log view. Every appended line advances {@link #changes()}, which the
+ * blocking query of {@code GET /api/v1/logs} parks on.
+ */
+final class LogRing {
+
+    static final int CAPACITY = 2000;
+
+    private final ReentrantLock lock = new ReentrantLock();
+    private final ArrayDeque<LogLine> lines = new ArrayDeque<>(CAPACITY);
+    private final ChangeNotifier changes = new ChangeNotifier(0);
+    private long sequence;
+
+    void append(Instant time, String level, String logger, String thread, String message) {
+        long index;
+        lock.lock();
+        try {
+            index = ++sequence;
+            if (lines.size() == CAPACITY) {
+                lines.removeFirst();
+            }
+            lines.addLast(new LogLine(index, time, level, logger, thread, LogScrubber.scrub(message)));
+        } finally {
+            lock.unlock();
+        }
+        changes.advanceTo(index);
+    }
+
+    /** Lines after {@code afterSequence}, oldest first, at most {@code limit} of the newest. */
+    List<LogLine> after(long afterSequence, int limit) {
+        lock.lock();
+        try {
+            var found = new ArrayList<LogLine>();
+            var newestFirst = lines.descendingIterator();
+            while (newestFirst.hasNext() && found.size() < limit) {
+                LogLine line = newestFirst.next();
+                if (line.sequence() <= afterSequence) {
+                    break;
+                }
+                found.add(line);
+            }
+            return found.reversed();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    ChangeNotifier changes() {
+        return changes;
+    }
+}

@@ -1,0 +1,53 @@
+package io.pgharvest.operations;
+
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.classic.spi.IThrowableProxy;
+import ch.qos.logback.core.UnsynchronizedAppenderBase;
+
+/**
+ * Copies each logging event into the {@link LogRing}. Unsynchronized: the ring takes its own
+ * short lock, and Logback's synchronized base would pin virtual threads' carriers on JDK 21-23.
+ * Only the first line of a throwable is kept (its class and message), not the stack.
+ */
+final class LogRingAppender extends UnsynchronizedAppenderBase<ILoggingEvent> {
+
+    static final String NAME = "pgharvest-log-ring";
+
+    private final LogRing ring;
+    private volatile Logger attachedTo;
+
+    LogRingAppender(LogRing ring) {
+        this.ring = ring;
+        setName(NAME);
+    }
+
+    /** Starts the appender and adds it to {@code root}; {@link #stop()} removes it again. */
+    void attachTo(Logger root) {
+        setContext(root.getLoggerContext());
+        start();
+        root.addAppender(this);
+        attachedTo = root;
+    }
+
+    @Override
+    public void stop() {
+        Logger root = attachedTo;
+        if (root != null) {
+            root.detachAppender(this);
+            attachedTo = null;
+        }
+        super.stop();
+    }
+
+    @Override
+    protected void append(ILoggingEvent event) {
+        String message = event.getFormattedMessage();
+        IThrowableProxy thrown = event.getThrowableProxy();
+        if (thrown != null) {
+            message = message + " (" + thrown.getClassName() + ": " + thrown.getMessage() + ")";
+        }
+        ring.append(event.getInstant(), event.getLevel().toString(), event.getLoggerName(), event.getThreadName(),
+                message);
+    }
+}

@@ -1,0 +1,32 @@
+package io.pgharvest.operations;
+
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.LoggerContext;
+import org.slf4j.LoggerFactory;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+/**
+ * Attaches the {@link LogRingAppender} to Logback's root logger, so the log view sees what the
+ * console output sees (from the moment this bean is created; earlier start-up lines are only in
+ * the process output). Detached when the context closes, so a test that starts several
+ * applications in one JVM does not feed a closed ring.
+ */
+@Configuration(proxyBeanMethods = false)
+class LogRingConfiguration {
+
+    @Bean
+    LogRing logRing() {
+        return new LogRing();
+    }
+
+    @Bean(destroyMethod = "stop")
+    LogRingAppender logRingAppender(LogRing ring) {
+        if (!(LoggerFactory.getILoggerFactory() instanceof LoggerContext context)) {
+            throw new IllegalStateException("the log view needs Logback as the logging system");
+        }
+        var appender = new LogRingAppender(ring);
+        appender.attachTo(context.getLogger(Logger.ROOT_LOGGER_NAME));
+        return appender;
+    }
+}

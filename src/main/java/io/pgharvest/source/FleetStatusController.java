@@ -1,0 +1,49 @@
+package io.pgharvest.source;
+
+import static io.pgharvest.api.BlockingQuery.INDEX_HEADER;
+
+import io.pgharvest.api.ApiDocs;
+import io.pgharvest.api.BlockingQuery;
+import io.swagger.v3.oas.annotations.Operation;
+import io.swagger.v3.oas.annotations.Parameter;
+import io.swagger.v3.oas.annotations.headers.Header;
+import io.swagger.v3.oas.annotations.media.Content;
+import io.swagger.v3.oas.annotations.media.Schema;
+import io.swagger.v3.oas.annotations.responses.ApiResponse;
+import io.swagger.v3.oas.annotations.tags.Tag;
+import org.springframework.http.ResponseEntity;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.RequestParam;
+import org.springframework.web.bind.annotation.RestController;
+
+/**
+ * The whole fleet's state in one answer, a blocking query on the same status notifier as a
+ * single source's status: the console's overview keeps one long-poll open here for every source,
+ * where a poll per source would be a thousand requests.
+ */
+@RestController
+@Tag(name = "Sources")
+class FleetStatusController {
+
+    private final SourceStatusProvider statuses;
+
+    FleetStatusController(SourceStatusProvider statuses) {
+        this.statuses = statuses;
+    }
+
+    @GetMapping("/api/v1/status")
+    @Operation(summary = "Runtime status of every source",
+            description = "Each source's state, last tick, solo-lane metrics, newest error and owner instance, and"
+                    + " the number of sources per state. A blocking query when index is given: it answers when any"
+                    + " source's status changes significantly (state, lane, error) or the configuration changes.")
+    @ApiResponse(responseCode = "200", description = "The fleet",
+            headers = @Header(name = INDEX_HEADER, description = "index of status changes"))
+    @ApiResponse(responseCode = "400", description = "index or wait does not parse",
+            content = @Content(mediaType = ApiDocs.PROBLEM_JSON, schema = @Schema(implementation = ApiDocs.Problem.class)))
+    ResponseEntity<FleetStatus> fleet(
+            @Parameter(description = ApiDocs.INDEX_PARAM) @RequestParam(required = false) String index,
+            @Parameter(description = ApiDocs.WAIT_PARAM) @RequestParam(required = false) String wait) {
+        long seen = BlockingQuery.parse(index, wait).await(statuses.statusChanges());
+        return ResponseEntity.ok().header(INDEX_HEADER, Long.toString(seen)).body(FleetStatus.of(statuses.statuses()));
+    }
+}

@@ -1,0 +1,90 @@
+// The only place that talks to the REST API. The token lives in this module's memory: never in a
+// URL, a cookie or localStorage, so it dies with the tab (a reload asks for it again).
+
+let token = null;
+let accepted = false;
+const listeners = new Set();
+
+/** A token to try; loggedIn() once the API has accepted it (acceptToken). */
+export function setToken(value) { token = value; accepted = false; }
+export function acceptToken() { accepted = true; }
+export function loggedIn() { return token !== null && accepted; }
+export function logOut() {
+  const wasIn = accepted;
+  token = null;
+  accepted = false;
+  if (wasIn) listeners.forEach(listener => listener());
+}
+/** Called when the API answers 401: the token is wrong or changed. */
+export function onLoggedOut(listener) { listeners.add(listener); }
+
+/** An answer that is not 2xx: the problem details (RFC 9457) with their per-field errors. */
+export class ApiError extends Error {
+  constructor(status, problem) {
+    super(problem?.detail || problem?.title || `HTTP ${status}`);
+    this.status = status;
+    this.problem = problem || {};
+    this.errors = Array.isArray(this.problem.errors) ? this.problem.errors : [];
+  }
+}
+
+/**
+ * fetch with the bearer token; JSON in and out. Returns {body, index} where index is the
+ * X-Pgharvest-Index header of a blocking query.
+ */
+export async function call(method, path, body, {signal, raw} = {}) {
+  const headers = {Authorization: `Bearer ${token}`, Accept: 'application/json, application/problem+json'};
+  let payload;
+  if (raw !== undefined) {
+    payload = raw;
+    headers['Content-Type'] = 'application/yaml';
+  } else if (body !== undefined) {
+    payload = JSON.stringify(body);
+    headers['Content-Type'] = 'application/json';
+  }
+  const response = await fetch(path, {method, headers, body: payload, signal, cache: 'no-store'});
+  const text = await response.text();
+  const parsed = text ? JSON.parse(text) : null;
+  if (response.status === 401 && accepted) logOut();
+  if (!response.ok) throw new ApiError(response.status, parsed);
+  return {body: parsed, index: response.headers.get('X-Pgharvest-Index')};
+}
+
+export const get = (path, options) => call('GET', path, undefined, options);
+export const post = (path, body, options) => call('POST', path, body, options);
+export const put = (path, body) => call('PUT', path, body);
+export const del = path => call('DELETE', path);
+
+export const enc = encodeURIComponent;
+
+/**
+ * Keeps one blocking query open on `path` and calls `render(body)` with each answer: one
+ * long-poll per page, never a polling storm. A change answers at once; without one the query comes
+ * back after 10 s with fresh figures that do not wake it (last tick times), and a server shutting
+ * down gracefully waits at most that long for the page's open request. Returns a stop function
+ * (called when the page is left).
+ */
+export function live(path, render, {wait = '10s', onError} = {}) {
+  const controller = new AbortController();
+  let index = null;
+  (async () => {
+    let failures = 0;
+    while (!controller.signal.aborted) {
+      const separator = path.includes('?') ? '&' : '?';
+      const url = index === null ? path : `${path}${separator}index=${index}&wait=${wait}`;
+      try {
+        const answer = await get(url, {signal: controller.signal});
+        failures = 0;
+        index = answer.index;
+        render(answer.body);
+      } catch (error) {
+        if (controller.signal.aborted || error.status === 401) return;
+        onError?.(error);
+        failures++;
+        index = null;
+        await new Promise(resolve => setTimeout(resolve, Math.min(10000, 500 * 2 ** failures)));
+      }
+    }
+  })();
+  return () => controller.abort();
+}

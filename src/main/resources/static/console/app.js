@@ -1,0 +1,91 @@
+// The console's shell: log-in, navigation and the hash router. Each page is a module whose
+// render(view, ...params) fills the view and returns a function that stops its live queries.
+import {el, fill} from './dom.js';
+import {setToken, acceptToken, loggedIn, logOut, onLoggedOut, get, ApiError} from './api.js';
+import {renderOverview} from './overview.js';
+import {renderSource, renderSourceForm} from './source.js';
+import {renderMetrics, renderPresets} from './catalog.js';
+import {renderSinks} from './sinks.js';
+import {renderLogs} from './logs.js';
+import {renderImport} from './import.js';
+
+const view = document.getElementById('view');
+const nav = document.getElementById('nav');
+let stop = null;
+
+const routes = [
+  [/^\/$/, renderOverview],
+  [/^\/sources\/new$/, (v) => renderSourceForm(v, null)],
+  [/^\/sources\/([^/]+)\/edit$/, (v, name) => renderSourceForm(v, name, false)],
+  [/^\/sources\/([^/]+)\/copy$/, (v, name) => renderSourceForm(v, name, true)],
+  [/^\/sources\/([^/]+)$/, renderSource],
+  [/^\/metrics$/, renderMetrics],
+  [/^\/presets$/, renderPresets],
+  [/^\/sinks$/, renderSinks],
+  [/^\/logs$/, renderLogs],
+  [/^\/import$/, renderImport],
+];
+
+function route() {
+  stop?.();
+  stop = null;
+  if (!loggedIn()) {
+    showLogin();
+    return;
+  }
+  nav.hidden = false;
+  const path = location.hash.replace(/^#/, '') || '/';
+  for (const [pattern, render] of routes) {
+    const match = pattern.exec(path);
+    if (match) {
+      stop = render(view, ...match.slice(1).map(decodeURIComponent)) || null;
+      const title = view.querySelector('h1');
+      document.title = `${title ? title.textContent + ' · ' : ''}pgharvest`;
+      nav.querySelectorAll('a').forEach(a => a.toggleAttribute('aria-current', a.getAttribute('href') === `#${path}`));
+      return;
+    }
+  }
+  fill(view, el('h1', {}, 'Not found'), el('p', {}, 'No page at ', path));
+}
+
+function showLogin() {
+  nav.hidden = true;
+  const tokenInput = el('input', {type: 'password', id: 'token', name: 'token', autocomplete: 'off', required: true,
+    'aria-describedby': 'token-error', spellcheck: 'false'});
+  const fileInput = el('input', {type: 'file', id: 'token-file', 'aria-label': 'Token file'});
+  const error = el('p', {class: 'field-error', id: 'token-error', role: 'alert'});
+  const form = el('form', {class: 'login card', onsubmit: async event => {
+    event.preventDefault();
+    setToken(tokenInput.value.trim());
+    try {
+      await get('/api/v1/status');
+      acceptToken();
+      route();
+    } catch (failure) {
+      logOut();
+      fill(error, failure instanceof ApiError && failure.status === 401
+          ? 'That is not the API token of this pgharvest.' : `Cannot reach the API: ${failure.message}`);
+      tokenInput.focus();
+    }
+  }},
+  el('h1', {}, 'Log in'),
+  el('p', {}, 'Paste the API token (pgharvest.api.token, or the content of <data-dir>/api-token) or choose the token file. '
+      + 'It is kept in this tab\'s memory only: a reload asks for it again.'),
+  el('div', {class: 'field'}, el('label', {for: 'token'}, 'API token'), tokenInput, error),
+  el('div', {class: 'field'}, el('label', {for: 'token-file'}, 'or the token file'), fileInput),
+  el('button', {type: 'submit', id: 'login'}, 'Log in'));
+  fileInput.addEventListener('change', async () => {
+    const file = fileInput.files[0];
+    if (file) {
+      tokenInput.value = (await file.text()).trim();
+      form.requestSubmit();
+    }
+  });
+  fill(view, form);
+  tokenInput.focus();
+}
+
+document.getElementById('logout').addEventListener('click', () => { logOut(); });
+onLoggedOut(() => route());
+window.addEventListener('hashchange', route);
+route();

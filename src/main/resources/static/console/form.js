@@ -1,0 +1,66 @@
+// Forms whose API errors (problem details) appear next to the field they name.
+import {el, fill} from './dom.js';
+
+/** A labelled input with a place for its error; `name` is the API's field name. */
+export function field(label, name, input, hint) {
+  input.name = name;
+  input.id = `field-${name}`;
+  const error = el('p', {class: 'field-error', 'data-field': name, id: `error-${name}`, role: 'alert'});
+  input.setAttribute('aria-describedby', error.id);
+  return el('div', {class: 'field'}, el('label', {for: input.id}, label), input,
+      hint ? el('small', {}, hint) : null, error);
+}
+
+export const input = (value, attributes = {}) => el('input', {type: 'text', value: value ?? '', ...attributes});
+export const textarea = (value, attributes = {}) => {
+  const area = el('textarea', {rows: 4, ...attributes});
+  area.value = value ?? '';
+  return area;
+};
+export function select(options, chosen) {
+  return el('select', {}, options.map(option => el('option', {value: option, selected: option === chosen}, option)));
+}
+
+/** Clears the errors shown in `form`. */
+export function clearProblems(form) {
+  form.querySelectorAll('.field-error, .form-error').forEach(node => node.replaceChildren());
+  form.querySelectorAll('[aria-invalid]').forEach(node => node.removeAttribute('aria-invalid'));
+}
+
+/**
+ * Shows an API error: each of its field errors next to the field it names (sqls.14 next to sqls,
+ * metrics.foo next to metrics), the rest (and the detail) at the top of the form.
+ */
+export function showProblems(form, error) {
+  clearProblems(form);
+  const general = form.querySelector('.form-error');
+  const unplaced = [];
+  for (const problem of error.errors || []) {
+    const name = String(problem.field || '');
+    const target = form.querySelector(`.field-error[data-field="${CSS.escape(name)}"]`)
+        || form.querySelector(`.field-error[data-field="${CSS.escape(name.split(/[.[]/)[0])}"]`);
+    if (target) {
+      target.append(el('span', {}, name.includes('.') ? `${name}: ${problem.message}` : problem.message));
+      form.querySelector(`[name="${CSS.escape(target.dataset.field)}"]`)?.setAttribute('aria-invalid', 'true');
+    } else {
+      unplaced.push(`${name}: ${problem.message}`);
+    }
+  }
+  if (general) fill(general, error.message, unplaced.map(text => el('div', {}, text)));
+  const first = form.querySelector('[aria-invalid="true"]');
+  if (first) first.focus();
+}
+
+/** "a=1, b=2" <-> {a: 1, b: 2}; values are numbers when `numbers`. */
+export function parsePairs(text, numbers) {
+  const result = {};
+  for (const part of text.split(/[,\n]/).map(s => s.trim()).filter(Boolean)) {
+    const at = part.indexOf('=');
+    const key = (at < 0 ? part : part.slice(0, at)).trim();
+    const value = at < 0 ? '' : part.slice(at + 1).trim();
+    result[key] = numbers ? (value === '' || isNaN(Number(value)) ? value : Number(value)) : value;
+  }
+  return result;
+}
+
+export const formatPairs = map => Object.entries(map || {}).map(([k, v]) => `${k}=${v}`).join(', ');

@@ -1,0 +1,122 @@
+// Fleet overview: every source's live state from one blocking query on GET /api/v1/status.
+// Rows are keyed by source name and rebuilt only when their entry changed, so a fleet of a
+// thousand sources stays smooth while it updates.
+import {el, fill, formatDuration, heading, timeCell, seconds, keepAgesCurrent} from './dom.js';
+import {live, get, put, enc} from './api.js';
+
+export const STATES = ['starting', 'connected', 'disconnected', 'stalled', 'failed', 'disabled', 'configured'];
+const COLUMNS = [
+  ['name', 'Source'], ['kind', 'Kind'], ['group', 'Group'], ['state', 'State'], ['lastTickStart', 'Last tick'],
+  ['lastTickDuration', 'Tick'], ['soloMetrics', 'Solo lane'], ['lastError', 'Last error'], ['owner', 'Owner'],
+  ['enabled', 'Enabled'],
+];
+
+export function renderOverview(view) {
+  const state = {entries: [], rows: new Map(), sort: 'name', descending: false, text: '', only: ''};
+  const counts = el('div', {class: 'counts', id: 'state-counts', role: 'group', 'aria-label': 'Sources per state'});
+  const search = el('input', {type: 'search', id: 'filter', placeholder: 'Filter by name, group, kind or error',
+    'aria-label': 'Filter sources', oninput: () => { state.text = search.value.toLowerCase(); arrange(); }});
+  const stateFilter = el('select', {id: 'state-filter', 'aria-label': 'Show state',
+    onchange: () => { state.only = stateFilter.value; arrange(); }},
+  el('option', {value: ''}, 'all states'), STATES.map(s => el('option', {value: s}, s)));
+  const headRow = el('tr', {}, COLUMNS.map(([key, label]) => el('th', {scope: 'col', 'data-key': key},
+      el('button', {type: 'button', class: 'sort', onclick: () => sortBy(key)}, label))));
+  const body = el('tbody', {id: 'fleet'});
+  const empty = el('p', {class: 'empty', hidden: true}, 'No source matches.');
+  const notice = el('p', {class: 'notice', role: 'status'});
+  const table = el('table', {class: 'fleet cards'}, el('thead', {}, headRow), body);
+  fill(view, heading('Fleet', el('a', {href: '#/sources/new', class: 'button'}, 'Add source')), counts,
+      el('div', {class: 'toolbar'}, search, stateFilter), notice, el('div', {class: 'table-wrap'}, table), empty);
+
+  function sortBy(key) {
+    state.descending = state.sort === key ? !state.descending : false;
+    state.sort = key;
+    headRow.querySelectorAll('th').forEach(th => th.setAttribute('aria-sort',
+        th.dataset.key === key ? (state.descending ? 'descending' : 'ascending') : 'none'));
+    arrange();
+  }
+
+  function render(fleet) {
+    const started = performance.now();
+    notice.replaceChildren();
+    state.entries = fleet.sources;
+    // The owner column only matters when several instances share the fleet.
+    table.classList.toggle('single-instance', !fleet.sources.some(entry => entry.owner));
+    const seen = new Set();
+    for (const entry of fleet.sources) {
+      seen.add(entry.name);
+      const key = JSON.stringify(entry);
+      const known = state.rows.get(entry.name);
+      if (!known) state.rows.set(entry.name, {key, row: rowOf(entry)});
+      else if (known.key !== key) {
+        const row = rowOf(entry);
+        known.row.replaceWith(row);
+        state.rows.set(entry.name, {key, row});
+      }
+    }
+    for (const [name, known] of state.rows) {
+      if (!seen.has(name)) { known.row.remove(); state.rows.delete(name); }
+    }
+    fill(counts, STATES.filter(s => fleet.counts[s]).map(s => el('button', {type: 'button',
+      class: `count state-${s}`, 'data-state': s, 'aria-pressed': String(state.only === s),
+      onclick: () => { state.only = state.only === s ? '' : s; stateFilter.value = state.only; arrange(); }},
+    el('strong', {}, fleet.counts[s]), ` ${s}`)));
+    arrange();
+    // Read by the render benchmark (ConsoleRenderBenchmarkTest): one measure per answer rendered.
+    performance.measure('overview-render', {start: started, end: performance.now()});
+  }
+
+  function arrange() {
+    const visible = state.entries.filter(entry => (!state.only || entry.state === state.only)
+        && (!state.text || [entry.name, entry.group, entry.kind, entry.lastError, entry.owner]
+          .some(value => value && value.toLowerCase().includes(state.text))));
+    const value = entry => state.sort === 'lastTickDuration' ? seconds(entry.lastTickDuration) ?? -1
+      : state.sort === 'soloMetrics' ? entry.soloMetrics.length : entry[state.sort] ?? '';
+    visible.sort((a, b) => {
+      const [x, y] = [value(a), value(b)];
+      const order = x < y ? -1 : x > y ? 1 : a.name < b.name ? -1 : 1;
+      return state.descending ? -order : order;
+    });
+    body.replaceChildren(...visible.map(entry => state.rows.get(entry.name).row));
+    empty.hidden = visible.length > 0;
+    counts.querySelectorAll('button').forEach(b => b.setAttribute('aria-pressed', String(b.dataset.state === state.only)));
+  }
+
+  function rowOf(entry) {
+    const toggle = el('input', {type: 'checkbox', class: 'toggle', checked: entry.enabled,
+      'aria-label': `Collect ${entry.name}`, onchange: () => setEnabled(entry.name, toggle, notice)});
+    const cell = (key, ...content) => el('td', {class: `col-${key}`, 'data-label': COLUMNS.find(c => c[0] === key)[1]},
+        ...content);
+    return el('tr', {'data-source': entry.name, 'data-state': entry.state},
+        cell('name', el('a', {href: `#/sources/${enc(entry.name)}`}, entry.name)),
+        cell('kind', entry.kind), cell('group', entry.group),
+        cell('state', el('span', {class: `badge state-${entry.state}`}, entry.state)),
+        cell('lastTickStart', timeCell(entry.lastTickStart)),
+        cell('lastTickDuration', formatDuration(entry.lastTickDuration)),
+        cell('soloMetrics', entry.soloMetrics.join(', ')),
+        cell('lastError', entry.lastError ? el('span', {class: 'error-text'}, entry.lastError) : '',
+            entry.lastErrorAt ? el('small', {}, ' ', timeCell(entry.lastErrorAt)) : null),
+        cell('owner', entry.owner ?? ''),
+        cell('enabled', toggle));
+  }
+
+  const stopAges = keepAgesCurrent(body);
+  const stopLive = live('/api/v1/status', render,
+      {onError: error => fill(notice, `Live update failed: ${error.message}; retrying.`)});
+  return () => { stopAges(); stopLive(); };
+}
+
+/** Flips a source's enabled flag: reads it and writes it back (the masked password keeps the stored one). */
+export async function setEnabled(name, checkbox, notice) {
+  checkbox.disabled = true;
+  try {
+    const {body: source} = await get(`/api/v1/sources/${enc(name)}`);
+    const {modifyIndex, ...request} = source;
+    await put(`/api/v1/sources/${enc(name)}`, {...request, enabled: checkbox.checked});
+  } catch (error) {
+    checkbox.checked = !checkbox.checked;
+    fill(notice, `Could not change ${name}: ${error.message}`);
+  } finally {
+    checkbox.disabled = false;
+  }
+}

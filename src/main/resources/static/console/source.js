@@ -1,0 +1,169 @@
+// A source's page (configuration, live status, metrics, actions) and its add / edit / copy form.
+import {el, fill, heading, timeCell, formatDuration, keepAgesCurrent} from './dom.js';
+import {get, post, put, del, live, enc} from './api.js';
+import {field, input, select, showProblems, clearProblems, parsePairs, formatPairs} from './form.js';
+import {setEnabled} from './overview.js';
+
+const KINDS = ['postgres', 'postgres-continuous-discovery', 'pgbouncer', 'pgpool', 'patroni'];
+
+export function renderSource(view, name) {
+  const notice = el('p', {class: 'notice', role: 'status'});
+  const config = el('dl', {class: 'details'});
+  const status = el('div', {id: 'source-status'});
+  const testResult = el('div', {id: 'test-result', role: 'status'});
+  const toggle = el('input', {type: 'checkbox', id: 'source-enabled',
+    onchange: () => setEnabled(name, toggle, notice)});
+  const confirmBox = el('div', {class: 'confirm', hidden: true, role: 'alertdialog', 'aria-label': 'Confirm deletion'},
+      el('span', {}, `Delete the source ${name}? Its collection stops; stored measurements stay.`),
+      el('button', {type: 'button', class: 'danger', id: 'confirm-delete', onclick: async () => {
+        try { await del(`/api/v1/sources/${enc(name)}`); location.hash = '#/'; }
+        catch (error) { fill(notice, `Delete failed: ${error.message}`); }
+      }}, 'Delete'),
+      el('button', {type: 'button', onclick: () => { confirmBox.hidden = true; }}, 'Cancel'));
+  fill(view, heading(name,
+      el('label', {class: 'inline'}, toggle, ' enabled'),
+      el('a', {class: 'button', href: `#/sources/${enc(name)}/edit`}, 'Edit'),
+      el('a', {class: 'button', href: `#/sources/${enc(name)}/copy`}, 'Copy'),
+      el('button', {type: 'button', id: 'test-stored', onclick: () => testConnection(
+          () => post(`/api/v1/sources/${enc(name)}/test`), testResult, notice)}, 'Test connection'),
+      el('button', {type: 'button', class: 'danger', id: 'delete', onclick: () => {
+        confirmBox.hidden = false; confirmBox.querySelector('button').focus();
+      }}, 'Delete')),
+  confirmBox, notice, testResult, el('section', {}, el('h2', {}, 'Configuration'), config), status);
+
+  get(`/api/v1/sources/${enc(name)}`).then(({body: source}) => {
+    toggle.checked = source.enabled;
+    const row = (label, value) => value === null || value === undefined || value === '' ? null
+      : [el('dt', {}, label), el('dd', {}, String(value))];
+    fill(config, row('Connection', source.connStr), row('Kind', source.kind), row('Group', source.group),
+        row('Preset', source.preset), row('Custom intervals', formatPairs(source.metrics)),
+        row('Standby preset', source.standbyPreset), row('Standby intervals', formatPairs(source.standbyMetrics)),
+        row('Tags', formatPairs(source.tags)), row('Only if primary', source.onlyIfPrimary ? 'yes' : null),
+        row('Include pattern', source.includePattern), row('Exclude pattern', source.excludePattern));
+  }).catch(error => fill(notice, error.message));
+
+  const stopAges = keepAgesCurrent(status);
+  const stopLive = live(`/api/v1/sources/${enc(name)}/status`, s => renderStatus(status, s),
+      {onError: error => fill(notice, error.status === 404 ? 'No such source.' : `Live update failed: ${error.message}`)});
+  return () => { stopAges(); stopLive(); };
+}
+
+function renderStatus(container, s) {
+  const runtime = s.runtime;
+  const facts = el('dl', {class: 'details'},
+      el('dt', {}, 'State'), el('dd', {}, el('span', {class: `badge state-${s.state}`, id: 'source-state'}, s.state)),
+      runtime?.lastConnectionError ? [el('dt', {}, 'Connection error'),
+        el('dd', {class: 'error-text', id: 'connection-error'}, runtime.lastConnectionError, ' ',
+            timeCell(runtime.lastConnectionErrorAt))] : null,
+      runtime?.serverVersion ? [el('dt', {}, 'Server'), el('dd', {}, runtime.serverVersion,
+          runtime.inRecovery ? ' (standby)' : ' (primary)')] : null,
+      runtime?.tickPeriod ? [el('dt', {}, 'Tick'), el('dd', {}, `every ${formatDuration(runtime.tickPeriod)}, last `,
+          timeCell(runtime.lastTickStart), ` took ${formatDuration(runtime.lastTickDuration)}`)] : null,
+      s.owner ? [el('dt', {}, 'Owner instance'), el('dd', {}, s.owner.instance ?? 'none')] : null);
+  const intervals = {...s.metrics};
+  const metricRows = runtime ? runtime.metrics.map(m => el('tr', {'data-metric': m.name},
+      el('td', {'data-label': 'Metric'}, m.name), el('td', {'data-label': 'Interval'}, `${m.intervalSeconds} s`),
+      el('td', {'data-label': 'Lane'}, m.lane), el('td', {'data-label': 'Last success'}, timeCell(m.lastSuccess)),
+      el('td', {'data-label': 'Last error', class: 'error-text'}, m.lastError ?? '', ' ', timeCell(m.lastErrorAt))))
+    : Object.entries(intervals).map(([metric, interval]) => el('tr', {'data-metric': metric},
+        el('td', {'data-label': 'Metric'}, metric), el('td', {'data-label': 'Interval'}, `${interval} s`),
+        el('td', {'data-label': 'Lane'}, ''), el('td', {'data-label': 'Last success'}, ''),
+        el('td', {'data-label': 'Last error'}, '')));
+  const members = s.discovery ? el('section', {}, el('h2', {}, 'Discovered members'),
+      s.discovery.lastError ? el('p', {class: 'error-text'}, s.discovery.lastError) : null,
+      el('ul', {id: 'members'}, s.discovery.members.map(m => el('li', {},
+          el('a', {href: `#/sources/${enc(m.name)}`}, m.name), ` ${m.role ?? ''} ${m.state ?? ''}`,
+          m.retiredAt ? ' (retired)' : '')))) : null;
+  fill(container, el('section', {}, el('h2', {}, 'Status'), facts), members,
+      el('section', {}, el('h2', {}, 'Metrics'), el('div', {class: 'table-wrap'}, el('table', {class: 'cards'},
+          el('thead', {}, el('tr', {}, ['Metric', 'Interval', 'Lane', 'Last success', 'Last error']
+              .map(h => el('th', {scope: 'col'}, h)))), el('tbody', {id: 'source-metrics'}, metricRows)))));
+}
+
+async function testConnection(request, target, notice) {
+  fill(target, 'Testing…');
+  try {
+    const {body: r} = await request();
+    fill(target, el('p', {class: r.reachable ? 'ok' : 'error-text', id: 'test-outcome'}, r.reachable
+      ? `Connected: ${r.serverVersion ?? ''} ${r.inRecovery ? '(standby)' : ''} in ${r.latencyMillis ?? '?'} ms`
+      : `Not reachable: ${r.error ?? r.message ?? 'unknown error'}`));
+    return true;
+  } catch (error) {
+    target.replaceChildren();
+    if (notice) fill(notice, error.message);
+    throw error;
+  }
+}
+
+/** The form to add a source (name null), edit one, or copy one under a new name. */
+export function renderSourceForm(view, name, copy) {
+  const editing = name !== null && !copy;
+  const form = el('form', {class: 'card', novalidate: true});
+  fill(view, heading(editing ? `Edit ${name}` : copy ? `Copy of ${name}` : 'Add a source'), form);
+  Promise.all([name ? get(`/api/v1/sources/${enc(name)}`) : Promise.resolve({body: {}}), get('/api/v1/presets')])
+    .then(([{body: source}, {body: presets}]) => buildForm(form, source, presets.map(p => p.name), editing, copy, name))
+    .catch(error => fill(form, el('p', {class: 'form-error'}, error.message)));
+}
+
+function buildForm(form, source, presetNames, editing, copy, originalName) {
+  const f = {
+    name: input(copy ? `${source.name}-copy` : source.name, {required: true, disabled: editing}),
+    connStr: input(source.connStr, {required: true, placeholder: 'postgresql://user:password@host:5432/db',
+      autocomplete: 'off', spellcheck: 'false'}),
+    password: el('input', {type: 'password', autocomplete: 'new-password'}),
+    kind: select(KINDS, source.kind ?? 'postgres'),
+    group: input(source.group ?? 'default'),
+    preset: select(['', ...presetNames], source.preset ?? ''),
+    metrics: input(formatPairs(source.metrics), {placeholder: 'metric=seconds, …'}),
+    standbyPreset: select(['', ...presetNames], source.standbyPreset ?? ''),
+    standbyMetrics: input(formatPairs(source.standbyMetrics), {placeholder: 'metric=seconds, …'}),
+    tags: input(formatPairs(source.tags), {placeholder: 'key=value, …'}),
+    includePattern: input(source.includePattern),
+    excludePattern: input(source.excludePattern),
+  };
+  const enabled = el('input', {type: 'checkbox', name: 'enabled', id: 'field-enabled', checked: source.enabled ?? true});
+  const onlyIfPrimary = el('input', {type: 'checkbox', name: 'onlyIfPrimary', id: 'field-onlyIfPrimary',
+    checked: source.onlyIfPrimary});
+  const result = el('div', {id: 'test-result', role: 'status'});
+  const request = () => ({
+    name: f.name.value.trim(), connStr: f.connStr.value.trim(), password: f.password.value || undefined,
+    kind: f.kind.value, group: f.group.value.trim() || undefined, enabled: enabled.checked,
+    preset: f.preset.value || undefined, metrics: parsePairs(f.metrics.value, true),
+    standbyPreset: f.standbyPreset.value || undefined, standbyMetrics: parsePairs(f.standbyMetrics.value, true),
+    tags: parsePairs(f.tags.value, false), onlyIfPrimary: onlyIfPrimary.checked,
+    includePattern: f.includePattern.value.trim() || undefined, excludePattern: f.excludePattern.value.trim() || undefined,
+  });
+  const testDraft = el('button', {type: 'button', id: 'test-draft', onclick: async () => {
+    clearProblems(form);
+    try { await testConnection(() => post('/api/v1/sources/test', {...request(), name: originalName ?? request().name}), result); }
+    catch (error) { showProblems(form, error); }
+  }}, 'Test connection');
+  fill(form, el('p', {class: 'form-error', role: 'alert'}),
+      field('Name', 'name', f.name),
+      field('Connection string', 'connStr', f.connStr, copy || editing
+        ? 'The password shows as ********; keep it to use the stored one (same host, port, user and database) or type a new one.'
+        : 'postgresql:// URI or libpq key=value; for discovery: the server to list databases on; for Patroni: etcd.'),
+      field('Password (optional, replaces the one in the connection string)', 'password', f.password),
+      field('Kind', 'kind', f.kind), field('Group', 'group', f.group),
+      el('div', {class: 'field inline'}, enabled, el('label', {for: 'field-enabled'}, 'Enabled')),
+      field('Preset', 'preset', f.preset), field('Custom intervals (seconds; 0 drops a preset metric)', 'metrics', f.metrics),
+      field('Standby preset', 'standbyPreset', f.standbyPreset), field('Standby intervals', 'standbyMetrics', f.standbyMetrics),
+      field('Tags', 'tags', f.tags),
+      el('div', {class: 'field inline'}, onlyIfPrimary, el('label', {for: 'field-onlyIfPrimary'}, 'Only while primary')),
+      field('Include pattern (discovering kinds)', 'includePattern', f.includePattern),
+      field('Exclude pattern (discovering kinds)', 'excludePattern', f.excludePattern),
+      el('div', {class: 'actions'}, testDraft, el('button', {type: 'submit', id: 'save'}, 'Save')), result);
+  form.addEventListener('submit', async event => {
+    event.preventDefault();
+    clearProblems(form);
+    const body = request();
+    try {
+      if (editing) await put(`/api/v1/sources/${enc(originalName)}`, body);
+      else await post('/api/v1/sources', body);
+      location.hash = `#/sources/${enc(editing ? originalName : body.name)}`;
+    } catch (error) {
+      showProblems(form, error);
+    }
+  });
+  (editing ? f.connStr : f.name).focus();
+}

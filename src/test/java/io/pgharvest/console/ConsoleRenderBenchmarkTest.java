@@ -1,0 +1,123 @@
+package io.pgharvest.console;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import io.pgharvest.testsupport.TestBrowser;
+import org.openqa.selenium.By;
+
+/**
+ * The overview of 1,000 sources in headless Chromium: time to render it, time to re-render one
+ * change, and the bytes transferred for the page and its data. Sources point at a closed port, so
+ * every row carries a connection error (the longest rows). Figures in docs/console.md. Excluded
+ * by default (tag benchmark): {@code ./mvnw -o test -Dtest=ConsoleRenderBenchmarkTest -Dtest.excludedGroups=}.
+ */
+@Tag("benchmark")
+class ConsoleRenderBenchmarkTest extends ConsoleTestBase {
+
+    private static final int SOURCES = 1000;
+
+    @Test
+    void theOverviewOfAThousandSourcesRendersInUnderASecondAndWeighsUnder500KB() throws IOException {
+        int closedPort;
+        try (var socket = new ServerSocket(0)) {
+            closedPort = socket.getLocalPort();
+        }
+        var yaml = new StringBuilder();
+        for (int i = 0; i < SOURCES; i++) {
+            yaml.append("- name: bench-%04d\n  conn_str: postgresql://monitor@127.0.0.1:%d/db%d\n  group: group-%d\n"
+                    .formatted(i, closedPort, i, i % 10))
+                    .append("  preset_metrics: basic\n");
+        }
+        http("POST", "/api/v1/import", TOKEN, yaml.toString());
+        browser.waiting(Duration.ofSeconds(120)).until(d -> api("GET", "/api/v1/status", null)
+                .contains("\"disconnected\":" + SOURCES));
+
+        logIn();
+        browser.driver().executeScript("location.hash = '#/sinks'");
+        waitFor(By.id("sinks"));
+        browser.driver().executeScript("performance.clearMeasures(); performance.clearResourceTimings();");
+        @SuppressWarnings("unchecked")
+        var timing = (Map<String, Object>) browser.driver().executeAsyncScript("""
+                const done = arguments[arguments.length - 1];
+                const frames = [];
+                new PerformanceObserver(list => frames.push(...list.getEntries()))
+                    .observe({type: 'long-animation-frame', buffered: false});
+                const started = performance.now();
+                location.hash = '#/';
+                const check = () => {
+                  if (document.querySelectorAll('#fleet tr').length === %d) {
+                    requestAnimationFrame(() => setTimeout(() => {
+                      const fetched = performance.getEntriesByType('resource').filter(r => r.name.includes('/api/v1/status'));
+                      done({shown: performance.now() - started,
+                        render: performance.getEntriesByName('overview-render')[0].duration,
+                        fetch: fetched.length ? fetched[0].duration : -1,
+                        fetchStart: fetched.length ? fetched[0].startTime - started : -1,
+                        frames: frames.map(f => `${Math.round(f.startTime - started)}+${Math.round(f.duration)}`
+                            + ` layout ${Math.round(f.styleAndLayoutStart ? f.startTime + f.duration - f.styleAndLayoutStart : 0)}`
+                            + ` scripts ${f.scripts.map(s => Math.round(s.duration) + ':' + s.invoker).join(',')}`).join(' | ')});
+                    }, 0));
+                  } else {
+                    setTimeout(check, 5);
+                  }
+                };
+                check();""".formatted(SOURCES));
+        double shownMillis = ((Number) timing.get("shown")).doubleValue();
+        double renderMillis = ((Number) timing.get("render")).doubleValue();
+        double fetchMillis = ((Number) timing.get("fetch")).doubleValue();
+        System.out.println("console benchmark frames: fetch started at " + timing.get("fetchStart") + " ms; "
+                + timing.get("frames"));
+
+        // One change (a source switched off) re-renders through the open long-poll.
+        api("PUT", "/api/v1/sources/bench-0500", """
+                {"connStr": "postgresql://monitor@127.0.0.1:%d/db500", "preset": "basic", "enabled": false}"""
+                .formatted(closedPort));
+        browser.waiting(Duration.ofSeconds(2)).until(d -> "disabled".equals(browser.driver().executeScript(
+                "return document.querySelector('#fleet tr[data-source=bench-0500]').dataset.state")));
+        @SuppressWarnings("unchecked")
+        var updates = (List<Number>) browser.driver().executeScript(
+                "return performance.getEntriesByName('overview-render').slice(1).map(m => m.duration)");
+        double updateMillis = updates.stream().mapToDouble(Number::doubleValue).max().orElseThrow();
+
+        // Page weight: a first load of the console (HTML, CSS, scripts) in a browser with an empty
+        // cache, plus the fleet's status.
+        browser.close();
+        browser = TestBrowser.start(1280, 900);
+        logIn();
+        browser.waiting(Duration.ofSeconds(10)).until(d -> d.findElements(By.cssSelector("#fleet tr")).size() == SOURCES);
+        @SuppressWarnings("unchecked")
+        var weight = (Map<String, Number>) browser.driver().executeScript("""
+                const nav = performance.getEntriesByType('navigation')[0];
+                const resources = performance.getEntriesByType('resource');
+                const assets = resources.filter(r => !r.name.includes('/api/'));
+                const status = resources.filter(r => r.name.includes('/api/v1/status'));
+                const sum = list => list.reduce((total, r) => total + r.transferSize, 0);
+                return {page: nav.transferSize + sum(assets), decoded: nav.decodedBodySize
+                    + assets.reduce((t, r) => t + r.decodedBodySize, 0),
+                  status: status.length ? status[status.length - 1].transferSize : -1,
+                  statusDecoded: status.length ? status[status.length - 1].decodedBodySize : -1};""");
+        long total = weight.get("page").longValue() + weight.get("status").longValue();
+        System.out.printf("console benchmark: %d sources shown in %.0f ms (status fetch %.0f ms, render %.0f ms),"
+                        + " one change re-rendered"
+                        + " in %.0f ms; transferred: page %d bytes (%d decoded) + status %d bytes (%d decoded) = %d"
+                        + " bytes; load average %s%n", SOURCES, shownMillis, fetchMillis, renderMillis, updateMillis,
+                weight.get("page").longValue(), weight.get("decoded").longValue(), weight.get("status").longValue(),
+                weight.get("statusDecoded").longValue(), total, loadAverage());
+        assertThat(shownMillis).isLessThan(1000);
+        assertThat(total).isLessThan(500 * 1024);
+    }
+
+    private static String loadAverage() {
+        try {
+            return java.nio.file.Files.readString(java.nio.file.Path.of("/proc/loadavg")).strip();
+        } catch (IOException e) {
+            return "unknown";
+        }
+    }
+}
