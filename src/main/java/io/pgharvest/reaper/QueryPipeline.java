@@ -55,9 +55,11 @@ final class QueryPipeline implements AutoCloseable {
     private static final String SEPARATOR = "\n;\n";
     private static final String BEGIN = "begin transaction read only";
     private static final String ROLLBACK = "rollback";
-    /** The framing's statements around the metrics: BEGIN before, ROLLBACK after. */
-    private static final int FRAME_BEFORE = 1;
-    private static final int FRAME_STATEMENTS = 2;
+    /**
+     * After the ROLLBACK, in the same round trip: the one thing a SELECT can leave in its session
+     * that a rollback does not undo (session advisory locks survive the transaction).
+     */
+    private static final String CLEANUP = "select pg_advisory_unlock_all()";
     private static final int MAX_VERDICTS = 1024;
     /** Room for network and server overhead on top of the statements' own time limits. */
     private static final Duration NETWORK_MARGIN = Duration.ofSeconds(30);
@@ -71,8 +73,8 @@ final class QueryPipeline implements AutoCloseable {
      * hashing tens of kilobytes.
      */
     private final Map<List<String>, Prepared> statements = new LinkedHashMap<>(16, 0.75f, true);
-    /** MetricSql's verdict per SQL text (the scan is cheap, but ticks repeat the same texts). */
-    private final Map<String, Optional<String>> verdicts = new HashMap<>();
+    /** The verdict per SQL text (the checks are cheap, but ticks repeat the same texts). */
+    private final Map<String, Verdict> verdicts = new HashMap<>();
     private long networkTimeoutMillis = -1;
 
     /**
@@ -118,9 +120,10 @@ final class QueryPipeline implements AutoCloseable {
                 currentTimeout = query.statementTimeout();
             }
             partOfQuery[index] = parts.size();
-            parts.add(query.sql());
+            parts.add(sent(query));
         }
         parts.add(ROLLBACK);
+        parts.add(CLEANUP);
         List<FetchedRows> all = execute(parts);
         if (all.size() != parts.size()) {
             // A metric's SQL held several statements: results cannot be attributed. Refusing
@@ -155,13 +158,14 @@ final class QueryPipeline implements AutoCloseable {
         if (ownTimeout) {
             parts.add(setTimeout(query.statementTimeout()));
         }
-        parts.add(query.sql());
+        parts.add(sent(query));
         parts.add(ROLLBACK);
+        parts.add(CLEANUP);
         List<FetchedRows> all = execute(parts);
         if (all.size() != parts.size()) {
             throw new PipelineShapeException(parts.size(), all.size());
         }
-        return new AloneRun(all.get(parts.size() - 2), false);
+        return new AloneRun(all.get(parts.size() - 3), false);
     }
 
     /**
@@ -181,8 +185,36 @@ final class QueryPipeline implements AutoCloseable {
         if (verdicts.size() > MAX_VERDICTS) {
             verdicts.clear();
         }
-        Optional<String> problem = verdicts.computeIfAbsent(query.sql(), MetricSql::problem);
-        return problem.map(p -> new NotReadingException(query.metric(), p)).orElse(null);
+        Verdict verdict = verdicts.computeIfAbsent(query.sql(), this::verdict);
+        return verdict.problem() == null ? null : new NotReadingException(query.metric(), verdict.problem());
+    }
+
+    /** The text sent for {@code query} (kept per SQL text: the same strings every tick). */
+    private String sent(MetricQuery query) {
+        return verdicts.computeIfAbsent(query.sql(), this::verdict).sent();
+    }
+
+    /**
+     * pgharvest's friendly check first (it says why), then whether the driver would send the
+     * metric as one Parse message ({@link OneSelect}).
+     */
+    private Verdict verdict(String sql) {
+        Optional<String> problem = MetricSql.problem(sql).or(() -> OneSelect.problem(sql));
+        if (problem.isPresent()) {
+            return new Verdict(problem.get(), null);
+        }
+        String sent = OneSelect.of(sql);
+        try {
+            OneSelect.requireOneParsePerPart(connection, String.join(SEPARATOR, BEGIN, sent, ROLLBACK),
+                    List.of(BEGIN, sent, ROLLBACK));
+        } catch (SQLException e) {
+            return new Verdict("is not exactly one statement as PostgreSQL's driver reads it", null);
+        }
+        return new Verdict(null, sent);
+    }
+
+    /** A metric SQL text's fate: refused with a reason, or sent as {@code sent}. */
+    private record Verdict(String problem, String sent) {
     }
 
     /**
@@ -234,7 +266,7 @@ final class QueryPipeline implements AutoCloseable {
      */
     private void rollbackAfter(SQLException failure) {
         try (Statement statement = connection.createStatement()) {
-            statement.execute(ROLLBACK);
+            statement.execute(ROLLBACK + SEPARATOR + CLEANUP);
         } catch (SQLException e) {
             failure.addSuppressed(e); // the session is probably gone; the caller decides
         }
@@ -261,6 +293,7 @@ final class QueryPipeline implements AutoCloseable {
         Prepared prepared = statements.get(parts);
         if (prepared == null) {
             String text = String.join(SEPARATOR, parts);
+            OneSelect.requireOneParsePerPart(connection, text, parts);
             // pgjdbc reads '?' outside quotes as a bind placeholder in a PreparedStatement. Such
             // SQL (e.g. jsonb operators) goes through a plain Statement: same single round trip,
             // but the server parses it each time.
