@@ -35,6 +35,8 @@ final class OneSelect {
 
     private static final Pattern PLAIN_SHOW =
             Pattern.compile("\\s*show\\s+[A-Za-z_][A-Za-z0-9_.]*\\s*", Pattern.CASE_INSENSITIVE);
+    /** What precedes a metric's own text in its statement (server error positions count it). */
+    static final String PREFIX = "select * from (\n";
     private static final Pattern TRAILING_SEMICOLONS = Pattern.compile("[\\s;]+$");
 
     private OneSelect() {
@@ -59,7 +61,7 @@ final class OneSelect {
             return body.strip();
         }
         // Line breaks around the body: a trailing line comment ends before the closing parenthesis.
-        return "select * from (\n" + body + "\n) as metric";
+        return PREFIX + body + "\n) as metric";
     }
 
     private static String body(String sql) {

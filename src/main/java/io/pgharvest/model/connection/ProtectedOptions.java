@@ -39,7 +39,7 @@ final class ProtectedOptions {
             if (assignment != null) {
                 int equals = assignment.indexOf('=');
                 String name = (equals < 0 ? assignment : assignment.substring(0, equals))
-                        .replace('-', '_').toLowerCase(Locale.ROOT);
+                        .strip().replace('-', '_').toLowerCase(Locale.ROOT);
                 if (PROTECTED.contains(name)) {
                     throw new InvalidConnectionStringException("options must not set " + name
                             + ": pgharvest sets it for every session (read-only transactions, time limits,"
