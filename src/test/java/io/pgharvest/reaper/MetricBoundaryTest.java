@@ -87,7 +87,7 @@ class MetricBoundaryTest {
     }
 
     /** The bodies of issue 26 and variants: each must leave the server as it found it. */
-    private static Map<String, String> bodies() {
+    private static Map<String, String> bodies(boolean superuser) {
         var bodies = new LinkedHashMap<String, String>();
         bodies.put("unicode advisory lock", "select U&\"\\0070g_advisory_lock\"(42) as a");
         bodies.put("plain advisory lock", "select pg_advisory_lock(43) as a");
@@ -109,6 +109,15 @@ class MetricBoundaryTest {
         bodies.put("query_to_xml delete", "select query_to_xml('delete from t returning id', true, false, '') as a");
         bodies.put("query_to_xml_and_xmlschema lock",
                 "select query_to_xml_and_xmlschema('select pg_advisory_lock(8)', true, false, '') as a");
+        if (!superuser) {
+            // SQL assembled from pieces outruns any check of the text; only the role stops these.
+            bodies.put("query_to_xml concatenated slot", "select query_to_xml('select pg_create_physical'"
+                    + " || '_replication_slot(''bnd_slot3'')', true, false, '') as a");
+            bodies.put("query_to_xml concatenated stats reset",
+                    "select query_to_xml('select pg_stat' || '_reset()', true, false, '') as a");
+            bodies.put("query_to_xml format lock",
+                    "select query_to_xml(format('select pg_%s(46)', 'advisory_lock'), true, false, '') as a");
+        }
         bodies.put("pg_read_file", "select pg_read_file('postgresql.conf') as a");
         bodies.put("unicode pg_read_file", "select U&\"\\0070g_read_file\"('postgresql.conf') as a");
         bodies.put("pg_ls_dir", "select pg_ls_dir('.') as a");
@@ -157,13 +166,15 @@ class MetricBoundaryTest {
         // tick, and the transaction ids used are the one thing that gets through.
         assertThat(escaped).containsExactlyInAnyOrder("unicode advisory lock", "plain advisory lock",
                 "shared advisory lock, UESCAPE", "query_to_xml lock", "query_to_xml_and_xmlschema lock",
+                "query_to_xml format lock",
                 "txid_current", "unicode pg_current_xact_id", "set_config role", "unicode set_config read write");
     }
 
     @Test
     void aPgMonitorRoleWithPgharvestsCheck() throws Exception {
         List<String> ran = runAll("bnd_monitor", MetricSql::problem);
-        assertThat(ran).isEmpty();
+        // Only SQL assembled from pieces passes the check; the cleanup releases its lock.
+        assertThat(ran).containsExactly("query_to_xml format lock");
     }
 
     @Test
@@ -187,7 +198,7 @@ class MetricBoundaryTest {
             int sessionPid = pid(session);
             var pipeline = new QueryPipeline(session, Duration.ofSeconds(5), Duration.ofMinutes(1), check);
             var good = new MetricQuery("good", GOOD, Duration.ofSeconds(5));
-            for (var body : bodies().entrySet()) {
+            for (var body : bodies(user.equals(TestPostgres.SUPERUSER)).entrySet()) {
                 ServerState before = ServerState.read(observer);
                 var bad = new MetricQuery("bad", body.getValue(), Duration.ofSeconds(5));
                 boolean together = runs(() -> pipeline.run(List.of(good, bad)));
