@@ -60,8 +60,10 @@ final class QueryPipeline implements AutoCloseable {
      * Last statement before the ROLLBACK, in the same round trip and transaction: undoes the one
      * thing a SELECT can leave in its session that a rollback does not (session advisory locks
      * outlive the transaction; settings, roles, temporary objects, cursors and LISTEN do not).
+     * An int column, not the function's void: pgjdbc would look the void type up in the catalog
+     * (one more round trip and transaction) the first time it reads the result.
      */
-    private static final String CLEANUP = "select pg_advisory_unlock_all()";
+    private static final String CLEANUP = "select 0 as released from pg_advisory_unlock_all()";
     private static final int MAX_VERDICTS = 1024;
     /** Room for network and server overhead on top of the statements' own time limits. */
     private static final Duration NETWORK_MARGIN = Duration.ofSeconds(30);
