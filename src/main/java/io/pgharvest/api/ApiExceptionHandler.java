@@ -46,6 +46,9 @@ class ApiExceptionHandler extends ResponseEntityExceptionHandler {
 
     private static final Logger log = LoggerFactory.getLogger(ApiExceptionHandler.class);
 
+    private static final java.util.regex.Pattern DUPLICATE_KEY =
+            java.util.regex.Pattern.compile("Duplicate Object property \"([^\"]*)\"");
+
     @ExceptionHandler(InvalidConfigException.class)
     ResponseEntity<ProblemDetail> invalid(InvalidConfigException e) {
         return problem(HttpStatus.BAD_REQUEST, ProblemTypes.INVALID,
@@ -156,6 +159,12 @@ class ApiExceptionHandler extends ResponseEntityExceptionHandler {
             return new FieldProblem(JacksonPaths.describe(mismatch.getPath()),
                     target == null ? "has the wrong type" : "has the wrong type; expected " + typeName(target));
         }
+        String duplicate = duplicateKey(cause);
+        if (duplicate != null) {
+            String parent = cause instanceof JacksonException jackson && !jackson.getPath().isEmpty()
+                    ? JacksonPaths.describe(jackson.getPath()) + "." : "";
+            return new FieldProblem(parent + duplicate, "is given more than once");
+        }
         if (cause instanceof StreamReadException syntax && syntax.getLocation() != null) {
             return new FieldProblem("body", "not valid JSON at line " + syntax.getLocation().getLineNr()
                     + ", column " + syntax.getLocation().getColumnNr());
@@ -164,6 +173,15 @@ class ApiExceptionHandler extends ResponseEntityExceptionHandler {
             return new FieldProblem(JacksonPaths.describe(jackson.getPath()), "cannot be read");
         }
         return new FieldProblem("body", cause == null ? "a JSON body is required" : "not valid JSON");
+    }
+
+    /** The key Jackson's strict duplicate detection found twice, or null. */
+    private static String duplicateKey(Throwable cause) {
+        if (!(cause instanceof StreamReadException) || cause.getMessage() == null) {
+            return null;
+        }
+        var matcher = DUPLICATE_KEY.matcher(cause.getMessage());
+        return matcher.find() ? matcher.group(1) : null;
     }
 
     private static String typeName(Class<?> type) {

@@ -17,6 +17,12 @@ final class ProblemResponses {
 
     static void write(HttpServletResponse response, JsonMapper json, HttpStatus status, URI type, String detail,
             String instance) throws IOException {
+        write(response, json, status, type, detail, instance, null);
+    }
+
+    /** With {@code errors} ({@code field}, {@code message} each) when not null. */
+    static void write(HttpServletResponse response, JsonMapper json, HttpStatus status, URI type, String detail,
+            String instance, java.util.List<io.pgharvest.model.FieldProblem> errors) throws IOException {
         var problem = new LinkedHashMap<String, Object>();
         problem.put("type", type.toString());
         problem.put("title", status.getReasonPhrase());
@@ -24,6 +30,9 @@ final class ProblemResponses {
         problem.put("detail", detail);
         if (instance != null) {
             problem.put("instance", instance);
+        }
+        if (errors != null) {
+            problem.put("errors", errors);
         }
         response.setStatus(status.value());
         response.setContentType(MediaType.APPLICATION_PROBLEM_JSON_VALUE);

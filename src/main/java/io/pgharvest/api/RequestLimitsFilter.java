@@ -7,7 +7,9 @@ import jakarta.servlet.ServletInputStream;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletRequestWrapper;
 import jakarta.servlet.http.HttpServletResponse;
+import io.pgharvest.model.FieldProblem;
 import java.io.IOException;
+import java.util.List;
 import org.springframework.http.HttpStatus;
 import org.springframework.web.filter.OncePerRequestFilter;
 import tools.jackson.databind.json.JsonMapper;
@@ -19,6 +21,8 @@ import tools.jackson.databind.json.JsonMapper;
  * import) is refused with 413 problem details: at once when its Content-Length says so, and
  * otherwise as soon as the limit is passed while reading (chunked bodies), so a huge body is
  * never held in memory. The per-field limits (names, tags, SQL) are the kernel's rules.
+ *
+ * <p>A request path holding ';' is refused with 400 problem details before anything else.
  *
  * <p>Headers: {@code X-Content-Type-Options: nosniff}, {@code X-Frame-Options: DENY},
  * {@code Referrer-Policy: no-referrer}; on the API and actuator (JSON only) also
@@ -57,6 +61,14 @@ class RequestLimitsFilter extends OncePerRequestFilter {
             // style, no plugins, talks only to this server. Revalidated so an upgrade shows at once.
             response.setHeader("Cache-Control", "no-cache");
             response.setHeader("Content-Security-Policy", CONSOLE_POLICY);
+        }
+        if (path.indexOf(';') >= 0) {
+            // Spring's path matching drops ";..." from a segment: PUT /api/v1/sources/a;b would
+            // replace source a. No pgharvest path takes matrix parameters.
+            ProblemResponses.write(response, json, HttpStatus.BAD_REQUEST, ProblemTypes.MALFORMED,
+                    "The request path holds ';' (matrix parameters), which no pgharvest path accepts.", null,
+                    List.of(new FieldProblem("path", "must not contain ';'")));
+            return;
         }
         long limit = path.startsWith(IMPORT_PATH) ? MAX_IMPORT_BYTES : MAX_BODY_BYTES;
         if (request.getContentLengthLong() > limit) {

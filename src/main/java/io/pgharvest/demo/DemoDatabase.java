@@ -73,8 +73,10 @@ final class DemoDatabase implements SmartLifecycle {
                         + "/postgres";
                 String demo = "postgresql://postgres:" + password + "@" + started.host() + ":" + started.port() + "/"
                         + DATABASE;
+                String monitor = "postgresql://" + DemoPassword.MONITOR_ROLE + ":" + password + "@" + started.host()
+                        + ":" + started.port() + "/" + DATABASE;
                 DemoWorkload traffic = DemoWorkload.start(admin, demo);
-                store.putSource(demoSource(demo));
+                store.putSource(demoSource(monitor));
                 server = started;
                 watchdog = guard;
                 workload = traffic;
@@ -86,7 +88,8 @@ final class DemoDatabase implements SmartLifecycle {
                 throw e;
             }
             log.info("Demo profile: source '{}' collects the '{}' preset every {} s from PostgreSQL on port {}"
-                    + " (superuser with a generated password, stopped with pgharvest)",
+                    + " (as role " + DemoPassword.MONITOR_ROLE + " with pg_monitor and a generated password,"
+                    + " stopped with pgharvest)",
                     SOURCE, PRESET, DEMO_INTERVAL_SECONDS, server.port());
         } finally {
             lifecycle.unlock();

@@ -23,6 +23,9 @@ final class DemoPassword {
             host all all ::1/128 scram-sha-256
             """;
 
+    /** The role the demo source logs in as: pg_monitor only, same generated password. */
+    static final String MONITOR_ROLE = "pgharvest_monitor";
+
     private DemoPassword() {
     }
 
@@ -35,6 +38,10 @@ final class DemoPassword {
         try (Connection c = DriverManager.getConnection(url); Statement st = c.createStatement()) {
             st.execute("set password_encryption = 'scram-sha-256'");
             st.execute("alter role postgres password '" + password + "'");
+            // pgharvest collects as a pg_monitor role, as docs/security.md asks of every source
+            // (superuser logins are refused by default).
+            st.execute("create role " + MONITOR_ROLE + " login password '" + password + "'");
+            st.execute("grant pg_monitor to " + MONITOR_ROLE);
             String hbaFile;
             try (ResultSet rs = st.executeQuery("show hba_file")) {
                 rs.next();

@@ -11,6 +11,7 @@ import java.util.concurrent.FutureTask;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.stream.Collectors;
+import org.postgresql.PGConnection;
 import org.postgresql.PGProperty;
 
 /**
@@ -28,6 +29,7 @@ public final class SessionOpener {
      * ({@link #properties}), so nothing an operator wrote can add URL parameters.
      */
     private static final String URL_WITHOUT_TARGET = "jdbc:postgresql://";
+    private static final String INSUFFICIENT_PRIVILEGE = "42501";
 
     private final Driver driver = new org.postgresql.Driver();
     private final SessionSettings settings;
@@ -79,7 +81,28 @@ public final class SessionOpener {
         if (connection == null) {
             throw new SQLException("pgjdbc does not accept the URL of " + conn.hosts(), "08001");
         }
+        refuseSuperuser(connection, conn);
         return connection;
+    }
+
+    /**
+     * The server reports {@code is_superuser} in the login's parameter status, so this costs no
+     * round trip. A superuser login can take back any role or setting from inside a SELECT
+     * ({@code set_config('role', ...)} however spelled), read server files and signal every
+     * backend: pgharvest refuses it unless the operator opted out.
+     */
+    private void refuseSuperuser(Connection connection, ConnectionString conn) throws SQLException {
+        String superuser = connection.unwrap(PGConnection.class).getParameterStatus("is_superuser");
+        if (!settings.allowSuperuser() && "on".equals(superuser)) {
+            try {
+                connection.close();
+            } catch (SQLException ignored) {
+                // refused either way
+            }
+            throw new SQLException("refused: user " + conn.user() + " is a superuser, and pgharvest does not run"
+                    + " metrics as one; connect as a role with pg_monitor only (docs/security.md) or set"
+                    + " pgharvest.security.allow-superuser-sources=true (unsafe)", INSUFFICIENT_PRIVILEGE);
+        }
     }
 
     /**
@@ -156,6 +179,9 @@ public final class SessionOpener {
         String existing = props.getProperty("options");
         props.setProperty("options", existing == null || existing.isBlank() ? options : existing + " " + options);
         props.setProperty("assumeMinServerVersion", "10");
+        // Extended protocol for every statement: the server then refuses a Parse message holding
+        // more than one command, so a metric is one statement by PostgreSQL's own reading.
+        props.setProperty(PGProperty.PREFER_QUERY_MODE.getName(), "extended");
         return props;
     }
 }

@@ -34,6 +34,8 @@ final class SqlTokens {
         }
     }
 
+    private static final char NON_ASCII = 0x80;
+
     private SqlTokens() {
     }
 
@@ -50,8 +52,10 @@ final class SqlTokens {
                 i++;
                 continue;
             } else if (c == '-' && i + 1 < n && sql.charAt(i + 1) == '-') {
-                end = sql.indexOf('\n', i);
-                end = end < 0 ? n : end;
+                end = i + 2; // a line comment ends at a line feed or a carriage return, as in PostgreSQL
+                while (end < n && sql.charAt(end) != '\n' && sql.charAt(end) != '\r') {
+                    end++;
+                }
                 kind = Kind.COMMENT;
             } else if (c == '/' && i + 1 < n && sql.charAt(i + 1) == '*') {
                 end = blockCommentEnd(sql, i);
@@ -70,10 +74,9 @@ final class SqlTokens {
                 int close = sql.indexOf(tag, i + tag.length());
                 end = close < 0 ? -1 : close + tag.length();
                 kind = Kind.STRING;
-            } else if (Character.isLetter(c) || c == '_') {
+            } else if (Character.isLetter(c) || c == '_' || c >= NON_ASCII) {
                 end = i + 1;
-                while (end < n && (Character.isLetterOrDigit(sql.charAt(end)) || sql.charAt(end) == '_'
-                        || sql.charAt(end) == '$')) {
+                while (end < n && (isNameChar(sql.charAt(end)) || sql.charAt(end) == '$')) {
                     end++;
                 }
                 kind = Kind.WORD;
@@ -154,10 +157,18 @@ final class SqlTokens {
         return -1;
     }
 
-    /** {@code $$} or {@code $tag$} starting at {@code i}, or null. */
+    /** PostgreSQL's lexer reads every non-ASCII character as part of a name. */
+    private static boolean isNameChar(char c) {
+        return Character.isLetterOrDigit(c) || c == '_' || c >= NON_ASCII;
+    }
+
+    /** {@code $$} or {@code $tag$} starting at {@code i}, or null (also when it continues a name: a$b, é$$). */
     private static String dollarTag(String sql, int i) {
+        if (i > 0 && isNameChar(sql.charAt(i - 1))) {
+            return null;
+        }
         int j = i + 1;
-        while (j < sql.length() && (Character.isLetterOrDigit(sql.charAt(j)) || sql.charAt(j) == '_')) {
+        while (j < sql.length() && isNameChar(sql.charAt(j))) {
             j++;
         }
         if (j < sql.length() && sql.charAt(j) == '$' && (j == i + 1 || !Character.isDigit(sql.charAt(i + 1)))) {

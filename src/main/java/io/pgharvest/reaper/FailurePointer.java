@@ -34,6 +34,8 @@ final class FailurePointer {
      * positions in every statement but a pipeline's first are one further on. Both are tried.
      */
     private static final int[] LEADING_CHARS = {1, 0};
+    /** A metric is sent inside {@link OneSelect#PREFIX} (a plain SHOW is not). */
+    private static final int[] WRAPPERS = {OneSelect.PREFIX.length(), 0};
 
     private FailurePointer() {
     }
@@ -67,11 +69,13 @@ final class FailurePointer {
 
     /** Whether {@code sql} has, at the 1-based {@code position} as sent, a name the message quotes. */
     private static boolean namesAt(String sql, int position, String lowerMessage) {
-        for (int leading : LEADING_CHARS) {
-            String name = nameAt(sql, position - 1 - leading);
-            if (name != null && name.length() >= MIN_NAME_LENGTH
-                    && lowerMessage.contains(name.toLowerCase(Locale.ROOT))) {
-                return true;
+        for (int wrapper : WRAPPERS) {
+            for (int leading : LEADING_CHARS) {
+                String name = nameAt(sql, position - 1 - leading - wrapper);
+                if (name != null && name.length() >= MIN_NAME_LENGTH
+                        && lowerMessage.contains(name.toLowerCase(Locale.ROOT))) {
+                    return true;
+                }
             }
         }
         return false;

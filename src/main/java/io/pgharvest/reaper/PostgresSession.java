@@ -33,6 +33,8 @@ final class PostgresSession implements SourceSession {
     private static final String INSUFFICIENT_PRIVILEGE = "42501";
     static final String QUERY_CANCELED = "57014";
     static final String LOCK_NOT_AVAILABLE = "55P03";
+    /** admin_shutdown: the backend was terminated (pg_terminate_backend, or a server shutdown). */
+    static final String TERMINATED = "57P01";
     private static final String SYSTEM_ID_SQL = "select system_identifier::text from pg_control_system()";
     /** Floor of the facts queries' own time limit, however short the metrics' default is. */
     private static final Duration MIN_FACTS_TIMEOUT = Duration.ofSeconds(30);

@@ -14,6 +14,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Function;
 
 /**
  * Sends several metric queries to PostgreSQL in ONE network round trip.
@@ -55,9 +56,14 @@ final class QueryPipeline implements AutoCloseable {
     private static final String SEPARATOR = "\n;\n";
     private static final String BEGIN = "begin transaction read only";
     private static final String ROLLBACK = "rollback";
-    /** The framing's statements around the metrics: BEGIN before, ROLLBACK after. */
-    private static final int FRAME_BEFORE = 1;
-    private static final int FRAME_STATEMENTS = 2;
+    /**
+     * Last statement before the ROLLBACK, in the same round trip and transaction: undoes the one
+     * thing a SELECT can leave in its session that a rollback does not (session advisory locks
+     * outlive the transaction; settings, roles, temporary objects, cursors and LISTEN do not).
+     * An int column, not the function's void: pgjdbc would look the void type up in the catalog
+     * (one more round trip and transaction) the first time it reads the result.
+     */
+    private static final String CLEANUP = "select 0 as released from pg_advisory_unlock_all()";
     private static final int MAX_VERDICTS = 1024;
     /** Room for network and server overhead on top of the statements' own time limits. */
     private static final Duration NETWORK_MARGIN = Duration.ofSeconds(30);
@@ -71,8 +77,9 @@ final class QueryPipeline implements AutoCloseable {
      * hashing tens of kilobytes.
      */
     private final Map<List<String>, Prepared> statements = new LinkedHashMap<>(16, 0.75f, true);
-    /** MetricSql's verdict per SQL text (the scan is cheap, but ticks repeat the same texts). */
-    private final Map<String, Optional<String>> verdicts = new HashMap<>();
+    /** The verdict per SQL text (the checks are cheap, but ticks repeat the same texts). */
+    private final Map<String, Verdict> verdicts = new HashMap<>();
+    private final Function<String, Optional<String>> friendlyCheck;
     private long networkTimeoutMillis = -1;
 
     /**
@@ -80,9 +87,19 @@ final class QueryPipeline implements AutoCloseable {
      *     add up to less (pgharvest.reaper.socket-timeout)
      */
     QueryPipeline(Connection connection, Duration sessionStatementTimeout, Duration minNetworkTimeout) {
+        this(connection, sessionStatementTimeout, minNetworkTimeout, MetricSql::problem);
+    }
+
+    /**
+     * @param friendlyCheck pgharvest's own reading of a metric (why it is refused, or empty); the
+     *     server's boundary holds without it, which tests show by leaving it out
+     */
+    QueryPipeline(Connection connection, Duration sessionStatementTimeout, Duration minNetworkTimeout,
+            Function<String, Optional<String>> friendlyCheck) {
         this.connection = connection;
         this.sessionStatementTimeout = sessionStatementTimeout;
         this.minNetworkTimeout = minNetworkTimeout;
+        this.friendlyCheck = friendlyCheck;
     }
 
     /**
@@ -118,8 +135,9 @@ final class QueryPipeline implements AutoCloseable {
                 currentTimeout = query.statementTimeout();
             }
             partOfQuery[index] = parts.size();
-            parts.add(query.sql());
+            parts.add(sent(query));
         }
+        parts.add(CLEANUP);
         parts.add(ROLLBACK);
         List<FetchedRows> all = execute(parts);
         if (all.size() != parts.size()) {
@@ -155,13 +173,14 @@ final class QueryPipeline implements AutoCloseable {
         if (ownTimeout) {
             parts.add(setTimeout(query.statementTimeout()));
         }
-        parts.add(query.sql());
+        parts.add(sent(query));
+        parts.add(CLEANUP);
         parts.add(ROLLBACK);
         List<FetchedRows> all = execute(parts);
         if (all.size() != parts.size()) {
             throw new PipelineShapeException(parts.size(), all.size());
         }
-        return new AloneRun(all.get(parts.size() - 2), false);
+        return new AloneRun(all.get(parts.size() - 3), false);
     }
 
     /**
@@ -181,8 +200,36 @@ final class QueryPipeline implements AutoCloseable {
         if (verdicts.size() > MAX_VERDICTS) {
             verdicts.clear();
         }
-        Optional<String> problem = verdicts.computeIfAbsent(query.sql(), MetricSql::problem);
-        return problem.map(p -> new NotReadingException(query.metric(), p)).orElse(null);
+        Verdict verdict = verdicts.computeIfAbsent(query.sql(), this::verdict);
+        return verdict.problem() == null ? null : new NotReadingException(query.metric(), verdict.problem());
+    }
+
+    /** The text sent for {@code query} (kept per SQL text: the same strings every tick). */
+    private String sent(MetricQuery query) {
+        return verdicts.computeIfAbsent(query.sql(), this::verdict).sent();
+    }
+
+    /**
+     * pgharvest's friendly check first (it says why), then whether the driver would send the
+     * metric as one Parse message ({@link OneSelect}).
+     */
+    private Verdict verdict(String sql) {
+        Optional<String> problem = friendlyCheck.apply(sql).or(() -> OneSelect.problem(sql));
+        if (problem.isPresent()) {
+            return new Verdict(problem.get(), null);
+        }
+        String sent = OneSelect.of(sql);
+        try {
+            OneSelect.requireOneParsePerPart(connection, String.join(SEPARATOR, BEGIN, sent, ROLLBACK),
+                    List.of(BEGIN, sent, ROLLBACK));
+        } catch (SQLException e) {
+            return new Verdict("is not exactly one statement as PostgreSQL's driver reads it", null);
+        }
+        return new Verdict(null, sent);
+    }
+
+    /** A metric SQL text's fate: refused with a reason, or sent as {@code sent}. */
+    private record Verdict(String problem, String sent) {
     }
 
     /**
@@ -234,7 +281,7 @@ final class QueryPipeline implements AutoCloseable {
      */
     private void rollbackAfter(SQLException failure) {
         try (Statement statement = connection.createStatement()) {
-            statement.execute(ROLLBACK);
+            statement.execute(ROLLBACK + SEPARATOR + CLEANUP);
         } catch (SQLException e) {
             failure.addSuppressed(e); // the session is probably gone; the caller decides
         }
@@ -261,6 +308,7 @@ final class QueryPipeline implements AutoCloseable {
         Prepared prepared = statements.get(parts);
         if (prepared == null) {
             String text = String.join(SEPARATOR, parts);
+            OneSelect.requireOneParsePerPart(connection, text, parts);
             // pgjdbc reads '?' outside quotes as a bind placeholder in a PreparedStatement. Such
             // SQL (e.g. jsonb operators) goes through a plain Statement: same single round trip,
             // but the server parses it each time.

@@ -25,9 +25,10 @@ class ReaperConfiguration {
 
     /** The one session opener: the engine and the admin API's connection test share its rules. */
     @Bean
-    SessionOpener sessionOpener(ReaperProperties properties, HarvestProperties harvest) {
+    SessionOpener sessionOpener(ReaperProperties properties, HarvestProperties harvest, SecurityProperties security) {
         return new SessionOpener(new SessionSettings(harvest.connectTimeout(), properties.defaultStatementTimeout(),
-                properties.lockTimeout(), properties.socketTimeout(), properties.refusePrivilegedSources()));
+                properties.lockTimeout(), properties.socketTimeout(), properties.refusePrivilegedSources(),
+                security.allowSuperuserSources()));
     }
 
     /** pgbouncer's admin console: one {@link ConsoleEndpoint} per console dialect. */

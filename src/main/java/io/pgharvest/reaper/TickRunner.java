@@ -285,6 +285,7 @@ final class TickRunner {
             return null;
         } catch (SQLException e) {
             sourceMeters.roundTrip();
+            blameForLostSession(e, queries, now);
             if (failureOf(e) == SourceSession.Failure.SLOW) {
                 timeout = e;
                 sourceMeters.fetch(ReaperMeters.TIMEOUT, queries.size());
@@ -332,6 +333,7 @@ final class TickRunner {
             sourceMeters.fetch(ReaperMeters.OK, 1);
         } catch (SQLException e) {
             sourceMeters.roundTrip();
+            blameForLostSession(e, List.of(query), now);
             boolean timedOut = failureOf(e) == SourceSession.Failure.SLOW;
             sourceMeters.fetch(timedOut ? ReaperMeters.TIMEOUT : ReaperMeters.ERROR, 1);
             if (timedOut) {
@@ -439,6 +441,28 @@ final class TickRunner {
     private Duration timeoutOf(MetricDefinition definition) {
         Integer seconds = definition.statementTimeoutSeconds();
         return seconds == null ? defaultTimeout : Duration.ofSeconds(seconds);
+    }
+
+    /**
+     * The server terminated the session while {@code sent} ran ({@code 57P01}: what
+     * {@code pg_terminate_backend} of its own backend causes): one of them may be the cause, and
+     * would otherwise take the source down on every tick. They become suspects (narrowed down on
+     * the next attempt, after the reconnect, like a failed pipeline), a single one goes to the solo
+     * lane. A server shutdown also terminates sessions this way; then the innocent suspects are
+     * cleared by their next trial.
+     */
+    private void blameForLostSession(SQLException e, List<MetricQuery> sent, Instant now) {
+        if (!PostgresSession.TERMINATED.equals(e.getSQLState()) || sent.isEmpty()) {
+            return;
+        }
+        if (sent.size() == 1) {
+            MetricQuery query = sent.getFirst();
+            solo.fail(query.metric(), intervals.get(query.metric()), gridPoint);
+            ledger.failed(query.metric(), "the server terminated the session while metric " + query.metric()
+                    + " ran alone [SQLState " + e.getSQLState() + "]: " + e.getMessage(), now);
+        } else {
+            suspects.failedTogether(sent.stream().map(MetricQuery::metric).toList());
+        }
     }
 
     /** How {@code e} bears on the tick; a lost session ends it. */

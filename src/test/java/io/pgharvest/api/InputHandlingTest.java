@@ -26,6 +26,45 @@ class InputHandlingTest extends ApiTestBase {
     }
 
     @Test
+    void aKeyGivenTwiceIsRefusedNamingIt() {
+        var refused = api().send("POST", "/api/v1/sources",
+                SOURCE + "\"metrics\":{\"db_stats\":30,\"db_stats\":60}}");
+        assertThat(refused.status()).as(refused.toString()).isEqualTo(400);
+        assertThat(refused.errorFields()).containsExactly("metrics.db_stats");
+        assertThat(refused.body()).contains("more than once");
+
+        var topLevel = api().send("POST", "/api/v1/sources",
+                SOURCE + "\"connStr\":\"postgresql://db2/y\"}");
+        assertThat(topLevel.status()).as(topLevel.toString()).isEqualTo(400);
+        assertThat(topLevel.errorFields()).containsExactly("connStr");
+        assertThat(api().get("/api/v1/sources/input-check").status()).isEqualTo(404);
+    }
+
+    @Test
+    void anIntervalGivenAsTextIsRefusedNotConverted() {
+        var refused = api().send("POST", "/api/v1/sources", SOURCE + "\"metrics\":{\"db_stats\":\"30\"}}");
+
+        assertThat(refused.status()).as(refused.toString()).isEqualTo(400);
+        assertThat(refused.errorFields()).containsExactly("metrics.db_stats");
+        assertThat(api().get("/api/v1/sources/input-check").status()).isEqualTo(404);
+    }
+
+    @Test
+    void aPathWithMatrixParametersIsRefusedAndTouchesNothing() {
+        assertThat(api().post("/api/v1/sources", Map.of("name", "matrix-a", "connStr", "postgresql://db1/x"))
+                .status()).isEqualTo(201);
+
+        var refused = api().send("PUT", "/api/v1/sources/matrix-a;b",
+                "{\"connStr\":\"postgresql://db9/other\"}");
+
+        assertThat(refused.status()).as(refused.toString()).isEqualTo(400);
+        assertThat(refused.errorFields()).containsExactly("path");
+        assertThat(api().get("/api/v1/sources/matrix-a").body()).contains("db1").doesNotContain("db9");
+        assertThat(api().send("DELETE", "/api/v1/sources/matrix-a;x", null).status()).isEqualTo(400);
+        assertThat(api().get("/api/v1/sources/matrix-a").status()).isEqualTo(200);
+    }
+
+    @Test
     void anIntervalBeyondTheIntegerRangeIsOutOfRangeNotInvalidJson() {
         var refused = api().send("POST", "/api/v1/sources", SOURCE + "\"metrics\":{\"db_stats\":2147483648}}");
 

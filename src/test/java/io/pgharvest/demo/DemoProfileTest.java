@@ -41,7 +41,9 @@ class DemoProfileTest {
         Files.writeString(dir.resolve("data").resolve(DemoDatabase.MARKER_FILE), stalePid + " " + stale.instanceDir());
         try (ConfigurableApplicationContext app = new SpringApplicationBuilder(PgharvestApplication.class)
                 .profiles("demo")
-                .run("--server.port=0", "--pgharvest.data-dir=" + dir.resolve("data"),
+                // The default (superuser logins refused), whatever the test JVM allows elsewhere.
+                .run("--server.port=0", "--pgharvest.security.allow-superuser-sources=false",
+                        "--pgharvest.data-dir=" + dir.resolve("data"),
                         "--pgharvest.api.token=demo-test-token-0123456789",
                         "--pgharvest.sinks[0].type=jsonfile", "--pgharvest.sinks[0].path=" + jsonLines,
                         "--pgharvest.sinks[1].type=prometheus", "--pgharvest.sinks[1].port=" + prometheusPort)) {
@@ -51,6 +53,7 @@ class DemoProfileTest {
             assertThat(dir.resolve("data").resolve(DemoDatabase.MARKER_FILE)).exists();
             var demo = ConnectionString.parse(app.getBean(ConfigStore.class).snapshot().sources()
                     .get(DemoDatabase.SOURCE).connStr());
+            assertThat(demo.user()).isEqualTo("pgharvest_monitor");
             assertThat(demo.password()).hasValueSatisfying(pw -> assertThat(pw).hasSizeGreaterThanOrEqualTo(24));
             var withoutPassword = "jdbc:postgresql://" + demo.hosts().getFirst().host() + ":"
                     + demo.hosts().getFirst().port() + "/postgres?user=postgres";

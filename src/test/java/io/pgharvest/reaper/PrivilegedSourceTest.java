@@ -47,7 +47,25 @@ class PrivilegedSourceTest {
 
     private static SessionOpener opener(boolean refuse) {
         return new SessionOpener(new SessionSettings(Duration.ofSeconds(2), Duration.ofSeconds(5), Duration.ofSeconds(1),
-                Duration.ofMinutes(1), refuse));
+                Duration.ofMinutes(1), refuse, true));
+    }
+
+    @Test
+    void aSuperuserLoginIsRefusedUnlessAllowedAndAPgMonitorRoleIsNot() throws Exception {
+        var byDefault = new SessionOpener(new SessionSettings(Duration.ofSeconds(2), Duration.ofSeconds(5),
+                Duration.ofSeconds(1), Duration.ofMinutes(1), false, false));
+        assertThatThrownBy(() -> PostgresSession.open(byDefault, as(TestPostgres.SUPERUSER), NOW))
+                .isInstanceOf(SQLException.class).hasMessageContaining("is a superuser")
+                .hasMessageContaining("pgharvest.security.allow-superuser-sources")
+                .extracting(e -> ((SQLException) e).getSQLState()).isEqualTo("42501");
+        var tested = new io.pgharvest.endpoint.ConnectionTester(byDefault)
+                .testPostgres(as(TestPostgres.SUPERUSER), Duration.ofSeconds(5));
+        assertThat(tested.reachable()).isFalse();
+        assertThat(tested.error()).contains("is a superuser");
+        assertThat(tested.sqlState()).isEqualTo("42501");
+        try (var monitor = PostgresSession.open(byDefault, as("priv_monitor"), NOW)) {
+            assertThat(monitor.privileges().superuser()).isFalse();
+        }
     }
 
     @Test

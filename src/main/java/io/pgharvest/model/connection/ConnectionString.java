@@ -35,12 +35,19 @@ public final class ConnectionString implements ParsedConnection {
     /** The syntax a connection string was written in; rendering keeps it. */
     public enum Format { URI, KEY_VALUE }
 
+    private static final java.util.regex.Pattern VALID_HOST = java.util.regex.Pattern.compile("[\\p{L}\\p{N}._%:-]+");
+
     /** One server address; IPv6 addresses without brackets. */
     public record HostPort(String host, int port) {
         public HostPort {
             Objects.requireNonNull(host, "host");
             if (host.isEmpty()) {
                 throw new InvalidConnectionStringException("a host name is empty");
+            }
+            // pgjdbc reads '/', '?', '&' and '=' in a host as URL syntax (database, parameters).
+            if (!VALID_HOST.matcher(host).matches()) {
+                throw new InvalidConnectionStringException("host '" + host + "' may only hold letters, digits,"
+                        + " '.', '-', '_', '%' and ':' (an IPv6 address)");
             }
             if (port < 1 || port > 65535) {
                 throw new InvalidConnectionStringException("port of host " + host + " must be 1-65535");

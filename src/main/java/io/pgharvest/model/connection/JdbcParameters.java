@@ -58,7 +58,10 @@ final class JdbcParameters {
         m.put("connect_timeout", new Mapping("connectTimeout", JdbcParameters::seconds));
         m.put("fallback_application_name", same("ApplicationName"));
         m.put("application_name", same("ApplicationName"));
-        m.put("options", same("options"));
+        m.put("options", new Mapping("options", value -> {
+            ProtectedOptions.validate(value);
+            return value;
+        }));
         m.put("target_session_attrs", new Mapping("targetServerType", JdbcParameters::targetServerType));
         m.put("keepalives", new Mapping("tcpKeepAlive", value -> switch (value) {
             case "1" -> "true";

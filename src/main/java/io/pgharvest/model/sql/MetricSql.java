@@ -36,7 +36,11 @@ public final class MetricSql {
     private static final Set<String> WRITING_WORDS = Set.of("insert", "update", "delete", "merge", "into");
 
     /**
-     * Functions whose effect escapes a read-only transaction that is rolled back: signals to
+     * Functions whose effect escapes a read-only transaction, and built-ins that run SQL given to
+     * them as text (query_to_xml and relatives, ts_stat, dblink), which the check cannot read.
+     * The real boundary is the server's (docs/security.md); this list only says why early.
+     *
+     * <p>Functions whose effect escapes a read-only transaction that is rolled back: signals to
      * other sessions, server-side files and programs, replication state, statistics resets,
      * session advisory locks, connections to other servers, configuration changes.
      */
@@ -51,10 +55,23 @@ public final class MetricSql {
             "pg_replication_slot_advance", "pg_logical_slot_get_changes", "pg_logical_slot_get_binary_changes",
             "pg_logical_emit_message", "pg_wal_replay_pause", "pg_wal_replay_resume", "pg_xlog_replay_pause",
             "pg_xlog_replay_resume", "pg_log_backend_memory_contexts", "pg_import_system_collations",
-            "pg_stat_statements_reset", "setval", "nextval");
+            "pg_stat_statements_reset", "setval", "nextval", "txid_current", "pg_current_xact_id",
+            "pg_read_file", "pg_read_binary_file", "pg_ls_dir", "pg_stat_file", "pg_ls_logdir", "pg_ls_waldir",
+            "pg_ls_tmpdir", "pg_ls_archive_statusdir", "pg_ls_logicalsnapdir", "pg_ls_logicalmapdir",
+            "pg_ls_replslotdir", "ts_stat", "pg_log_standby_snapshot");
     /** Function families forbidden by prefix (every member acts). */
     private static final List<String> FORBIDDEN_PREFIXES = List.of("pg_stat_reset", "pg_replication_origin_",
             "dblink", "lo_", "pg_background");
+    /**
+     * Built-ins that run SQL given to them as text. Allowed (the catalog's stat_statements needs
+     * query_to_xml), but then every string constant of the metric is held to the same rules as
+     * its code. Text assembled from pieces still escapes this; the server's boundary does not
+     * depend on it (docs/security.md).
+     */
+    private static final List<String> DYNAMIC_SQL_PREFIXES = List.of("query_to_xml", "cursor_to_xml");
+
+    /** From here on, every character can be part of a name in PostgreSQL's lexer. */
+    private static final char NON_ASCII = 0x80;
 
     /** Marks a word that was a quoted identifier: it names something, it is never a keyword. */
     private static final String QUOTED = "\"";
@@ -81,8 +98,9 @@ public final class MetricSql {
             return Optional.of("the query must not be empty");
         }
         List<List<String>> statements;
+        Scanner scanner = new Scanner(sql);
         try {
-            statements = new Scanner(sql).statements();
+            statements = scanner.statements();
         } catch (IllegalArgumentException e) {
             return Optional.of(e.getMessage());
         }
@@ -99,7 +117,36 @@ public final class MetricSql {
             return Optional.of("must be a reading statement (" + String.join(", ", sorted(kinds)) + "), not "
                     + kind.toUpperCase(Locale.ROOT));
         }
-        for (String token : words.subList(1, words.size())) {
+        Optional<String> rowLock = rowLock(words);
+        if (rowLock.isPresent()) {
+            return rowLock;
+        }
+        Optional<String> inCode = wordProblem(words.subList(1, words.size()));
+        if (inCode.isPresent() || words.stream().noneMatch(MetricSql::runsSqlText)) {
+            return inCode;
+        }
+        for (String constant : scanner.constants()) {
+            try {
+                for (List<String> inner : new Scanner(constant).statements()) {
+                    Optional<String> problem = wordProblem(inner).or(() -> rowLock(inner));
+                    if (problem.isPresent()) {
+                        return problem.map(p -> p + " (in SQL given as text)");
+                    }
+                }
+            } catch (IllegalArgumentException e) {
+                return Optional.of("runs SQL given as text, and a constant of it " + e.getMessage());
+            }
+        }
+        return Optional.empty();
+    }
+
+    private static boolean runsSqlText(String word) {
+        return DYNAMIC_SQL_PREFIXES.stream().anyMatch(word::startsWith);
+    }
+
+    /** Writing words and forbidden function names among {@code tokens}. */
+    private static Optional<String> wordProblem(List<String> tokens) {
+        for (String token : tokens) {
             boolean quoted = token.startsWith(QUOTED);
             String word = quoted ? token.substring(1) : token;
             if (!quoted && WRITING_WORDS.contains(word)) {
@@ -108,6 +155,17 @@ public final class MetricSql {
             if (forbiddenFunction(word)) {
                 return Optional.of("must only read: calling " + word + "() is not allowed in a metric, its effect"
                         + " outlives the metric");
+            }
+        }
+        return Optional.empty();
+    }
+
+    /** FOR SHARE and FOR KEY SHARE lock rows (FOR UPDATE is caught by its word). */
+    private static Optional<String> rowLock(List<String> words) {
+        for (int i = 0; i + 1 < words.size(); i++) {
+            if (words.get(i).equals("for") && (words.get(i + 1).equals("share")
+                    || words.get(i + 1).equals("key") && i + 2 < words.size() && words.get(i + 2).equals("share"))) {
+                return Optional.of("must only read: 'FOR SHARE' locks rows");
             }
         }
         return Optional.empty();
@@ -137,10 +195,16 @@ public final class MetricSql {
     private static final class Scanner {
 
         private final String sql;
+        private final List<String> constants = new ArrayList<>();
         private int at;
 
         Scanner(String sql) {
             this.sql = sql;
+        }
+
+        /** The string constants' texts met by {@link #statements()} (quotes and tags removed, escapes kept). */
+        List<String> constants() {
+            return constants;
         }
 
         List<List<String>> statements() {
@@ -161,10 +225,11 @@ public final class MetricSql {
                 } else if (c == '\'') {
                     skipString(isEscapeStringPrefix());
                 } else if (c == '"') {
+                    refuseUnicodeEscapes();
                     words.add(quotedIdentifier());
                 } else if (c == '$' && dollarTag() != null) {
                     skipDollarQuoted(dollarTag());
-                } else if (Character.isLetter(c) || c == '_') {
+                } else if (Character.isLetter(c) || c == '_' || c >= NON_ASCII) {
                     words.add(word());
                 } else {
                     at++;
@@ -176,6 +241,24 @@ public final class MetricSql {
             return statements;
         }
 
+        /**
+         * PostgreSQL reads every non-ASCII character as part of a name (its lexer works on bytes,
+         * and all bytes of a multi-byte character are above 0x7F), not only letters.
+         */
+        private static boolean isNameChar(char c) {
+            return Character.isLetterOrDigit(c) || c == '_' || c >= NON_ASCII;
+        }
+
+        /**
+         * U&"..." names may spell any function with escapes ({@code U&"\0070g_..."}); a metric
+         * writes its names plainly.
+         */
+        private void refuseUnicodeEscapes() {
+            if (at >= 2 && sql.charAt(at - 1) == '&' && (sql.charAt(at - 2) == 'u' || sql.charAt(at - 2) == 'U')) {
+                throw new IllegalArgumentException("has a Unicode-escaped name (U&\"...\"): write names plainly");
+            }
+        }
+
         private char peek(int ahead) {
             int index = at + ahead;
             return index < sql.length() ? sql.charAt(index) : '\0';
@@ -183,8 +266,7 @@ public final class MetricSql {
 
         private String word() {
             int start = at;
-            while (at < sql.length() && (Character.isLetterOrDigit(sql.charAt(at)) || sql.charAt(at) == '_'
-                    || sql.charAt(at) == '$')) {
+            while (at < sql.length() && (isNameChar(sql.charAt(at)) || sql.charAt(at) == '$')) {
                 at++;
             }
             return sql.substring(start, at).toLowerCase(Locale.ROOT);
@@ -202,6 +284,7 @@ public final class MetricSql {
 
         private void skipString(boolean backslashEscapes) {
             at++;
+            int start = at;
             while (at < sql.length()) {
                 char c = sql.charAt(at);
                 if (backslashEscapes && c == '\\') {
@@ -209,6 +292,7 @@ public final class MetricSql {
                 } else if (c == '\'' && peek(1) == '\'') {
                     at += 2;
                 } else if (c == '\'') {
+                    constants.add(sql.substring(start, at).replace("''", "'"));
                     at++;
                     return;
                 } else {
@@ -238,8 +322,9 @@ public final class MetricSql {
             throw new IllegalArgumentException("has a quoted identifier that is never closed");
         }
 
+        /** A line comment ends at a line feed or a carriage return, as in PostgreSQL's lexer. */
         private void skipLineComment() {
-            while (at < sql.length() && sql.charAt(at) != '\n') {
+            while (at < sql.length() && sql.charAt(at) != '\n' && sql.charAt(at) != '\r') {
                 at++;
             }
         }
@@ -265,11 +350,11 @@ public final class MetricSql {
 
         /** The $tag$ starting here, or null when this '$' is not one (e.g. a $1 parameter). */
         private String dollarTag() {
-            if (at > 0 && (Character.isLetterOrDigit(sql.charAt(at - 1)) || sql.charAt(at - 1) == '_')) {
-                return null; // part of an identifier such as a$b
+            if (at > 0 && isNameChar(sql.charAt(at - 1))) {
+                return null; // part of an identifier such as a$b (or é$b: any non-ASCII character is a name's)
             }
             int end = at + 1;
-            while (end < sql.length() && (Character.isLetterOrDigit(sql.charAt(end)) || sql.charAt(end) == '_')) {
+            while (end < sql.length() && isNameChar(sql.charAt(end))) {
                 end++;
             }
             if (end >= sql.length() || sql.charAt(end) != '$' || (end > at + 1 && Character.isDigit(sql.charAt(at + 1)))) {
@@ -283,6 +368,7 @@ public final class MetricSql {
             if (close < 0) {
                 throw new IllegalArgumentException("has a dollar-quoted constant " + tag + " that is never closed");
             }
+            constants.add(sql.substring(at + tag.length(), close));
             at = close + tag.length();
         }
     }

@@ -186,6 +186,33 @@ class ConnectionStringTest {
                     .hasMessageContaining("empty");
         }
 
+        /** The issue 26 smuggle: URL syntax in a host reached another port with other settings. */
+        @ParameterizedTest
+        @ValueSource(strings = {"host=127.0.0.1/postgres?PGPORT=5999&options=-c%20x%3D1&x= password=" + SECRET,
+                "host='a b' password=" + SECRET, "host=h&x=1 password=" + SECRET, "host=h=1 password=" + SECRET,
+                "postgresql://u:" + SECRET + "@h%3Fx%3D1/db"})
+        void hostsHoldOnlyHostCharacters(String text) {
+            assertRejected(text, "may only hold letters, digits");
+        }
+
+        @ParameterizedTest
+        @ValueSource(strings = {"-c default_transaction_read_only=off", "-cstatement_timeout=0",
+                "--lock-timeout=0", "-c work_mem=1MB -c Search_Path=evil", "-c\\ role=x",
+                "-c idle_in_transaction_session_timeout=0", "-c standard_conforming_strings=off",
+                "-c session_authorization=postgres"})
+        void optionsMayNotSetWhatPgharvestRelies(String options) {
+            assertThatThrownBy(() -> ConnectionString.parse("host=h password=" + SECRET + " options='" + options + "'"))
+                    .isInstanceOf(InvalidConnectionStringException.class)
+                    .hasMessageContaining("options must not set")
+                    .hasMessageNotContaining(SECRET);
+        }
+
+        @Test
+        void optionsMaySetOtherSettings() {
+            assertThat(ConnectionString.parse("host=h options='-c work_mem=64MB --jit=off'").parameters())
+                    .containsEntry("options", "-c work_mem=64MB --jit=off");
+        }
+
         @Test
         void unknownSchemeIsNamed() {
             assertRejected("mysql://u:" + SECRET + "@h/db", "unknown URI scheme 'mysql'");
@@ -342,7 +369,7 @@ class ConnectionStringTest {
                 "postgresql://m%C3%BC:p%40%3A%2F%3F%23%26%3D%25%2B%20x@[::1]:5433,h2,h3:7/d%20b?a=a%26b&x=%3D",
                 "postgresql:///?host=h1,h2&port=5433,5434&user=u&password=pw&dbname=d&sslmode=verify-full",
                 "host=db1 port=5432 dbname=orders user=monitor password='se cr\\'et' sslmode=require",
-                "host=h1,h2 port=1,2 password='\\\\ back\\\\slash' options='-c statement_timeout=5s'",
+                "host=h1,h2 port=1,2 password='\\\\ back\\\\slash' options='-c work_mem=64MB'",
                 "host=::1 user='ü s' password=''",
                 "host=h application_name=pgharvest unknown_key='a b'",
         })
@@ -378,14 +405,14 @@ class ConnectionStringTest {
         void propertiesCarryCredentialsAndTranslatedParameters() {
             ConnectionString conn = ConnectionString.parse("host=h user=monitor password='p w' sslmode=verify-full "
                     + "sslrootcert=/etc/ca.pem sslcert=/c.crt sslkey=/c.key connect_timeout=7 application_name=pgh "
-                    + "options='-c lock_timeout=1s' keepalives=0 keepalives_idle=30 hostaddr=10.0.0.1");
+                    + "options='-c work_mem=8MB' keepalives=0 keepalives_idle=30 hostaddr=10.0.0.1");
 
             Properties props = conn.jdbcProperties();
 
             assertThat(props).containsOnly(entry("user", "monitor"), entry("password", "p w"),
                     entry("sslmode", "verify-full"), entry("sslrootcert", "/etc/ca.pem"), entry("sslcert", "/c.crt"),
                     entry("sslkey", "/c.key"), entry("connectTimeout", "7"), entry("ApplicationName", "pgh"),
-                    entry("options", "-c lock_timeout=1s"), entry("tcpKeepAlive", "false"));
+                    entry("options", "-c work_mem=8MB"), entry("tcpKeepAlive", "false"));
             assertThat(conn.unsupportedParameters()).containsExactly("keepalives_idle", "hostaddr");
         }
 
