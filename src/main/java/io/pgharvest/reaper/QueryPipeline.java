@@ -14,6 +14,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import org.postgresql.core.BaseConnection;
 
 /**
  * Sends several metric queries to PostgreSQL in ONE network round trip.
@@ -211,14 +212,6 @@ final class QueryPipeline implements AutoCloseable {
 
     private List<FetchedRows> execute(List<String> parts) throws SQLException {
         Prepared prepared = preparedFor(parts);
-        if (prepared.statement() == null) {
-            try (Statement statement = connection.createStatement()) {
-                return collect(statement, statement.execute(prepared.text()));
-            } catch (SQLException e) {
-                rollbackAfter(e);
-                throw e;
-            }
-        }
         try {
             return collect(prepared.statement(), prepared.statement().execute());
         } catch (SQLException e) {
@@ -261,10 +254,9 @@ final class QueryPipeline implements AutoCloseable {
         Prepared prepared = statements.get(parts);
         if (prepared == null) {
             String text = String.join(SEPARATOR, parts);
-            // pgjdbc reads '?' outside quotes as a bind placeholder in a PreparedStatement. Such
-            // SQL (e.g. jsonb operators) goes through a plain Statement: same single round trip,
-            // but the server parses it each time.
-            prepared = new Prepared(text, text.indexOf('?') >= 0 ? null : connection.prepareStatement(text));
+            // Prepared also with a '?' in a metric (escaped as pgjdbc's '??'): one such metric
+            // would otherwise leave the whole combination unprepared, parsed and planned per tick.
+            prepared = new Prepared(text, connection.prepareStatement(QuestionMarks.escape(text, standardConformingStrings())));
             statements.put(List.copyOf(parts), prepared);
             if (statements.size() > CACHED_STATEMENTS) {
                 var eldest = statements.entrySet().iterator().next();
@@ -282,13 +274,16 @@ final class QueryPipeline implements AutoCloseable {
         }
     }
 
-    /** A combination's joined text and its statement; null for text sent as a plain statement. */
+    /** A combination's joined text and its statement. */
     private record Prepared(String text, PreparedStatement statement) {
         void close() {
-            if (statement != null) {
-                closeQuietly(statement);
-            }
+            closeQuietly(statement);
         }
+    }
+
+    /** How pgjdbc reads backslashes in literals on this session (on since PostgreSQL 9.1 by default). */
+    private boolean standardConformingStrings() throws SQLException {
+        return connection.unwrap(BaseConnection.class).getStandardConformingStrings();
     }
 
     private static String setTimeout(Duration timeout) {
