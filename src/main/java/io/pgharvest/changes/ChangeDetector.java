@@ -2,12 +2,12 @@ package io.pgharvest.changes;
 
 import io.pgharvest.model.Measurement;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.TreeMap;
 
 /**
  * Compares one source's successive reads of one kind of object and names what was created,
@@ -18,11 +18,15 @@ import java.util.TreeMap;
 final class ChangeDetector {
 
     private final HashedObjects kind;
-    /** Object identity to the hash last seen and the row to report a drop with. */
-    private Map<String, Seen> state;
+    /** Object identity to the hash last seen. */
+    private Map<Identity, String> state;
 
-    /** @param identity the object's identity columns and tags, what a drop is reported with */
-    private record Seen(String hash, Measurement.Row identity) {
+    /**
+     * What makes an object itself: its identity columns' values (in {@link HashedObjects#identityColumns}
+     * order, nulls allowed) and its row tags (the row's own immutable map, not a copy). Compared
+     * by value, so no key text is built per row; a drop is reported from it.
+     */
+    private record Identity(List<Object> values, Map<String, String> tags) {
     }
 
     ChangeDetector(HashedObjects kind) {
@@ -31,27 +35,26 @@ final class ChangeDetector {
 
     /** The change rows between the previous read and {@code read}; empty on the first read. */
     List<Measurement.Row> compare(List<Measurement.Row> read) {
-        var next = new HashMap<String, Seen>();
+        var next = new HashMap<Identity, String>(Math.max(16, read.size() * 4 / 3 + 1));
         var changes = new ArrayList<Measurement.Row>();
         for (Measurement.Row row : read) {
-            Measurement.Row identity = identityOf(row);
-            String key = new TreeMap<>(identity.values()) + " " + new TreeMap<>(identity.tags());
+            Identity identity = identityOf(row);
             String hash = kind.hashColumn() == null ? "" : Objects.toString(row.values().get(kind.hashColumn()), "");
-            next.put(key, new Seen(hash, identity));
+            next.put(identity, hash);
             if (state == null) {
                 continue;
             }
-            Seen before = state.get(key);
+            String before = state.get(identity);
             if (before == null) {
                 changes.add(event(row, kind.created()));
-            } else if (!before.hash().equals(hash)) {
+            } else if (!before.equals(hash)) {
                 changes.add(event(row, kind.altered()));
             }
         }
         if (state != null && kind.dropped() != null) {
-            state.forEach((key, seen) -> {
-                if (!next.containsKey(key)) {
-                    changes.add(event(seen.identity(), kind.dropped()));
+            state.forEach((identity, hash) -> {
+                if (!next.containsKey(identity)) {
+                    changes.add(event(dropped(identity), kind.dropped()));
                 }
             });
         }
@@ -59,12 +62,26 @@ final class ChangeDetector {
         return changes;
     }
 
-    private Measurement.Row identityOf(Measurement.Row row) {
-        var values = new LinkedHashMap<String, Object>();
-        for (String column : kind.identityColumns()) {
-            values.put(column, row.values().get(column));
+    private Identity identityOf(Measurement.Row row) {
+        List<String> columns = kind.identityColumns();
+        if (columns.isEmpty()) {
+            return new Identity(List.of(), row.tags());
         }
-        return new Measurement.Row(values, row.tags());
+        Object[] values = new Object[columns.size()];
+        for (int i = 0; i < values.length; i++) {
+            values[i] = row.values().get(columns.get(i));
+        }
+        return new Identity(Arrays.asList(values), row.tags());
+    }
+
+    /** The row a dropped object is reported with: its identity columns and tags. */
+    private Measurement.Row dropped(Identity identity) {
+        var values = new LinkedHashMap<String, Object>();
+        List<String> columns = kind.identityColumns();
+        for (int i = 0; i < columns.size(); i++) {
+            values.put(columns.get(i), identity.values().get(i));
+        }
+        return new Measurement.Row(values, identity.tags());
     }
 
     private static Measurement.Row event(Measurement.Row row, String event) {

@@ -171,6 +171,10 @@ public final class SessionOpener {
         // QueryPipeline keeps its own statements; pgjdbc's per-connection cache of closed ones
         // would only hold on to memory for statements evicted on purpose.
         props.setProperty("preparedStatementCacheQueries", "0");
+        // Server-side prepared from the first execution, not pgjdbc's fifth: a tick's pipeline
+        // repeats every interval, and at 30 s the fifth run is 2.5 minutes away, all of them
+        // parsed and planned by the source again (docs/engine.md, "One round trip").
+        props.setProperty("prepareThreshold", "1");
         // Travels in the startup packet (no extra round trip for SETs), after the operator's own
         // options, so that these win.
         String options = "-c default_transaction_read_only=on"

@@ -2,6 +2,7 @@ package io.pgharvest.model;
 
 import java.util.AbstractMap;
 import java.util.AbstractSet;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.Iterator;
 import java.util.List;
@@ -93,6 +94,27 @@ public final class RowValues extends AbstractMap<String, Object> {
         return entries;
     }
 
+    /** The names of this row's columns, shared with the other rows of its result. */
+    public Columns columns() {
+        return columns;
+    }
+
+    /**
+     * This row without one of its columns, as a row of {@code reduced}, which must be
+     * {@code columns().without(column)} (made once per result and shared by its rows): one array
+     * per row, no map.
+     */
+    public RowValues without(String column, Columns reduced) {
+        Integer skipped = columns.index.get(column);
+        if (skipped == null) {
+            return this;
+        }
+        Object[] kept = new Object[values.length - 1];
+        System.arraycopy(values, 0, kept, 0, skipped);
+        System.arraycopy(values, skipped + 1, kept, skipped, values.length - skipped - 1);
+        return new RowValues(reduced, kept);
+    }
+
     /** The column names of one result, shared by its rows. */
     public static final class Columns {
         private final String[] names;
@@ -111,6 +133,17 @@ public final class RowValues extends AbstractMap<String, Object> {
 
         public int size() {
             return names.length;
+        }
+
+        /** These names without {@code name}, in the same order. */
+        public Columns without(String name) {
+            var kept = new ArrayList<String>(names.length);
+            for (String n : names) {
+                if (!n.equals(name)) {
+                    kept.add(n);
+                }
+            }
+            return new Columns(kept);
         }
     }
 }

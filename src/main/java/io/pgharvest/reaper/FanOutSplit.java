@@ -2,6 +2,7 @@ package io.pgharvest.reaper;
 
 import io.pgharvest.model.Measurement;
 import io.pgharvest.model.MetricDefinition;
+import io.pgharvest.model.RowValues;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -21,6 +22,9 @@ final class FanOutSplit {
     /** @throws IllegalArgumentException when a row lacks the key column (the variant is wrong) */
     static Map<String, FetchedRows> byDatabase(String metric, FetchedRows instanceWide) {
         var grouped = new HashMap<String, List<Measurement.Row>>();
+        // The result's rows share their column names: the names without the key are made once.
+        RowValues.Columns shared = null;
+        RowValues.Columns reduced = null;
         for (Measurement.Row row : instanceWide.rows()) {
             if (!row.values().containsKey(MetricDefinition.FAN_OUT_KEY)) {
                 throw new IllegalArgumentException("the instance-wide SQL of metric " + metric + " returned no "
@@ -30,8 +34,18 @@ final class FanOutSplit {
             if (database == null) {
                 continue; // a row of no database (a background worker's): no per-database read returns it
             }
-            var values = new LinkedHashMap<>(row.values());
-            values.remove(MetricDefinition.FAN_OUT_KEY);
+            Map<String, Object> values;
+            if (row.values() instanceof RowValues compact) {
+                if (compact.columns() != shared) {
+                    shared = compact.columns();
+                    reduced = shared.without(MetricDefinition.FAN_OUT_KEY);
+                }
+                values = compact.without(MetricDefinition.FAN_OUT_KEY, reduced);
+            } else {
+                var copy = new LinkedHashMap<>(row.values());
+                copy.remove(MetricDefinition.FAN_OUT_KEY);
+                values = copy;
+            }
             grouped.computeIfAbsent(database.toString(), d -> new ArrayList<>())
                     .add(new Measurement.Row(values, row.tags()));
         }

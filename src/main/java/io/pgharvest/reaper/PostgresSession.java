@@ -103,30 +103,43 @@ final class PostgresSession implements SourceSession {
      * facts' own ({@link #factsTimeout}), set by {@code SET LOCAL} (a utility command: unlike a
      * function call it needs no catalog lookup, so it cannot itself wait for a lock). On the
      * first call it also reads the role's privileges and the system identifier.
+     *
+     * <p>Round trips: the opening statements and the facts query go in one (several statements
+     * in one execute are one Sync); a refresh, which needs nothing else, closes the transaction
+     * in that same round trip. Opening a session costs 4 round trips, a refresh 1.
      */
     private ServerFacts readFacts(Instant now, boolean opening) throws SQLException {
+        boolean systemIdKnown = facts != null && facts.systemIdentifier() != null;
+        boolean more = opening || (!systemIdKnown && systemIdReadable);
+        String timeouts = "begin transaction read only;\nset local statement_timeout = " + factsTimeout.toMillis()
+                + ";\nset local lock_timeout = " + factsTimeout.toMillis() + ";\n" + FACTS_SQL
+                + (more ? "" : ";\nrollback");
         try (Statement st = connection.createStatement()) {
-            st.execute("begin transaction read only");
             try {
-                st.execute("set local statement_timeout = " + factsTimeout.toMillis());
-                st.execute("set local lock_timeout = " + factsTimeout.toMillis());
                 int versionNum;
                 boolean inRecovery;
                 String serverAddress;
                 String database;
-                try (ResultSet rs = st.executeQuery(FACTS_SQL)) {
+                boolean isResultSet = st.execute(timeouts);
+                while (!isResultSet) { // begin and the two settings: update counts
+                    isResultSet = st.getMoreResults();
+                }
+                try (ResultSet rs = st.getResultSet()) {
                     rs.next();
                     versionNum = rs.getInt(1);
                     inRecovery = rs.getBoolean(2);
                     serverAddress = rs.getString(3);
                     database = rs.getString(4);
                 }
+                if (!more) {
+                    facts = new ServerFacts(versionNum, inRecovery, facts.systemIdentifier(), serverAddress, database, now);
+                    return facts;
+                }
                 if (opening) {
                     privileges = RolePrivileges.of(connection);
                 }
                 // Last: without pg_monitor it fails, and so does the rest of the transaction.
-                String systemId = facts != null && facts.systemIdentifier() != null ? facts.systemIdentifier()
-                        : readSystemIdentifier(st);
+                String systemId = systemIdKnown ? facts.systemIdentifier() : readSystemIdentifier(st);
                 facts = new ServerFacts(versionNum, inRecovery, systemId, serverAddress, database, now);
             } catch (SQLException | RuntimeException e) {
                 try {

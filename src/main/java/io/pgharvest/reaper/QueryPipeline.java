@@ -15,6 +15,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.Function;
+import org.postgresql.core.BaseConnection;
 
 /**
  * Sends several metric queries to PostgreSQL in ONE network round trip.
@@ -258,14 +259,6 @@ final class QueryPipeline implements AutoCloseable {
 
     private List<FetchedRows> execute(List<String> parts) throws SQLException {
         Prepared prepared = preparedFor(parts);
-        if (prepared.statement() == null) {
-            try (Statement statement = connection.createStatement()) {
-                return collect(statement, statement.execute(prepared.text()));
-            } catch (SQLException e) {
-                rollbackAfter(e);
-                throw e;
-            }
-        }
         try {
             return collect(prepared.statement(), prepared.statement().execute());
         } catch (SQLException e) {
@@ -309,10 +302,10 @@ final class QueryPipeline implements AutoCloseable {
         if (prepared == null) {
             String text = String.join(SEPARATOR, parts);
             OneSelect.requireOneParsePerPart(connection, text, parts);
-            // pgjdbc reads '?' outside quotes as a bind placeholder in a PreparedStatement. Such
-            // SQL (e.g. jsonb operators) goes through a plain Statement: same single round trip,
-            // but the server parses it each time.
-            prepared = new Prepared(text, text.indexOf('?') >= 0 ? null : connection.prepareStatement(text));
+            // Prepared also with a '?' in a metric (escaped as pgjdbc's '??', which splits the same
+            // way as the text checked above): one such metric would otherwise leave the whole
+            // combination unprepared, parsed and planned per tick.
+            prepared = new Prepared(text, connection.prepareStatement(QuestionMarks.escape(text, standardConformingStrings())));
             statements.put(List.copyOf(parts), prepared);
             if (statements.size() > CACHED_STATEMENTS) {
                 var eldest = statements.entrySet().iterator().next();
@@ -330,13 +323,16 @@ final class QueryPipeline implements AutoCloseable {
         }
     }
 
-    /** A combination's joined text and its statement; null for text sent as a plain statement. */
+    /** A combination's joined text and its statement. */
     private record Prepared(String text, PreparedStatement statement) {
         void close() {
-            if (statement != null) {
-                closeQuietly(statement);
-            }
+            closeQuietly(statement);
         }
+    }
+
+    /** How pgjdbc reads backslashes in literals on this session (on since PostgreSQL 9.1 by default). */
+    private boolean standardConformingStrings() throws SQLException {
+        return connection.unwrap(BaseConnection.class).getStandardConformingStrings();
     }
 
     private static String setTimeout(Duration timeout) {

@@ -51,10 +51,13 @@ public final class ResultSetMapper {
             names[i] = label;
         }
         RowValues.Columns valueColumns = valueColumns(names, types);
-        boolean anyTag = false;
+        int tagColumns = 0;
         for (int i = 1; i <= columns; i++) {
-            anyTag |= types[i] == TAG_COLUMN;
+            tagColumns += types[i] == TAG_COLUMN ? 1 : 0;
         }
+        // Scratch for one row's tags, reused: the row keeps an immutable map made from it.
+        String[] tagNames = new String[tagColumns];
+        String[] tagValues = new String[tagColumns];
         var rows = new ArrayList<Measurement.Row>();
         Instant reported = null;
         while (rs.next()) {
@@ -62,7 +65,7 @@ public final class ResultSetMapper {
             // row; only a result with a repeated column name takes the map (the last value wins).
             Object[] cells = valueColumns == null ? null : new Object[valueColumns.size()];
             Map<String, Object> values = valueColumns == null ? new LinkedHashMap<>() : null;
-            Map<String, String> tags = anyTag ? new HashMap<>(4) : Map.of();
+            int tagCount = 0;
             int cell = 0;
             for (int i = 1; i <= columns; i++) {
                 switch (types[i]) {
@@ -75,7 +78,8 @@ public final class ResultSetMapper {
                     case TAG_COLUMN -> {
                         String tag = rs.getString(i);
                         if (tag != null) {
-                            tags.put(names[i], tag);
+                            tagNames[tagCount] = names[i];
+                            tagValues[tagCount++] = tag;
                         }
                     }
                     default -> {
@@ -89,9 +93,29 @@ public final class ResultSetMapper {
                 }
             }
             rows.add(new Measurement.Row(cells != null ? new RowValues(valueColumns, cells) : values,
-                    anyTag ? Map.copyOf(tags) : tags));
+                    tags(tagNames, tagValues, tagCount)));
         }
         return new FetchedRows(rows, reported);
+    }
+
+    /**
+     * A row's tags as an immutable map made directly (no map per row to copy from): most
+     * metrics have one or two tags. A repeated name keeps its last value.
+     */
+    private static Map<String, String> tags(String[] names, String[] values, int count) {
+        return switch (count) {
+            case 0 -> Map.of();
+            case 1 -> Map.of(names[0], values[0]);
+            case 2 -> names[0].equals(names[1]) ? Map.of(names[1], values[1])
+                    : Map.of(names[0], values[0], names[1], values[1]);
+            default -> {
+                var map = new HashMap<String, String>(count * 2);
+                for (int i = 0; i < count; i++) {
+                    map.put(names[i], values[i]);
+                }
+                yield Map.copyOf(map);
+            }
+        };
     }
 
     /** The value columns' names in order, or null when one repeats. */
