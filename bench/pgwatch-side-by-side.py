@@ -248,6 +248,9 @@ def start_pgharvest(args, work, sources_yaml, metrics_yaml, sink_url):
            f"--server.port={port}", "--server.address=127.0.0.1",
            f"--pgharvest.data-dir={work / 'data'}", f"--pgharvest.api.token={TOKEN}",
            "--spring.main.banner-mode=off",
+           # Both collectors log in as the bench cluster's superuser (pgwatch has no such check);
+           # pgharvest refuses that unless told (docs/security.md).
+           "--pgharvest.security.allow-superuser-sources=true",
            f"--pgharvest.import.metrics={metrics_yaml}", f"--pgharvest.import.sources={sources_yaml}",
            "--pgharvest.sinks[0].type=postgres", f"--pgharvest.sinks[0].url={sink_url}"]
     env = {k: v for k, v in os.environ.items() if k not in ("JAVA_TOOL_OPTIONS", "JDK_JAVA_OPTIONS", "_JAVA_OPTIONS")}

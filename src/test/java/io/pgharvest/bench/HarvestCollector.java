@@ -50,6 +50,8 @@ final class HarvestCollector implements Collector {
                 "--server.address=127.0.0.1",
                 "--pgharvest.data-dir=" + workDir.resolve("data"),
                 "--pgharvest.api.token=" + TOKEN,
+                // The bench servers' login is their superuser (the surefire setting does not reach a child).
+                "--pgharvest.security.allow-superuser-sources=true",
                 "--spring.main.banner-mode=off"));
         arguments.addAll(sinkArguments(workload.sink(), workDir, sinkUrl));
         long started = System.nanoTime();

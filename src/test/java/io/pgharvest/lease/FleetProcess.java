@@ -43,7 +43,9 @@ final class FleetProcess implements AutoCloseable {
                     "--server.port=" + port, "--spring.main.banner-mode=off",
                     "--pgharvest.data-dir=" + dataDir, "--pgharvest.api.token=" + TOKEN,
                     "--pgharvest.store.url=" + storeUrl, "--pgharvest.fleet.instance-id=" + id,
-                    "--pgharvest.sinks[0].type=jsonfile", "--pgharvest.sinks[0].batch-delay=200ms"));
+                    "--pgharvest.sinks[0].type=jsonfile", "--pgharvest.sinks[0].batch-delay=200ms",
+                    // The test servers' login is their superuser (the surefire setting does not reach a child).
+                    "--pgharvest.security.allow-superuser-sources=true"));
             Process process = new ProcessBuilder(command).redirectErrorStream(true)
                     .redirectOutput(dataDir.resolve("pgharvest.log").toFile()).start();
             return new FleetProcess(id, dataDir, port, process);
