@@ -82,7 +82,7 @@ class ConsoleRenderBenchmarkTest extends ConsoleTestBase {
         api("PUT", "/api/v1/sources/bench-0100", """
                 {"connStr": "postgresql://monitor@127.0.0.1:%d/db100", "preset": "basic", "enabled": false}"""
                 .formatted(closedPort));
-        browser.waiting(Duration.ofSeconds(2)).until(d -> "disabled".equals(browser.driver().executeScript(
+        browser.waiting(Duration.ofSeconds(5)).until(d -> "disabled".equals(browser.driver().executeScript(
                 "return document.querySelector('#fleet tr[data-source=bench-0100]').dataset.state")));
         @SuppressWarnings("unchecked")
         var updates = (List<Number>) browser.driver().executeScript(
