@@ -132,6 +132,25 @@ class ConsoleEditingTest extends ConsoleTestBase {
     }
 
     @Test
+    void presetsAndMetricsShowWhichSourcesUseThem() {
+        api("POST", "/api/v1/metrics", """
+                {"name": "console_used", "sqls": {"14": "select 1 as v"}}""");
+        api("POST", "/api/v1/presets", """
+                {"name": "console_preset", "metrics": {"console_used": 30}}""");
+        api("POST", "/api/v1/sources", """
+                {"name": "preset-user", "connStr": "postgresql://monitor@127.0.0.1:1/x", "enabled": false,
+                 "preset": "console_preset"}""");
+        open("#/presets");
+        waitFor(By.id("catalog-search")).sendKeys("console_preset");
+        awaitText(By.cssSelector("#presets-list tr[data-name=console_preset] td[data-label='Used by']"),
+                "preset-user"::equals);
+        open("#/metrics");
+        waitFor(By.id("catalog-search")).sendKeys("console_used");
+        awaitText(By.cssSelector("#metrics-list tr[data-name=console_used] td[data-label='Used by']"),
+                "preset-user"::equals);
+    }
+
+    @Test
     void theSinksPageShowsEachSinksDeliveryState() {
         open("#/sinks");
         awaitText(By.cssSelector("#sinks tr[data-sink] td[data-label=Type]"), "jsonfile"::equals);
