@@ -98,10 +98,10 @@ class ConsoleEditingTest extends ConsoleTestBase {
                 .stream().filter(li -> li.getText().contains("console-log-marker")).findFirst().orElse(null));
         assertThat(line.getText()).contains("WARN").contains("monitor:********@db1").doesNotContain("hunter2")
                 .doesNotContain(TOKEN);
+        browser.screenshot("logs");
         browser.driver().findElement(By.id("log-level")).sendKeys("ERROR");
         browser.waiting(Duration.ofSeconds(5)).until(d -> d.findElement(By.id("log-lines")).getText()
                 .lines().noneMatch(text -> text.contains("console-log-marker")));
-        browser.screenshot("logs");
     }
 
     @Test
@@ -123,6 +123,7 @@ class ConsoleEditingTest extends ConsoleTestBase {
         assertThat(api("GET", "/api/v1/sources/copy-me-copy", null)).contains("\"env\":\"test\"")
                 .doesNotContain("second-secret");
 
+        assertThat(browser.driver().findElement(By.id("confirm-delete")).isDisplayed()).isFalse();
         browser.driver().findElement(By.id("delete")).click();
         assertThat(http("GET", "/api/v1/sources/copy-me-copy", TOKEN, null).statusCode()).isEqualTo(200);
         waitFor(By.id("confirm-delete")).click();
