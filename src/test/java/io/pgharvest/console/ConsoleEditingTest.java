@@ -98,10 +98,10 @@ class ConsoleEditingTest extends ConsoleTestBase {
                 .stream().filter(li -> li.getText().contains("console-log-marker")).findFirst().orElse(null));
         assertThat(line.getText()).contains("WARN").contains("monitor:********@db1").doesNotContain("hunter2")
                 .doesNotContain(TOKEN);
+        browser.screenshot("logs");
         browser.driver().findElement(By.id("log-level")).sendKeys("ERROR");
         browser.waiting(Duration.ofSeconds(5)).until(d -> d.findElement(By.id("log-lines")).getText()
                 .lines().noneMatch(text -> text.contains("console-log-marker")));
-        browser.screenshot("logs");
     }
 
     @Test
@@ -123,12 +123,32 @@ class ConsoleEditingTest extends ConsoleTestBase {
         assertThat(api("GET", "/api/v1/sources/copy-me-copy", null)).contains("\"env\":\"test\"")
                 .doesNotContain("second-secret");
 
+        assertThat(browser.driver().findElement(By.id("confirm-delete")).isDisplayed()).isFalse();
         browser.driver().findElement(By.id("delete")).click();
         assertThat(http("GET", "/api/v1/sources/copy-me-copy", TOKEN, null).statusCode()).isEqualTo(200);
         waitFor(By.id("confirm-delete")).click();
         browser.waiting(Duration.ofSeconds(5)).until(d -> d.getCurrentUrl().endsWith("#/"));
         assertThat(http("GET", "/api/v1/sources/copy-me-copy", TOKEN, null).statusCode()).isEqualTo(404);
         assertThat(http("GET", "/api/v1/sources/copy-me", TOKEN, null).statusCode()).isEqualTo(200);
+    }
+
+    @Test
+    void presetsAndMetricsShowWhichSourcesUseThem() {
+        api("POST", "/api/v1/metrics", """
+                {"name": "console_used", "sqls": {"14": "select 1 as v"}}""");
+        api("POST", "/api/v1/presets", """
+                {"name": "console_preset", "metrics": {"console_used": 30}}""");
+        api("POST", "/api/v1/sources", """
+                {"name": "preset-user", "connStr": "postgresql://monitor@127.0.0.1:1/x", "enabled": false,
+                 "preset": "console_preset"}""");
+        open("#/presets");
+        waitFor(By.id("catalog-search")).sendKeys("console_preset");
+        awaitText(By.cssSelector("#presets-list tr[data-name=console_preset] td[data-label='Used by']"),
+                "preset-user"::equals);
+        open("#/metrics");
+        waitFor(By.id("catalog-search")).sendKeys("console_used");
+        awaitText(By.cssSelector("#metrics-list tr[data-name=console_used] td[data-label='Used by']"),
+                "preset-user"::equals);
     }
 
     @Test

@@ -68,6 +68,14 @@ class ConsoleFleetTest extends ConsoleTestBase {
 
         pg.start();
         awaitRow("orders-db", "connected", Duration.ofSeconds(60));
+
+        // The source's page: its metric with interval and lane, and a test of the stored connection.
+        open("#/sources/orders-db");
+        awaitText(By.cssSelector("#source-metrics tr[data-metric=console_ping]"),
+                text -> text.contains("1 s") && text.contains("pipeline"));
+        waitFor(By.id("test-stored")).click();
+        awaitText(By.id("test-outcome"), text -> text.startsWith("Connected"));
+        browser.screenshot("source");
     }
 
     @Test
