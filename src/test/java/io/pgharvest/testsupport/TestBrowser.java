@@ -21,8 +21,13 @@ import org.openqa.selenium.support.ui.WebDriverWait;
  */
 public final class TestBrowser implements AutoCloseable {
 
-    /** Where the console's screenshots go: docs/console.md shows them. */
-    public static final Path SCREENSHOTS = Path.of("docs", "console");
+    /**
+     * Where the console's screenshots go: target/console-screenshots, so a test run leaves the
+     * checkout as it was; {@code -Dconsole.screenshots=docs/console} refreshes the ones
+     * docs/console.md shows.
+     */
+    public static final Path SCREENSHOTS = Path.of(System.getProperty("console.screenshots",
+            "target/console-screenshots"));
 
     private final ChromeDriver driver;
 
@@ -65,7 +70,7 @@ public final class TestBrowser implements AutoCloseable {
         driver.manage().window().setSize(new Dimension(width, height));
     }
 
-    /** Saves a PNG of the window as docs/console/{@code name}.png and returns its path. */
+    /** Saves a PNG of the window as {@code name}.png under {@link #SCREENSHOTS} and returns its path. */
     public Path screenshot(String name) {
         try {
             Files.createDirectories(SCREENSHOTS);
