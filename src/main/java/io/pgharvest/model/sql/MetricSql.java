@@ -10,12 +10,11 @@ import java.util.Set;
  * The boundary of metric SQL: one statement of a kind that only reads, calling no function whose
  * effect outlives the metric or reaches beyond its transaction.
  *
- * <p>This check is the first of two walls. The second is the engine's framing: every tick runs
- * inside {@code BEGIN READ ONLY ... ROLLBACK}, so writes fail and session settings a metric
- * changes (set_config, SET ROLE through set_config) are rolled back. The framing alone is not
- * enough: {@code COPY ... TO PROGRAM} and the signalling functions are allowed in a read-only
- * transaction, and a second statement could end the transaction and open a writable one. So
- * both walls are needed; this one answers at definition time, with a reason.
+ * <p>This check is the friendly first line: it says early, with a reason, why a metric is
+ * refused. The boundary is PostgreSQL's (docs/security.md): the engine sends each metric as one
+ * Parse message of a subquery inside {@code BEGIN READ ONLY ... ROLLBACK}, releases advisory
+ * locks after it, and refuses superuser logins by default, so a spelling this scanner misses
+ * still cannot write, end the transaction or leave anything in the session.
  *
  * <p>The scanner understands PostgreSQL's lexical structure (comments, nested block comments,
  * string constants with their escapes, dollar quoting, quoted identifiers), so a keyword or a
