@@ -178,7 +178,7 @@ final class PostgresSession implements SourceSession {
      */
     @Override
     public List<Map<String, Object>> read(String sql, Object... parameters) throws SQLException {
-        var refused = MetricSql.problem(sql);
+        var refused = MetricSql.problemOfNativeQuery(sql);
         if (refused.isPresent()) {
             throw new SQLException("refused to send a native metric's query: " + refused.get(), "42501");
         }

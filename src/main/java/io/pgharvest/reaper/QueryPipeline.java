@@ -35,13 +35,17 @@ import org.postgresql.core.BaseConnection;
  * {@code set_config(..., true)} call: the setting is transaction-local, so it bounds exactly the
  * statements up to the next group, and the round trip's transaction ends it.
  *
- * <p>Read-only boundary: every round trip to PostgreSQL is framed as
- * {@code BEGIN READ ONLY; ...; ROLLBACK}. The transaction is read-only from its first statement
- * (a metric cannot turn that off once a snapshot exists), and the closing ROLLBACK undoes
- * whatever a metric changed in the session (set_config, a role set through it), so nothing a
- * metric does survives into the next metric's tick. A failed round trip leaves the transaction
- * aborted; it is rolled back before the session is used again. Before anything is sent, each
- * metric's SQL must pass {@link MetricSql}, also SQL stored before that rule existed.
+ * <p>Read-only boundary (docs/security.md): every round trip is framed as
+ * {@code BEGIN READ ONLY; <metrics>; <advisory unlock>; ROLLBACK}, one transaction. Each metric is
+ * its own Parse message of {@code select * from (<metric>) as metric} ({@link OneSelect}), so the
+ * server itself refuses a second command, utility commands and writing statements; the
+ * transaction is read-only from its first statement (a metric cannot turn that off once a
+ * snapshot exists); the unlock releases session advisory locks and the ROLLBACK undoes whatever a
+ * metric changed in the session (set_config, a role set through it). A failed round trip leaves
+ * the transaction aborted; it is rolled back and the locks released before the session is used
+ * again. Before anything is sent, each metric's SQL must pass pgharvest's friendly check
+ * ({@link MetricSql}), also SQL stored before that rule existed: it says early why a metric is
+ * refused, but the boundary does not depend on it.
  *
  * <p>Not thread-safe: owned by one reaper's {@link PostgresSession}.
  */

@@ -8,6 +8,7 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -23,6 +24,19 @@ class InputHandlingTest extends ApiTestBase {
         assertThat(refused.status()).as(refused.toString()).isEqualTo(400);
         assertThat(refused.errorFields()).containsExactly("metrics.db_stats");
         assertThat(api().get("/api/v1/sources/input-check").status()).isEqualTo(404);
+    }
+
+    /** Issue 26: URL syntax in a host, and options turning off what pgharvest relies on. */
+    @Test
+    void aConnectionStringThatSmugglesSettingsIsRefusedNamingConnStr() {
+        for (String connStr : List.of("host=127.0.0.1/postgres?PGPORT=1&options=-c%20x%3D1&x= dbname=x",
+                "host=db1 dbname=x options='-c default_transaction_read_only=off'",
+                "postgresql://db1/x?options=--statement-timeout%3D0")) {
+            var refused = api().post("/api/v1/sources", Map.of("name", "smuggle", "connStr", connStr));
+            assertThat(refused.status()).as(connStr + ": " + refused).isEqualTo(400);
+            assertThat(refused.errorFields()).containsExactly("connStr");
+        }
+        assertThat(api().get("/api/v1/sources/smuggle").status()).isEqualTo(404);
     }
 
     @Test

@@ -47,5 +47,7 @@ class SessionOpenerTest {
         assertThat(props.getProperty("PGHOST")).isEqualTo("[::1],db2.example");
         assertThat(props.getProperty("PGPORT")).isEqualTo("5433,5434");
         assertThat(props.getProperty("PGDBNAME")).isEqualTo("orders");
+        // The server then refuses a Parse message with several commands: never simple mode.
+        assertThat(props.getProperty("preferQueryMode")).isEqualTo("extended");
     }
 }

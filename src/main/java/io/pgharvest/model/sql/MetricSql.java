@@ -10,12 +10,11 @@ import java.util.Set;
  * The boundary of metric SQL: one statement of a kind that only reads, calling no function whose
  * effect outlives the metric or reaches beyond its transaction.
  *
- * <p>This check is the first of two walls. The second is the engine's framing: every tick runs
- * inside {@code BEGIN READ ONLY ... ROLLBACK}, so writes fail and session settings a metric
- * changes (set_config, SET ROLE through set_config) are rolled back. The framing alone is not
- * enough: {@code COPY ... TO PROGRAM} and the signalling functions are allowed in a read-only
- * transaction, and a second statement could end the transaction and open a writable one. So
- * both walls are needed; this one answers at definition time, with a reason.
+ * <p>This check is the friendly first line: it says early, with a reason, why a metric is
+ * refused. The boundary is PostgreSQL's (docs/security.md): the engine sends each metric as one
+ * Parse message of a subquery inside {@code BEGIN READ ONLY ... ROLLBACK}, releases advisory
+ * locks after it, and refuses superuser logins by default, so a spelling this scanner misses
+ * still cannot write, end the transaction or leave anything in the session.
  *
  * <p>The scanner understands PostgreSQL's lexical structure (comments, nested block comments,
  * string constants with their escapes, dollar quoting, quoted identifiers), so a keyword or a
@@ -55,10 +54,15 @@ public final class MetricSql {
             "pg_replication_slot_advance", "pg_logical_slot_get_changes", "pg_logical_slot_get_binary_changes",
             "pg_logical_emit_message", "pg_wal_replay_pause", "pg_wal_replay_resume", "pg_xlog_replay_pause",
             "pg_xlog_replay_resume", "pg_log_backend_memory_contexts", "pg_import_system_collations",
-            "pg_stat_statements_reset", "setval", "nextval", "txid_current", "pg_current_xact_id",
-            "pg_read_file", "pg_read_binary_file", "pg_ls_dir", "pg_stat_file", "pg_ls_logdir", "pg_ls_waldir",
-            "pg_ls_tmpdir", "pg_ls_archive_statusdir", "pg_ls_logicalsnapdir", "pg_ls_logicalmapdir",
-            "pg_ls_replslotdir", "ts_stat", "pg_log_standby_snapshot");
+            "pg_stat_statements_reset", "setval", "nextval", "txid_current", "pg_current_xact_id", "ts_stat",
+            "pg_log_standby_snapshot");
+    /**
+     * Server-file functions: refused in metrics, whose rows reach sinks (a file's content would be
+     * published). pgharvest's own native metrics may read server log files with them
+     * ({@link #problemOfNativeQuery}); the pg_ls_*dir listings pg_monitor may call stay allowed.
+     */
+    private static final Set<String> SERVER_FILE_FUNCTIONS = Set.of("pg_read_file", "pg_read_binary_file",
+            "pg_ls_dir", "pg_stat_file");
     /** Function families forbidden by prefix (every member acts). */
     private static final List<String> FORBIDDEN_PREFIXES = List.of("pg_stat_reset", "pg_replication_origin_",
             "dblink", "lo_", "pg_background");
@@ -81,7 +85,15 @@ public final class MetricSql {
 
     /** Why {@code sql} may not be a metric of any source kind, or empty when it may. */
     public static Optional<String> problem(String sql) {
-        return problem(sql, POSTGRES_KINDS);
+        return problem(sql, POSTGRES_KINDS, true);
+    }
+
+    /**
+     * Why pgharvest's own query of a native metric may not be sent: the rules of metric SQL, except
+     * that it may read server files (the server log through SQL, with pg_read_server_files).
+     */
+    public static Optional<String> problemOfNativeQuery(String sql) {
+        return problem(sql, POSTGRES_KINDS, false);
     }
 
     /**
@@ -90,10 +102,10 @@ public final class MetricSql {
      * the rule existed cannot escape either.
      */
     public static Optional<String> problemOnConsole(String sql) {
-        return problem(sql, CONSOLE_KINDS);
+        return problem(sql, CONSOLE_KINDS, true);
     }
 
-    private static Optional<String> problem(String sql, Set<String> kinds) {
+    private static Optional<String> problem(String sql, Set<String> kinds, boolean refuseServerFiles) {
         if (sql == null || sql.isBlank()) {
             return Optional.of("the query must not be empty");
         }
@@ -120,6 +132,14 @@ public final class MetricSql {
         Optional<String> rowLock = rowLock(words);
         if (rowLock.isPresent()) {
             return rowLock;
+        }
+        if (refuseServerFiles) {
+            Optional<String> file = words.stream().map(w -> w.startsWith(QUOTED) ? w.substring(1) : w)
+                    .filter(SERVER_FILE_FUNCTIONS::contains).findFirst();
+            if (file.isPresent()) {
+                return Optional.of("must only read the database: calling " + file.get() + "() is not allowed in a"
+                        + " metric, it reads files of the server");
+            }
         }
         Optional<String> inCode = wordProblem(words.subList(1, words.size()));
         if (inCode.isPresent() || words.stream().noneMatch(MetricSql::runsSqlText)) {
