@@ -4,6 +4,9 @@ import static io.pgharvest.api.BlockingQuery.INDEX_HEADER;
 
 import io.pgharvest.api.ApiDocs;
 import io.pgharvest.api.TableResource;
+import io.pgharvest.model.ConfigSnapshot;
+import io.pgharvest.model.StoreTable;
+import io.pgharvest.store.ConfigStore;
 import io.pgharvest.store.Stored;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.Parameter;
@@ -12,6 +15,9 @@ import io.swagger.v3.oas.annotations.media.Content;
 import io.swagger.v3.oas.annotations.media.Schema;
 import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+import java.util.function.ToLongFunction;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.DeleteMapping;
 import org.springframework.web.bind.annotation.GetMapping;
@@ -24,9 +30,8 @@ import org.springframework.web.bind.annotation.RequestParam;
 /**
  * The HTTP face of a catalog table (metrics, presets): both are built-in items plus the operator's
  * own, which may override a built-in one of the same name, and both answer the same five calls.
- * A subclass names its path and tag (which carries the table's own wording in the API docs) and
- * says how a request becomes the kernel's value and which store call keeps it; everything else,
- * mappings and the answers' shape, is here once.
+ * A subclass only names its path and tag (which carries the table's own wording in the API docs)
+ * and hands its table's functions to the constructor; mappings and answers are here once.
  *
  * @param <T> the kernel's value ({@code MetricDefinition}, {@code Preset})
  * @param <Q> the request body
@@ -34,20 +39,33 @@ import org.springframework.web.bind.annotation.RequestParam;
  */
 abstract class CatalogController<T, Q, R> {
 
-    private final TableResource<T, R> table;
-
-    CatalogController(TableResource<T, R> table) {
-        this.table = table;
+    /** The response shape of one item, with where it comes from, at its modify index. */
+    @FunctionalInterface
+    interface ResponseShape<T, R> {
+        R of(T item, Origin origin, long modifyIndex);
     }
 
-    /** Stores a new item from {@code request} (409 when the name is taken, built-in names too). */
-    abstract Stored<T> create(Q request);
+    /** How a request body becomes the kernel's value; the path's name for a PUT, null for a POST. */
+    @FunctionalInterface
+    interface RequestReader<Q, T> {
+        T toItem(Q request, String pathName);
+    }
 
-    /** Creates, replaces or overrides the item {@code name}. */
-    abstract Stored<T> put(String name, Q request);
+    /** The store's calls for one catalog table. */
+    record StoreCalls<T>(Function<T, Stored<T>> create, Function<T, Stored<T>> put, ToLongFunction<String> delete) {
+    }
 
-    /** Deletes the operator's item {@code name}, returning the store index of the deletion. */
-    abstract long delete(String name);
+    private final TableResource<T, R> table;
+    private final RequestReader<Q, T> requests;
+    private final StoreCalls<T> calls;
+
+    CatalogController(ConfigStore store, StoreTable storeTable, String path, Function<ConfigSnapshot, Map<String, T>> items,
+            Function<T, String> name, ResponseShape<T, R> response, RequestReader<Q, T> requests, StoreCalls<T> calls) {
+        this.table = new TableResource<>(store, storeTable, path, items, name, (item, modifyIndex) ->
+                response.of(item, Origin.of(store.origin(storeTable, name.apply(item))), modifyIndex));
+        this.requests = requests;
+        this.calls = calls;
+    }
 
     @GetMapping
     @Operation(summary = "List", description = "Built-in and operator items, by name. A blocking query when index is given.")
@@ -69,7 +87,7 @@ abstract class CatalogController<T, Q, R> {
     @ApiResponse(responseCode = "409", description = "An item of that name exists (built-in ones too: use PUT to override)",
             content = @Content(mediaType = ApiDocs.PROBLEM_JSON, schema = @Schema(implementation = ApiDocs.Problem.class)))
     ResponseEntity<R> createItem(@RequestBody Q request) {
-        return table.written(create(request));
+        return table.written(calls.create().apply(requests.toItem(request, null)));
     }
 
     @GetMapping("/{name}")
@@ -89,7 +107,7 @@ abstract class CatalogController<T, Q, R> {
     @ApiResponse(responseCode = "400", description = "Invalid item; errors names each field",
             content = @Content(mediaType = ApiDocs.PROBLEM_JSON, schema = @Schema(implementation = ApiDocs.Problem.class)))
     ResponseEntity<R> putItem(@PathVariable String name, @RequestBody Q request) {
-        return table.written(put(name, request));
+        return table.written(calls.put().apply(requests.toItem(request, name)));
     }
 
     @DeleteMapping("/{name}")
@@ -101,6 +119,6 @@ abstract class CatalogController<T, Q, R> {
     @ApiResponse(responseCode = "409", description = "Built in (not deletable), or still used (usedBy lists by what)",
             content = @Content(mediaType = ApiDocs.PROBLEM_JSON, schema = @Schema(implementation = ApiDocs.Problem.class)))
     ResponseEntity<Void> deleteItem(@PathVariable String name) {
-        return table.deleted(delete(name));
+        return table.deleted(calls.delete().applyAsLong(name));
     }
 }
