@@ -220,7 +220,8 @@ final class PartitionMaintenance {
         c.setAutoCommit(false);
         try {
             List<String> metricTables = metricTables(c);
-            int created = tables.createAhead(c, metricTables, clock.instant());
+            // A table being prepared by a writer right now gets its partitions from that writer.
+            int created = tables.createAhead(c, metricTables, clock.instant(), new ArrayList<>());
             List<String> dropped = retention.isZero() ? List.of() : dropExpired(c);
             int listing = refreshListing(c, metricTables);
             // The maintainer's session then idles between runs outside any transaction.

@@ -129,6 +129,47 @@ class SinkStartContentionTest {
                 .map(ILoggingEvent::getFormattedMessage)).isEmpty();
     }
 
+    @Test
+    void tableCreationLeavesATableTheWriterIsPreparingToItInsteadOfWaitingForIt() throws Exception {
+        String database = "sink_start_" + (++databases) + "_" + Long.toHexString(System.nanoTime());
+        PG.createDatabase(database);
+        sink = PostgresSink.create("pgharvest.sinks[0]", settings(PG.connStr(database)), THREADS,
+                MetricCatalog.empty(), Clock.systemUTC());
+        sink.ensureSchema();
+        var dataSource = new org.postgresql.ds.PGSimpleDataSource();
+        dataSource.setUrl(PG.jdbcUrl(database));
+        var creation = new SelectedTables("test", dataSource, sink::ensureSchema,
+                new MetricTables(new PartitionLayout(Duration.ofDays(1)), 2), MetricCatalog.empty(), Clock.systemUTC());
+
+        try (Connection writer = PG.connect(database); Statement w = writer.createStatement()) {
+            writer.setAutoCommit(false);
+            // The writer's batch holds the metric's lock, exactly as MetricTables takes it, until it commits.
+            w.execute("SELECT pg_advisory_xact_lock(" + 0x70676876 + ", hashtext('busy_metric'))");
+            var pass = java.util.concurrent.CompletableFuture.supplyAsync(() -> {
+                try {
+                    return creation.createMissing(Set.of("busy_metric", "free_metric"));
+                } catch (java.sql.SQLException e) {
+                    throw new IllegalStateException(e);
+                }
+            });
+            // Done while the writer's transaction is still open: it did not queue behind the writer.
+            assertThat(pass.get(20, java.util.concurrent.TimeUnit.SECONDS)).isEqualTo(1);
+            assertThat(tableExists(database, "free_metric")).isTrue();
+            assertThat(tableExists(database, "busy_metric")).isFalse();
+            writer.commit();
+        }
+        assertThat(creation.createMissing(Set.of("busy_metric", "free_metric"))).isEqualTo(1);
+        assertThat(tableExists(database, "busy_metric")).isTrue();
+    }
+
+    private static boolean tableExists(String database, String table) throws Exception {
+        try (Connection c = PG.connect(database); Statement st = c.createStatement();
+                ResultSet rs = st.executeQuery("SELECT to_regclass('public." + table + "') IS NOT NULL")) {
+            rs.next();
+            return rs.getBoolean(1);
+        }
+    }
+
     private static SinkProperties settings(String url) {
         // Maintenance every second: its first run falls into the start-up burst.
         return new SinkProperties(SinkType.POSTGRES, "pg", url, null, null, null, null, 500, Duration.ofSeconds(1),
