@@ -70,23 +70,41 @@ final class MetricTables {
                 continue;
             }
             lock(c, table);
-            createTableIfMissing(c, table);
-            NavigableMap<Instant, Instant> existing = loadPartitions(c, table);
-            for (Instant start : starts) {
-                changes.createdPartitions += createGaps(c, table, existing, start, start.plus(layout.interval()));
-            }
-            changes.tables.add(table);
-            changes.partitions.put(table, existing);
+            createLocked(c, table, starts, changes);
         }
         insertListing(c, sources, changes);
         return changes;
     }
 
-    /** Ensures the partitions ahead of {@code now} for every metric table; for the maintenance run. */
-    int createAhead(Connection c, Collection<String> allTables, Instant now) throws SQLException {
+    /** Creates {@code table} and its partitions at {@code starts}; the caller holds the table's lock. */
+    private void createLocked(Connection c, String table, Set<Instant> starts, Changes changes) throws SQLException {
+        createTableIfMissing(c, table);
+        NavigableMap<Instant, Instant> existing = loadPartitions(c, table);
+        for (Instant start : starts) {
+            changes.createdPartitions += createGaps(c, table, existing, start, start.plus(layout.interval()));
+        }
+        changes.tables.add(table);
+        changes.partitions.put(table, existing);
+    }
+
+    /**
+     * Ensures each table and its partitions ahead of {@code now}, one short transaction per table;
+     * for the background helpers (table creation, maintenance). Never waits for a table's lock: a
+     * table another transaction is preparing (the writer, another instance) is added to
+     * {@code busy} and left to that transaction, so a helper never holds the writer up by queueing
+     * behind it, and its caller tries the busy tables again later.
+     */
+    int createAhead(Connection c, Collection<String> allTables, Instant now, Collection<String> busy)
+            throws SQLException {
         int created = 0;
         for (String table : allTables) {
-            Changes changes = prepare(c, Map.of(table, Set.of()), Map.of(), now);
+            if (!tryLock(c, table)) {
+                c.commit();
+                busy.add(table);
+                continue;
+            }
+            var changes = new Changes();
+            createLocked(c, table, neededStarts(Set.of(), now), changes);
             c.commit();
             committed(changes);
             created += changes.createdPartitions;
@@ -168,6 +186,16 @@ final class MetricTables {
             created++;
         }
         return created;
+    }
+
+    private static boolean tryLock(Connection c, String table) throws SQLException {
+        try (PreparedStatement s = c.prepareStatement("SELECT pg_try_advisory_xact_lock(?, hashtext(?))")) {
+            s.setInt(1, LOCK_CLASS);
+            s.setString(2, table);
+            try (ResultSet rs = s.executeQuery()) {
+                return rs.next() && rs.getBoolean(1);
+            }
+        }
     }
 
     private static void lock(Connection c, String table) throws SQLException {

@@ -20,8 +20,10 @@ import org.slf4j.LoggerFactory;
  * The storage database's periodic upkeep, on its own virtual thread and connection so it never
  * delays a batch: creates partitions ahead of time for every metric table, drops partitions that
  * lie entirely before the retention horizon, and brings the dashboards' source/metric listing in
- * line with the data that is left. Runs a minute after start (or after one interval, if shorter)
- * and then every interval. A failed run (the storage busy or down, a pool timeout under load) is
+ * line with the data that is left. The first run waits for a minute after start (or one interval,
+ * if shorter) and for the sink's first written batch, but for no longer than one interval: at
+ * start-up the writer creates what its first batches need, and maintenance (which locks every
+ * metric table in turn) would only compete with it. Then it runs every interval. A failed run (the storage busy or down, a pool timeout under load) is
  * retried with capped back-off ({@link #RETRY}, doubling, never beyond the interval), not only
  * an interval later: partitions ahead must exist before the writes need them.
  *
@@ -58,6 +60,8 @@ final class PartitionMaintenance {
     private final Duration interval;
     private final Clock clock;
     private final CountDownLatch stopSignal = new CountDownLatch(1);
+    /** Counted down by the sink's first committed batch (and by {@link #stop}). */
+    private final CountDownLatch firstWrite = new CountDownLatch(1);
     private Thread thread;
     /** The maintenance session while this instance is the maintainer; it holds the lock. Loop thread only. */
     private Connection maintainerSession;
@@ -81,8 +85,16 @@ final class PartitionMaintenance {
         thread = Thread.ofVirtual().name("sink-" + sinkName + "-maintenance").start(this::loop);
     }
 
+    /** The sink committed a batch: the first maintenance run need not wait for one any more. */
+    void firstBatchWritten() {
+        if (firstWrite.getCount() > 0) {
+            firstWrite.countDown();
+        }
+    }
+
     void stop() {
         stopSignal.countDown();
+        firstWrite.countDown();
         if (thread != null) {
             // The signal ends the wait between passes; only a pass still running after that is
             // interrupted (which closes its session). Interrupting a waiting loop would also close
@@ -106,6 +118,7 @@ final class PartitionMaintenance {
      * otherwise does nothing and returns null.
      */
     Result runIfMaintainer() throws SQLException {
+        schema.ensure(); // before a session is held: the migration must never wait for this thread's connection
         if (maintainerSession != null && !maintainerSession.isValid(5)) {
             releaseMaintainer(); // the session broke: the lock went with it
         }
@@ -158,7 +171,12 @@ final class PartitionMaintenance {
     private void loop() {
         try {
             // Not at once: the first writes create what they need, and start-up stays quiet.
-            if (stopSignal.await(Math.min(interval.toMillis(), 60_000), TimeUnit.MILLISECONDS)) {
+            long delay = Math.min(interval.toMillis(), 60_000);
+            if (stopSignal.await(delay, TimeUnit.MILLISECONDS)) {
+                return;
+            }
+            firstWrite.await(interval.toMillis() - delay, TimeUnit.MILLISECONDS);
+            if (stopSignal.getCount() == 0) {
                 return;
             }
             var retries = new Backoff(RETRY.compareTo(interval) < 0 ? RETRY : interval, interval);
@@ -191,18 +209,19 @@ final class PartitionMaintenance {
 
     /** One maintenance pass, whoever maintains; package-private so tests can run it on demand. */
     Result runOnce() throws SQLException {
+        schema.ensure();
         try (Connection c = dataSource.getConnection()) {
             return runOnce(c);
         }
     }
 
     private Result runOnce(Connection c) throws SQLException {
-        schema.ensure();
         tables.forget(); // retention and other instances change partitions underneath
         c.setAutoCommit(false);
         try {
             List<String> metricTables = metricTables(c);
-            int created = tables.createAhead(c, metricTables, clock.instant());
+            // A table being prepared by a writer right now gets its partitions from that writer.
+            int created = tables.createAhead(c, metricTables, clock.instant(), new ArrayList<>());
             List<String> dropped = retention.isZero() ? List.of() : dropExpired(c);
             int listing = refreshListing(c, metricTables);
             // The maintainer's session then idles between runs outside any transaction.

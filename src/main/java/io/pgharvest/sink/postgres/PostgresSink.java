@@ -1,6 +1,7 @@
 package io.pgharvest.sink.postgres;
 
 import com.zaxxer.hikari.HikariDataSource;
+import com.zaxxer.hikari.util.DriverDataSource;
 import io.pgharvest.model.connection.ConnectionString;
 import io.pgharvest.model.Measurement;
 import io.pgharvest.sink.MetricCatalog;
@@ -22,7 +23,9 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.concurrent.locks.ReentrantLock;
+import javax.sql.DataSource;
 import org.flywaydb.core.Flyway;
 import org.postgresql.PGConnection;
 import org.postgresql.copy.CopyIn;
@@ -44,17 +47,25 @@ import org.slf4j.LoggerFactory;
  * table per savepoint: the other metrics are stored, and the conflicting metric's measurements
  * are parked (kept and retried by the channel) with the table named.
  *
- * <p>Connections come from a HikariCP pool of at most two: the writer's and the maintenance
- * thread's ({@link PartitionMaintenance}). {@link #write} is called by one writer thread only.
+ * <p>Connections come from a HikariCP pool of {@link #POOL_SIZE}, one for each of its three users,
+ * so none waits for another's: the writer, the table-creation thread ({@link SelectedTables}) and
+ * the maintenance thread ({@link PartitionMaintenance}), whose maintainer session is kept between
+ * runs. The schema migration takes connections of its own, outside the pool: Flyway needs two at
+ * once, and taking them from the pool while the maintainer holds one stalled every user of a new
+ * sink until the pool timed out (issue 23). {@link #write} is called by one writer thread only.
  */
 public final class PostgresSink implements Sink {
 
     private static final Logger log = LoggerFactory.getLogger(PostgresSink.class);
     private static final int COPY_CHUNK = 1 << 20;
+    /** Writer, table creation and maintenance: one connection each. */
+    static final int POOL_SIZE = 3;
 
     private final String name;
     private final String maskedUrl;
     private final HikariDataSource dataSource;
+    /** Unpooled: the schema migration's own connections. */
+    private final DataSource migrationSource;
     private final Clock clock;
     private final MetricTables tables;
     private final CopyEncoder encoder = new CopyEncoder();
@@ -64,11 +75,12 @@ public final class PostgresSink implements Sink {
     private final SelectedTables selectedTables;
     private volatile boolean schemaReady;
 
-    private PostgresSink(String name, String maskedUrl, HikariDataSource dataSource, SinkProperties settings,
-            MetricCatalog catalog, Clock clock) {
+    private PostgresSink(String name, String maskedUrl, HikariDataSource dataSource, DataSource migrationSource,
+            SinkProperties settings, MetricCatalog catalog, Clock clock) {
         this.name = name;
         this.maskedUrl = maskedUrl;
         this.dataSource = dataSource;
+        this.migrationSource = migrationSource;
         this.clock = clock;
         var layout = new PartitionLayout(settings.partitionInterval());
         this.tables = new MetricTables(layout, settings.partitionsAhead());
@@ -96,12 +108,13 @@ public final class PostgresSink implements Sink {
     public static PostgresSink create(String property, SinkProperties settings, SinkPoolThreads threads,
             MetricCatalog catalog, Clock clock) {
         var target = Target.of(property, settings);
-        var config = SmallPools.config("sink-" + settings.name(), target.jdbcUrl(), target.properties(), 2,
-                "SET lock_timeout = '30s'");
+        var config = SmallPools.config("sink-" + settings.name(), target.jdbcUrl(), target.properties(),
+                POOL_SIZE, "SET lock_timeout = '30s'");
         config.setScheduledExecutor(threads.housekeeping());
         config.setThreadFactory(threads.connectionThreads());
-        var sink = new PostgresSink(settings.name(), target.masked(), new HikariDataSource(config), settings,
-                catalog, clock);
+        var migrationSource = new DriverDataSource(target.jdbcUrl(), null, target.properties(), null, null);
+        var sink = new PostgresSink(settings.name(), target.masked(), new HikariDataSource(config), migrationSource,
+                settings, catalog, clock);
         sink.maintenance.start();
         sink.selectedTables.start();
         log.info("PostgreSQL sink {} writes to {}", settings.name(), target.masked());
@@ -129,6 +142,7 @@ public final class PostgresSink implements Sink {
                 }
                 c.commit();
                 tables.committed(changes);
+                maintenance.firstBatchWritten();
             } catch (SQLException e) {
                 rollback(c);
                 tables.forget();
@@ -176,14 +190,14 @@ public final class PostgresSink implements Sink {
         schemaLock.lock();
         try {
             if (!schemaReady) {
-                boolean adopting = PgwatchStorage.prepareAdoption(dataSource, maskedUrl);
+                boolean adopting = PgwatchStorage.prepareAdoption(migrationSource, maskedUrl);
                 if (adopting) {
                     log.info("Sink {}: {} is a pgwatch storage database; taking it over with its data", name,
                             maskedUrl);
                 }
                 try {
                     Flyway.configure(PostgresSink.class.getClassLoader())
-                            .dataSource(dataSource)
+                            .dataSource(migrationSource)
                             .schemas("admin")
                             .table("pgharvest_schema_history")
                             .locations("classpath:db/sink-postgres")
@@ -232,6 +246,7 @@ public final class PostgresSink implements Sink {
             }
             c.commit();
             accepted.forEach(tables::committed);
+            maintenance.firstBatchWritten();
         } catch (SQLException e) {
             rollback(c);
             tables.forget();
@@ -275,6 +290,7 @@ public final class PostgresSink implements Sink {
             }
             c.commit();
             accepted.forEach(tables::committed);
+            maintenance.firstBatchWritten();
         } catch (SQLException e) {
             rollback(c);
             tables.forget();
@@ -341,8 +357,12 @@ public final class PostgresSink implements Sink {
         }
     }
 
+    /**
+     * By table name: every transaction that locks several metric tables (this one, table creation,
+     * maintenance) takes their locks in the same order, so none can wait on another in a cycle.
+     */
     private static Map<String, List<Measurement>> groupByTable(List<Measurement> batch) {
-        var byTable = new LinkedHashMap<String, List<Measurement>>();
+        var byTable = new TreeMap<String, List<Measurement>>();
         for (Measurement m : batch) {
             if (!m.rows().isEmpty()) {
                 byTable.computeIfAbsent(PartitionLayout.tableName(m.metric()), t -> new ArrayList<>()).add(m);

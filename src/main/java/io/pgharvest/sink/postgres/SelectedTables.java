@@ -6,6 +6,7 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.Set;
 import java.util.TreeSet;
@@ -18,7 +19,9 @@ import org.slf4j.LoggerFactory;
  * selection changes, before the metric's first row, as pgwatch's sink does: pgwatch's dashboards
  * then show an empty panel instead of "relation does not exist" for a metric that has returned
  * nothing yet (no replication slots, no function calls). Own virtual thread and connection; while
- * the storage is down it retries with capped back-off, and it never blocks a batch.
+ * the storage is down it retries with capped back-off, and it never blocks a batch: a table whose
+ * lock another transaction holds (the writer creating it for its batch) is skipped, never waited
+ * for, and confirmed a second later.
  */
 final class SelectedTables {
 
@@ -26,6 +29,8 @@ final class SelectedTables {
     /** Also re-checked this often without a change: a table may have been dropped by hand. */
     private static final Duration RECHECK = Duration.ofMinutes(5);
     private static final Backoff RETRY = new Backoff(Duration.ofSeconds(1), Duration.ofSeconds(30));
+    /** Pause before confirming the tables that were locked by another transaction. */
+    private static final Duration BUSY_RETRY = Duration.ofSeconds(1);
 
     private final String sinkName;
     private final DataSource dataSource;
@@ -35,6 +40,8 @@ final class SelectedTables {
     private final Clock clock;
     private final Set<String> created = new HashSet<>();
     private volatile boolean stopping;
+    /** Tables the last pass left to another transaction; loop thread only. */
+    private int busyTables;
     private Thread thread;
 
     SelectedTables(String sinkName, DataSource dataSource, PartitionMaintenance.SchemaCheck schema,
@@ -85,6 +92,11 @@ final class SelectedTables {
                     Thread.sleep(RETRY.after(failures));
                     continue;
                 }
+                if (busyTables > 0) {
+                    // Tables another transaction was preparing: confirm them shortly, without waiting on it.
+                    Thread.sleep(BUSY_RETRY);
+                    continue;
+                }
                 long next = catalog.awaitSelectionChange(seen, RECHECK);
                 if (next == seen) {
                     created.clear(); // nothing changed for a while: check every table again
@@ -104,18 +116,21 @@ final class SelectedTables {
             return 0;
         }
         schema.ensure();
+        var busy = new ArrayList<String>();
         try (Connection c = dataSource.getConnection()) {
             c.setAutoCommit(false);
             try {
-                tables.createAhead(c, missing, clock.instant());
+                tables.createAhead(c, missing, clock.instant(), busy);
             } catch (SQLException e) {
                 c.rollback();
                 tables.forget();
                 throw e;
             }
         }
+        missing.removeAll(busy);
         created.addAll(missing);
-        log.debug("Sink {}: created or confirmed the tables of {}", sinkName, missing);
+        busyTables = busy.size();
+        log.debug("Sink {}: created or confirmed the tables of {}; busy elsewhere: {}", sinkName, missing, busy);
         return missing.size();
     }
 }
