@@ -10,9 +10,10 @@ import java.sql.Statement;
 import java.util.Base64;
 
 /**
- * Gives the demo server's superuser a generated password and makes every connection use it: the
- * embedded launcher trusts local connections (right for tests), which on a shared host would let
- * any local user in as a superuser.
+ * Gives the demo server's superuser and its monitoring role ({@value #MONITOR_ROLE}, the one the
+ * demo source logs in as) a generated password and makes every connection use it: the embedded
+ * launcher trusts local connections (right for tests), which on a shared host would let any local
+ * user in as a superuser.
  */
 final class DemoPassword {
 
