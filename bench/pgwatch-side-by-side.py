@@ -371,6 +371,9 @@ def run_once(args, side, n, run_no, metrics, clusters, files):
             if line.startswith("VmHWM:"):
                 hwm = int(line.split()[1])
         lanes = None
+        if side == "pgharvest" and args.at_window_end:
+            subprocess.run(args.at_window_end.format(pid=collector.pid, run=f"{args.label}-{run_no:02d}-{n}"),
+                           shell=True)
         if side == "pgharvest":
             try:
                 lanes = pgharvest_lanes(collector, n)
@@ -551,6 +554,11 @@ def main():
     p.add_argument("--window", type=int, default=240, help="measurement window, seconds")
     p.add_argument("--interval", type=int, default=30, help="every metric's interval, seconds")
     p.add_argument("--first", choices=SIDES, default="pgwatch", help="side that starts the first pair")
+    p.add_argument("--only", choices=SIDES, default=None,
+                   help="run one side only (profiling a change; never for a side-by-side figure)")
+    p.add_argument("--at-window-end", default=None,
+                   help="shell command run for pgharvest when the window closes, before it stops, with "
+                        "{pid} and {run} replaced (e.g. jcmd {pid} VM.native_memory summary > /tmp/nmt-{run})")
     p.add_argument("--exclude", default="", help="metrics,... left out on both sides (e.g. those failing on a plain server)")
     p.add_argument("--commit", default=None, help="what the jar was built from (default: git describe of its checkout)")
     p.add_argument("--label", default="run", help="groups runs in the report (e.g. baseline)")
@@ -635,6 +643,8 @@ def main():
                 order = (first, SIDES[1 - SIDES.index(first)])
                 first = order[1]  # alternate who goes first
                 for side in order:
+                    if args.only and side != args.only:
+                        continue
                     run_no += 1
                     log(f"run {run_no}: {side}, N={n} (pair {pair_no}); load {load_average()}")
                     try:
