@@ -31,6 +31,8 @@ final class Instance {
     private final String key;
     private final InstanceMetricCache results;
     private final Map<String, Member> members = new ConcurrentHashMap<>();
+    /** Metrics whose SQL named an object a member's database lacks ({@link FailurePointer}). */
+    private final Set<String> missingObjectOnAMember = ConcurrentHashMap.newKeySet();
     private volatile Map<String, Integer> databasesPerMetric = Map.of();
 
     Instance(String key) {
@@ -58,6 +60,24 @@ final class Instance {
     /** The instance's key (system identifier@address); null for {@link #alone()}. */
     String key() {
         return key;
+    }
+
+    /**
+     * Records that {@code metric} failed on a member because its SQL names an object that member's
+     * database lacks (an extension not installed, a view of another version).
+     */
+    void recordMissingObject(String metric) {
+        missingObjectOnAMember.add(metric);
+    }
+
+    /**
+     * Whether {@code metric} failed on a member for a missing object. The other members' databases
+     * probably lack it too (extensions are usually installed alike), so they try it alone first
+     * instead of letting it abort their pipelines, one re-sent pipeline per such metric: with a few
+     * of them a source's first tick used up its extra round trips and delivered nothing.
+     */
+    boolean missesObjectOnAMember(String metric) {
+        return missingObjectOnAMember.contains(metric);
     }
 
     /** Results shared between the members (instance-level and fanned-out metrics). */

@@ -22,11 +22,12 @@ import org.postgresql.core.Parser;
  * (which must be at the top level). What is left is a SELECT, inside the tick's read-only
  * transaction, that can only call functions.
  *
- * <p>pgjdbc splits a text into Parse messages at semicolons by its own lexer. Before a
- * combination of metrics is sent, {@link #requireOneParsePerPart} runs that very lexer over the
- * joined text and refuses unless it yields exactly one message per part, each the part itself:
- * a text pgjdbc would split (a comment ended by a carriage return, a dollar sign after a
- * non-ASCII character, an unclosed quote swallowing the separator) is never sent.
+ * <p>pgjdbc splits a text into Parse messages at semicolons by its own lexer. Before a metric
+ * is sent, {@link #requireOneParsePerPart} runs that very lexer over it between a BEGIN and a
+ * ROLLBACK and refuses unless it yields exactly one message per part, each the part itself: a
+ * text pgjdbc would split (a comment ended by a carriage return, a dollar sign after a non-ASCII
+ * character, an unclosed quote swallowing the separator) is never sent. A combination of such
+ * parts splits the same way (QueryPipeline#mayHoldEscapes says why, and when it is lexed whole).
  *
  * <p>{@code SHOW} cannot be a subquery; it is sent as written only in its plain form (one
  * setting name in ASCII letters, digits, '_' and '.'), which leaves no room for anything else.

@@ -4,6 +4,7 @@ import io.pgharvest.support.Backoff;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.Map;
 import java.util.Set;
 
@@ -16,7 +17,9 @@ import java.util.Set;
  * <p>Before a metric gets here it is a suspect: one of a failed pipeline's metrics, kept out of
  * the healthy pipeline while {@link TickRunner} narrows the failure down a few round trips per
  * tick ({@link SuspectGroups}, held here so that the search outlives the tick). Only a suspect
- * that fails on its own (alone) moves here.
+ * that fails on its own (alone) moves here, or a metric the server pointed at, or one that failed
+ * for a missing object on a sibling database of the instance ({@link #startAlone}), which is tried
+ * alone once before it may join the pipeline.
  *
  * <p>Not thread-safe: owned by one reaper.
  */
@@ -25,6 +28,8 @@ final class SoloLane {
     private final Duration maxBackoff;
     private final Map<String, Entry> entries = new HashMap<>();
     private final SuspectGroups suspects = new SuspectGroups();
+    /** Metrics started here on a hint ({@link #startAlone}): a hint is taken once per metric. */
+    private final Set<String> startedOnHint = new HashSet<>();
 
     SoloLane(Duration maxBackoff) {
         this.maxBackoff = maxBackoff;
@@ -70,6 +75,21 @@ final class SoloLane {
         entries.put(metric, new Entry(failures, gridPoint.plus(delay), previous != null && previous.pinned()));
     }
 
+    /**
+     * Starts a metric here that has not failed on this source but probably will (it failed on a
+     * sibling database of the instance for a missing object): it runs alone, due now. Once only:
+     * after it succeeds alone it returns to the pipeline for good.
+     *
+     * @return whether it was started here now
+     */
+    boolean startAlone(String metric) {
+        if (entries.containsKey(metric) || !startedOnHint.add(metric)) {
+            return false;
+        }
+        entries.put(metric, new Entry(0, Instant.MIN, false));
+        return true;
+    }
+
     /** Keeps {@code metric} here for good: it runs alone on its schedule, without back-off. */
     void pin(String metric) {
         entries.put(metric, new Entry(0, Instant.MIN, true));
@@ -86,6 +106,7 @@ final class SoloLane {
 
     void retainOnly(Set<String> metrics) {
         entries.keySet().retainAll(metrics);
+        startedOnHint.retainAll(metrics);
         suspects.retainOnly(metrics);
     }
 

@@ -126,7 +126,8 @@ final class TickRunner {
                 sourceMeters.fetch(ReaperMeters.ERROR, 1);
             } else if (suspects.contains(metric)) {
                 lane = dueSuspects;
-            } else if (!solo.contains(metric)) {
+            } else if (!solo.contains(metric)
+                    && !(instance.missesObjectOnAMember(metric) && solo.startAlone(metric))) {
                 lane = healthy;
             } else if (solo.readyToRetry(metric, gridPoint)) {
                 lane = soloRuns;
@@ -223,6 +224,7 @@ final class TickRunner {
     private Optional<String> setAsidePointedCulprit(SQLException failure, List<MetricQuery> sent, Instant now) {
         return FailurePointer.culprit(failure, sent).map(query -> {
             sent.remove(query);
+            instance.recordMissingObject(query.metric());
             solo.fail(query.metric(), intervals.get(query.metric()), gridPoint);
             ledger.failed(query.metric(), describe(query, failure, false), now);
             return query.metric();

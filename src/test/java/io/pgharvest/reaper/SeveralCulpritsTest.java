@@ -78,6 +78,37 @@ class SeveralCulpritsTest {
         assertThat(run.roundTrips.getFirst()).isEqualTo(3.0);
     }
 
+    /**
+     * Culprits the server pointed at on one database of an instance are tried alone first on its
+     * other databases: their first tick sends the healthy pipeline once and delivers it, instead of
+     * re-sending it once per culprit (with three culprits and two extra round trips, a first tick
+     * delivered nothing: 300 sources of one cluster waited a whole interval for their first rows).
+     */
+    @Test
+    void aSiblingDatabaseTriesTheCulpritsPointedAtOnTheFirstAloneAndDeliversOnItsFirstTick() throws Exception {
+        Map<String, MetricDefinition> pointed = Map.of(
+                "m05", metric("m05", "select * from no_such_table_sibling"),
+                "m11", metric("m11", "select no_such_function_sibling() as v"),
+                "m17", metric("m17", "select no_such_column_sibling from pg_database limit 1"));
+        var first = new Run("culprits_sibling_a", 2, pointed);
+        first.tick(1);
+        assertThat(first.roundTrips.getFirst()).as("first source: the pipeline and two re-sends").isEqualTo(3.0);
+        assertThat(first.delivered.getFirst()).as("nothing left in the allowance for the rest")
+                .doesNotContainAnyElementsOf(healthy(pointed.keySet()));
+
+        var sibling = new Run("culprits_sibling_b", 2, pointed, first.kit);
+        sibling.tick(2);
+
+        Set<String> healthy = healthy(pointed.keySet());
+        // one pipeline that succeeds, then two of the three culprits alone (the allowance)
+        assertThat(sibling.roundTrips.getFirst()).isEqualTo(3.0);
+        assertThat(sibling.delivered.getFirst()).containsAll(healthy);
+        assertThat(sibling.delivered.get(1)).containsAll(healthy);
+        sibling.assertErrors(Map.of("m05", "42P01", "m11", "42883", "m17", "42703"));
+        assertThat(sibling.last.metrics()).filteredOn(m -> pointed.containsKey(m.name()))
+                .extracting(MetricRuntimeStatus::lane).containsOnly(MetricLane.SOLO);
+    }
+
     @Test
     void withOneExtraRoundTripPerTickTheCulpritsAreStillFound() throws Exception {
         var run = new Run("culprits_one", 1, CULPRITS);
@@ -160,6 +191,11 @@ class SeveralCulpritsTest {
         private int attemptsOnADeadSession;
 
         Run(String name, int extraRoundTrips, Map<String, MetricDefinition> culprits) {
+            this(name, extraRoundTrips, culprits, new ReaperTestKit(extraRoundTrips));
+        }
+
+        /** A reaper sharing {@code kit} (its instances, meters and publisher) with another run's. */
+        Run(String name, int extraRoundTrips, Map<String, MetricDefinition> culprits, ReaperTestKit kit) {
             this.name = name;
             this.extraRoundTrips = extraRoundTrips;
             pg.createDatabase(name + "_db");
@@ -169,7 +205,7 @@ class SeveralCulpritsTest {
                         : culprits.getOrDefault(metric, metric(metric, "select " + i + " as v")));
                 selection.put(metric, 10);
             }
-            kit = new ReaperTestKit(extraRoundTrips);
+            this.kit = kit;
             reaper = new SourceReaper(config(), kit.context, timer);
             reaper.start();
         }
