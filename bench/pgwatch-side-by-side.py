@@ -252,7 +252,7 @@ def start_pgharvest(args, work, sources_yaml, metrics_yaml, sink_url):
            # pgharvest refuses that unless told (docs/security.md).
            "--pgharvest.security.allow-superuser-sources=true",
            f"--pgharvest.import.metrics={metrics_yaml}", f"--pgharvest.import.sources={sources_yaml}",
-           "--pgharvest.sinks[0].type=postgres", f"--pgharvest.sinks[0].url={sink_url}"]
+           "--pgharvest.sinks[0].type=postgres", f"--pgharvest.sinks[0].url={sink_url}", *args.pgharvest_arg]
     env = {k: v for k, v in os.environ.items() if k not in ("JAVA_TOOL_OPTIONS", "JDK_JAVA_OPTIONS", "_JAVA_OPTIONS")}
     popen = subprocess.Popen(cmd, cwd=work, env=env, stdout=open(log_path, "w"), stderr=subprocess.STDOUT)
     collector = Collector("pgharvest", popen, log_path)
@@ -340,11 +340,18 @@ def run_once(args, side, n, run_no, metrics, clusters, files):
     try:
         ready_s = time.time() - launched
         first_rows_s = None
+        timeline = {}
         while time.time() < launched + args.warmup:
             collector.require_alive()
             if first_rows_s is None and sink_rows(sink, sink_db) > 0:
                 first_rows_s = time.time() - launched
+            if args.timeline and side == "pgharvest":
+                for counter, value in pgharvest_prometheus(collector).items():
+                    if value > 0 and counter not in timeline:
+                        timeline[counter] = round(time.time() - launched, 1)
             time.sleep(1)
+        if timeline:
+            log(f"  seconds from launch to a first count: {timeline}")
         load_start = load_average()
         t0 = time.time()
         cpu0 = proc_stat(collector.pid)
@@ -556,6 +563,11 @@ def main():
     p.add_argument("--first", choices=SIDES, default="pgwatch", help="side that starts the first pair")
     p.add_argument("--only", choices=SIDES, default=None,
                    help="run one side only (profiling a change; never for a side-by-side figure)")
+    p.add_argument("--pgharvest-arg", action="append", default=[],
+                   help="extra argument for pgharvest (repeatable; profiling, e.g. --logging.level.x=DEBUG)")
+    p.add_argument("--timeline", action="store_true",
+                   help="poll pgharvest's counters each second of the warm-up and print when each first counted "
+                        "(profiling the first sink row; the polls cost pgharvest CPU)")
     p.add_argument("--at-window-end", default=None,
                    help="shell command run for pgharvest when the window closes, before it stops, with "
                         "{pid} and {run} replaced (e.g. jcmd {pid} VM.native_memory summary > /tmp/nmt-{run})")

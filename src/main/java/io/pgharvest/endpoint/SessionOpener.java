@@ -5,9 +5,12 @@ import java.sql.Connection;
 import java.sql.Driver;
 import java.sql.SQLException;
 import java.time.Duration;
+import java.util.Map;
 import java.util.Properties;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.FutureTask;
+import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.stream.Collectors;
@@ -31,8 +34,17 @@ public final class SessionOpener {
     private static final String URL_WITHOUT_TARGET = "jdbc:postgresql://";
     private static final String INSUFFICIENT_PRIVILEGE = "42501";
 
+    /**
+     * Logins to one server in progress at once. Without a bound, 300 databases of one cluster
+     * starting together made it fork 300 backends at once and logins timed out after 5 s (each
+     * then retried, adding to the storm); eight at a time open them all in a few seconds. Per
+     * server, so that servers that do not answer never hold back the others.
+     */
+    static final int LOGINS_PER_SERVER = 8;
+
     private final Driver driver = new org.postgresql.Driver();
     private final SessionSettings settings;
+    private final Map<ConnectionString.HostPort, Semaphore> loginsInProgress = new ConcurrentHashMap<>();
 
     public SessionOpener(SessionSettings settings) {
         this.settings = settings;
@@ -59,6 +71,22 @@ public final class SessionOpener {
      * connection closed during login, TLS not offered), with pgjdbc's own text after it.
      */
     public Connection open(ConnectionString conn, Duration connectTimeout) throws SQLException {
+        Semaphore logins = loginsInProgress.computeIfAbsent(conn.hosts().getFirst(),
+                server -> new Semaphore(LOGINS_PER_SERVER, true));
+        try {
+            logins.acquire(); // waiting for a turn is not part of the connect timeout
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new SQLException("connecting to " + conn.hosts() + " was interrupted", "08001", e);
+        }
+        try {
+            return openNow(conn, connectTimeout);
+        } finally {
+            logins.release();
+        }
+    }
+
+    private Connection openNow(ConnectionString conn, Duration connectTimeout) throws SQLException {
         Properties props = properties(conn, connectTimeout);
         var attempt = new FutureTask<Connection>(() -> connect(conn, props));
         Thread.ofVirtual().name("connect-" + conn.hosts().getFirst()).start(attempt);

@@ -97,10 +97,11 @@ final class SinkChannel {
         return sink.name();
     }
 
+    /** Starts the writer and the spiller, on platform threads ({@link SinkThreads} says why). */
     void start() {
         queue.start(sink.name(), () -> {
-            writerThread = Thread.ofVirtual().name("sink-" + sink.name() + "-writer").start(writer);
-            spillerThread = Thread.ofVirtual().name("sink-" + sink.name() + "-spill").start(spiller);
+            writerThread = SinkThreads.of(sink.name(), "writer").start(writer);
+            spillerThread = SinkThreads.of(sink.name(), "spill").start(spiller);
         });
     }
 

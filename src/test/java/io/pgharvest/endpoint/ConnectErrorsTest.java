@@ -38,6 +38,50 @@ class ConnectErrorsTest {
         }
     }
 
+    /**
+     * At most {@link SessionOpener#LOGINS_PER_SERVER} logins to one server at once: one more waits
+     * for a turn (outside its own connect timeout) and times out a timeout later. Another server's
+     * login meanwhile goes ahead at once.
+     */
+    @Test
+    void loginsToOneServerAreBoundedAndNeverHoldBackAnotherServer() throws Exception {
+        int logins = SessionOpener.LOGINS_PER_SERVER + 1;
+        try (var silent = fakeServer(socket -> { });
+             var closing = fakeServer(socket -> {
+                 try {
+                     socket.close();
+                 } catch (IOException e) {
+                     // closed anyway
+                 }
+             })) {
+            long started = System.nanoTime();
+            var elapsed = new java.util.concurrent.ConcurrentLinkedQueue<Duration>();
+            var threads = new java.util.ArrayList<Thread>();
+            for (int i = 0; i < logins; i++) {
+                threads.add(Thread.ofVirtual().start(() -> {
+                    try {
+                        open(silent.getLocalPort(), "");
+                    } catch (SQLException expected) {
+                        elapsed.add(Duration.ofNanos(System.nanoTime() - started));
+                    }
+                }));
+            }
+            Thread.sleep(300); // the silent server's turns are all taken
+            long otherStarted = System.nanoTime();
+            assertThatThrownBy(() -> open(closing.getLocalPort(), ""))
+                    .hasMessageContaining("closed the connection during the login");
+            assertThat(Duration.ofNanos(System.nanoTime() - otherStarted)).isLessThan(TIMEOUT);
+            for (Thread thread : threads) {
+                thread.join();
+            }
+            assertThat(elapsed).hasSize(logins);
+            assertThat(elapsed.stream().filter(d -> d.compareTo(TIMEOUT.multipliedBy(2)) < 0))
+                    .as("the first turns time out after one timeout").hasSize(SessionOpener.LOGINS_PER_SERVER);
+            assertThat(elapsed.stream().filter(d -> d.compareTo(TIMEOUT.multipliedBy(2)) >= 0))
+                    .as("the one that waited for a turn times out a timeout later").hasSize(1);
+        }
+    }
+
     @Test
     void aServerThatIsNotPostgresIsCalledThatNotAnSslError() throws Exception {
         try (var server = fakeServer(socket -> {

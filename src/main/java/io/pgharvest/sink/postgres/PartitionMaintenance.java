@@ -1,5 +1,6 @@
 package io.pgharvest.sink.postgres;
 
+import io.pgharvest.sink.SinkThreads;
 import io.pgharvest.support.Backoff;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -82,7 +83,7 @@ final class PartitionMaintenance {
         if (thread != null) {
             throw new IllegalStateException("maintenance of sink " + sinkName + " was already started");
         }
-        thread = Thread.ofVirtual().name("sink-" + sinkName + "-maintenance").start(this::loop);
+        thread = SinkThreads.of(sinkName, "maintenance").start(this::loop);
     }
 
     /** The sink committed a batch: the first maintenance run need not wait for one any more. */

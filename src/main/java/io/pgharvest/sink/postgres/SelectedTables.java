@@ -1,6 +1,7 @@
 package io.pgharvest.sink.postgres;
 
 import io.pgharvest.sink.MetricCatalog;
+import io.pgharvest.sink.SinkThreads;
 import io.pgharvest.support.Backoff;
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -58,7 +59,7 @@ final class SelectedTables {
         if (thread != null) {
             throw new IllegalStateException("table creation of sink " + sinkName + " was already started");
         }
-        thread = Thread.ofVirtual().name("sink-" + sinkName + "-tables").start(this::loop);
+        thread = SinkThreads.of(sinkName, "tables").start(this::loop);
     }
 
     void stop() {
