@@ -377,6 +377,11 @@ def run_once(args, side, n, run_no, metrics, clusters, files):
         for line in Path(f"/proc/{collector.pid}/status").read_text().splitlines():
             if line.startswith("VmHWM:"):
                 hwm = int(line.split()[1])
+        # Rows whose time falls in the window, counted now and again after the collector has had
+        # --settle seconds more to deliver them: pgharvest delivers a result shared by the sources
+        # of one instance to each of them on that source's next tick, up to one interval after the
+        # time it carries; pgwatch delivers each read at once. Collection figures stay the window's.
+        rows_at_end = measurements_in(sink, sink_db, t0, t1)
         lanes = None
         if side == "pgharvest" and args.at_window_end:
             subprocess.run(args.at_window_end.format(pid=collector.pid, run=f"{args.label}-{run_no:02d}-{n}"),
@@ -386,6 +391,10 @@ def run_once(args, side, n, run_no, metrics, clusters, files):
                 lanes = pgharvest_lanes(collector, n)
             except Exception as e:  # a note, not a figure: never lose the run for it
                 lanes = {"error": repr(e)}
+        settle_until = t1 + args.settle
+        while time.time() < settle_until:
+            collector.require_alive()
+            time.sleep(min(1, max(0, settle_until - time.time())))
     finally:
         collector.stop()
     await_no_sessions(source)
@@ -413,7 +422,9 @@ def run_once(args, side, n, run_no, metrics, clusters, files):
         "sink_cpu_s": round((sink_cpu1 - sink_cpu0) / CLK_TCK, 2),
         "sink_rows": rows1 - rows0,
         "rows_timed_in_window": rows_timed, "measurements_timed_in_window": measurements,
-        "rows_and_measurements_per_metric": per_metric,
+        "rows_and_measurements_per_metric": per_metric, "settle_s": args.settle,
+        "rows_timed_at_window_end": rows_at_end[0], "measurements_timed_at_window_end": rows_at_end[1],
+        "rows_and_measurements_per_metric_at_window_end": rows_at_end[2],
         "log_errors": errors,
         "load_start": load_start, "load_end": load_end,
     }
@@ -520,8 +531,14 @@ def render(runs, label):
         for number, pair in sorted(pairs.items()):
             if len(pair) == 2 and "rows_and_measurements_per_metric" in pair["pgwatch"] \
                     and "rows_and_measurements_per_metric" in pair["pgharvest"]:
+                settle = pair["pgharvest"].get("settle_s")
                 out.append(f"- pair {number}: " + compare_tables(pair["pgwatch"]["rows_and_measurements_per_metric"],
-                                                                pair["pgharvest"]["rows_and_measurements_per_metric"]))
+                                                                pair["pgharvest"]["rows_and_measurements_per_metric"])
+                           + (f" (counted {settle} s after the window)" if settle else ""))
+                if "rows_and_measurements_per_metric_at_window_end" in pair["pgharvest"]:
+                    out.append(f"- pair {number}, counted at the window's end: " + compare_tables(
+                        pair["pgwatch"]["rows_and_measurements_per_metric_at_window_end"],
+                        pair["pgharvest"]["rows_and_measurements_per_metric_at_window_end"]).split("; largest")[0])
         for r in rs:
             lanes = r.get("pgharvest_lanes")
             if lanes and lanes.get("solo") is not None:
@@ -565,6 +582,9 @@ def main():
                    help="run one side only (profiling a change; never for a side-by-side figure)")
     p.add_argument("--pgharvest-arg", action="append", default=[],
                    help="extra argument for pgharvest (repeatable; profiling, e.g. --logging.level.x=DEBUG)")
+    p.add_argument("--settle", type=int, default=None,
+                   help="seconds the collector runs on after the window before rows of the window are "
+                        "counted (default: one interval); collection figures are the window's only")
     p.add_argument("--timeline", action="store_true",
                    help="poll pgharvest's counters each second of the warm-up and print when each first counted "
                         "(profiling the first sink row; the polls cost pgharvest CPU)")
@@ -596,6 +616,8 @@ def main():
         if not path.exists():
             sys.exit(f"{what} not found at {path}")
     args.java = args.java or find_java()
+    if args.settle is None:
+        args.settle = args.interval
     if not args.java:
         sys.exit("no JDK 21+ in /usr/lib/jvm; pass --java")
     try:

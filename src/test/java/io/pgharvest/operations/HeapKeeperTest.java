@@ -19,12 +19,12 @@ import org.junit.jupiter.api.Test;
 class HeapKeeperTest {
 
     @Test
-    void collectsOnlyWhenTheOldGenerationHasGrownPastTwiceTheLiveDataAndAnAllowance() {
+    void collectsOnlyWhenTheOldGenerationHasGrownPastOneAndAHalfTimesTheLiveDataAndAnAllowance() {
         long mb = 1L << 20;
-        assertThat(HeapKeeper.worthCollecting(40 * mb, 0)).isTrue();
-        assertThat(HeapKeeper.worthCollecting(32 * mb, 0)).isFalse();
-        assertThat(HeapKeeper.worthCollecting(100 * mb, 30 * mb)).isTrue();
-        assertThat(HeapKeeper.worthCollecting(92 * mb, 30 * mb)).isFalse();
+        assertThat(HeapKeeper.worthCollecting(17 * mb, 0)).isTrue();
+        assertThat(HeapKeeper.worthCollecting(16 * mb, 0)).isFalse();
+        assertThat(HeapKeeper.worthCollecting(62 * mb, 30 * mb)).isTrue();
+        assertThat(HeapKeeper.worthCollecting(61 * mb, 30 * mb)).isFalse();
     }
 
     @Test
