@@ -75,6 +75,32 @@ class ChangeEventsPublisherTest {
                 .containsExactlyInAnyOrder("work_mem=8MB alter", "new_setting=on create"));
     }
 
+    /** The common case, a read repeating the last one row for row, reports nothing; any change still shows. */
+    @Test
+    void aRepeatedReadReportsNothingAndAChangeInItStillShows() {
+        var first = List.of(setting("a", "1"), setting("b", "2"), setting("c", "3"));
+        publisher.publish(List.of(settingsRead(first)));
+        publisher.publish(List.of(settingsRead(first)));
+        publisher.publish(List.of(settingsRead(List.of(setting("c", "3"), setting("a", "1"), setting("b", "2")))));
+        assertThat(sinks.of("src", "configuration_changes")).as("same read, also in another order").isEmpty();
+
+        publisher.publish(List.of(settingsRead(List.of(setting("a", "1"), setting("b", "5"), setting("c", "3")))));
+        publisher.publish(List.of(settingsRead(List.of(setting("a", "1"), setting("b", "5"), setting("d", "3")))));
+
+        assertThat(sinks.of("src", "configuration_changes")).extracting(m -> m.rows().stream()
+                .map(r -> r.tags().get("setting") + "=" + r.values().get("value") + " " + r.values().get("event"))
+                .sorted().toList())
+                .containsExactly(List.of("b=5 alter"), List.of("d=3 create"));
+    }
+
+    private static Measurement.Row setting(String name, String value) {
+        return new Measurement.Row(Map.of("value", value), Map.of("setting", name));
+    }
+
+    private static Measurement settingsRead(List<Measurement.Row> rows) {
+        return new Measurement("src", "configuration_hashes", Instant.now(), rows, Map.of());
+    }
+
     @Test
     void theSinksPrepareTheChangeTablesOfSelectedHashMetricsInsteadOfTheHashTablesAndObjectChangesWithDbStats() {
         MetricCatalog selection = new MetricCatalog() {
