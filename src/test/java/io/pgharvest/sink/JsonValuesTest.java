@@ -26,6 +26,40 @@ class JsonValuesTest {
         assertThat(JsonValues.formatDouble(123456.789)).isEqualTo("123456.789");
     }
 
+    /** The fast paths (whole numbers, plain decimals) spell every double as the exact decimal route does. */
+    @Test
+    void theFastPathsSpellDoublesAsTheDecimalRouteDoes() {
+        var random = new java.util.Random(23);
+        for (int i = 0; i < 200_000; i++) {
+            double magnitude = Math.pow(10, random.nextInt(50) - 25);
+            double d = switch (i % 4) {
+                case 0 -> Math.rint(random.nextDouble() * magnitude); // whole numbers
+                case 1 -> random.nextGaussian() * magnitude;
+                case 2 -> Math.round(random.nextDouble() * 1e6) / 100.0; // money-like
+                default -> Double.longBitsToDouble(random.nextLong()); // any bit pattern
+            };
+            if (Double.isFinite(d)) {
+                assertThat(JsonValues.formatDouble(d)).as("%s", d).isEqualTo(decimalRoute(d));
+            }
+        }
+    }
+
+    /** Go's spelling through BigDecimal: the definition the fast paths must match. */
+    private static String decimalRoute(double d) {
+        if (d == 0) {
+            return "0";
+        }
+        var shortest = new BigDecimal(Double.toString(d)).stripTrailingZeros();
+        double abs = Math.abs(d);
+        if (abs >= 1e-6 && abs < 1e21) {
+            return shortest.toPlainString();
+        }
+        String digits = shortest.unscaledValue().abs().toString();
+        int exponent = digits.length() - 1 - shortest.scale();
+        String mantissa = digits.length() == 1 ? digits : digits.charAt(0) + "." + digits.substring(1);
+        return (d < 0 ? "-" : "") + mantissa + "e" + (exponent < 0 ? "-" : "+") + Math.abs(exponent);
+    }
+
     @Test
     void aMapOfMixedValuesIsWrittenWithIntegralNumbersAsIntegers() {
         var values = new LinkedHashMap<String, Object>();
