@@ -85,6 +85,15 @@ public final class JsonValues {
         if (abs >= 1e-3 && abs < 1e7) {
             return Double.toString(d); // plain notation, shortest digits, no trailing zero when not whole
         }
+        return spelledExactly(d);
+    }
+
+    /** {@link #formatDouble} by the decimal route, for every finite double: what the fast paths must equal. */
+    static String spelledExactly(double d) {
+        if (d == 0) {
+            return "0";
+        }
+        double abs = Math.abs(d);
         // Double.toString gives the shortest digits that read back to d (JDK 19+).
         var shortest = new BigDecimal(Double.toString(d)).stripTrailingZeros();
         if (abs >= 1e-6 && abs < 1e21) {
