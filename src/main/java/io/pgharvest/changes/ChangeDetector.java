@@ -18,11 +18,13 @@ import java.util.Objects;
 final class ChangeDetector {
 
     private final HashedObjects kind;
-    /** Object identity to the hash last seen. */
-    private Map<Identity, String> state;
-    /** The last read's identities and hashes in its row order: most reads repeat it exactly. */
-    private List<Identity> lastIdentities = List.of();
-    private List<String> lastHashes = List.of();
+    /**
+     * The last read's identities and hashes in its row order, null before the first read. Kept as
+     * read, not as a map: most reads repeat the last one row for row and are compared in order;
+     * only a read that differs builds the maps.
+     */
+    private List<Identity> lastIdentities;
+    private List<String> lastHashes;
 
     /**
      * What makes an object itself: its identity columns' values (in {@link HashedObjects#identityColumns}
@@ -38,42 +40,49 @@ final class ChangeDetector {
 
     /** The change rows between the previous read and {@code read}; empty on the first read. */
     List<Measurement.Row> compare(List<Measurement.Row> read) {
-        if (state != null && repeatsLastRead(read)) {
+        if (lastIdentities != null && repeatsLastRead(read)) {
             // Nothing created, altered or dropped; no map is built (the settings of 300 sources
             // compared row by row every tick were a seventh of the collector's CPU).
             return List.of();
         }
-        var next = new HashMap<Identity, String>(Math.max(16, read.size() * 4 / 3 + 1));
         var identities = new ArrayList<Identity>(read.size());
         var hashes = new ArrayList<String>(read.size());
-        var changes = new ArrayList<Measurement.Row>();
         for (Measurement.Row row : read) {
-            Identity identity = identityOf(row);
-            String hash = hashOf(row);
-            identities.add(identity);
-            hashes.add(hash);
-            next.put(identity, hash);
-            if (state == null) {
-                continue;
-            }
-            String before = state.get(identity);
-            if (before == null) {
-                changes.add(event(row, kind.created()));
-            } else if (!before.equals(hash)) {
-                changes.add(event(row, kind.altered()));
-            }
+            identities.add(identityOf(row));
+            hashes.add(hashOf(row));
         }
-        if (state != null && kind.dropped() != null) {
-            state.forEach((identity, hash) -> {
-                if (!next.containsKey(identity)) {
-                    changes.add(event(dropped(identity), kind.dropped()));
+        var changes = new ArrayList<Measurement.Row>();
+        if (lastIdentities != null) {
+            Map<Identity, String> before = byIdentity(lastIdentities, lastHashes);
+            Map<Identity, String> next = byIdentity(identities, hashes);
+            for (int i = 0; i < read.size(); i++) {
+                String was = before.get(identities.get(i));
+                if (was == null) {
+                    changes.add(event(read.get(i), kind.created()));
+                } else if (!was.equals(hashes.get(i))) {
+                    changes.add(event(read.get(i), kind.altered()));
                 }
-            });
+            }
+            if (kind.dropped() != null) {
+                before.keySet().forEach(identity -> {
+                    if (!next.containsKey(identity)) {
+                        changes.add(event(dropped(identity), kind.dropped()));
+                    }
+                });
+            }
         }
-        state = next;
         lastIdentities = identities;
         lastHashes = hashes;
         return changes;
+    }
+
+    /** Identity to hash; an object read twice counts with its last hash. */
+    private static Map<Identity, String> byIdentity(List<Identity> identities, List<String> hashes) {
+        var map = new HashMap<Identity, String>(Math.max(16, identities.size() * 4 / 3 + 1));
+        for (int i = 0; i < identities.size(); i++) {
+            map.put(identities.get(i), hashes.get(i));
+        }
+        return map;
     }
 
     /** Whether {@code read} holds the same objects with the same hashes in the same order as the last. */

@@ -18,7 +18,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The storage database's periodic upkeep, on its own virtual thread and connection so it never
+ * The storage database's periodic upkeep, on its own thread and connection so it never
  * delays a batch: creates partitions ahead of time for every metric table, drops partitions that
  * lie entirely before the retention horizon, and brings the dashboards' source/metric listing in
  * line with the data that is left. The first run waits for a minute after start (or one interval,
@@ -88,9 +88,7 @@ final class PartitionMaintenance {
 
     /** The sink committed a batch: the first maintenance run need not wait for one any more. */
     void firstBatchWritten() {
-        if (firstWrite.getCount() > 0) {
-            firstWrite.countDown();
-        }
+        firstWrite.countDown(); // a no-op once counted down
     }
 
     void stop() {

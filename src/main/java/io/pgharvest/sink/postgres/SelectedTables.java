@@ -19,7 +19,7 @@ import org.slf4j.LoggerFactory;
  * Creates the table of every metric the sources select as soon as a source is added or its
  * selection changes, before the metric's first row, as pgwatch's sink does: pgwatch's dashboards
  * then show an empty panel instead of "relation does not exist" for a metric that has returned
- * nothing yet (no replication slots, no function calls). Own virtual thread and connection; while
+ * nothing yet (no replication slots, no function calls). Own thread and connection; while
  * the storage is down it retries with capped back-off, and it never blocks a batch: a table whose
  * lock another transaction holds (the writer creating it for its batch) is skipped, never waited
  * for, and confirmed a second later.
