@@ -344,10 +344,12 @@ public class ReaperService implements SmartLifecycle {
             retired.remove(name);
             var reaper = new SourceReaper(config, context, timer);
             leaseByReaper.put(reaper, lease);
+            // Collect at once, without waiting up to a period for the source's next grid point: a
+            // source just added, or every source of a pgharvest just started, shows data within
+            // seconds. A source taken over from another instance only if its previous owner did not
+            // collect that point.
             Instant previousTick = leases.previousTick(lease);
-            if (previousTick != null) {
-                reaper.resumeAfter(previousTick);
-            }
+            reaper.resumeAfter(previousTick != null ? previousTick : Instant.EPOCH);
             reapers.put(name, reaper);
             configs.put(name, config);
             reaper.start();

@@ -60,6 +60,8 @@ final class SourceReaper {
 
     // Owned by the reaper thread.
     private ReaperConfig config;
+    /** When the first plan was made (a tick is never late from before it); null before. */
+    private Instant firstPlanned;
     private TickSchedule schedule = TickSchedule.empty();
     private final SessionKeeper keeper;
     private final ScheduleStretch stretch;
@@ -93,7 +95,11 @@ final class SourceReaper {
         return name;
     }
 
-    /** Before {@link #start}: the source's previous owner (another instance) last ticked at {@code lastTick}. */
+    /**
+     * Before {@link #start}: where to pick up. The source was last collected at {@code lastTick}
+     * (by another instance); {@link Instant#EPOCH} for never, so the grid point that passed last
+     * runs as soon as the session is open. Without this call the first tick waits for the next grid point.
+     */
     void resumeAfter(Instant lastTick) {
         previousOwnerTick = lastTick;
     }
@@ -261,6 +267,9 @@ final class SourceReaper {
         active.put(INSTANCE_UP, shortest == Integer.MAX_VALUE ? DEFAULT_HEARTBEAT : Duration.ofSeconds(shortest));
         long phaseSeed = name.hashCode() * 2_654_435_761L;
         schedule = TickSchedule.plan(active, context.minTickPeriod(), phaseSeed, now, schedule);
+        if (firstPlanned == null) {
+            firstPlanned = now;
+        }
         Instant previousTick = previousOwnerTick;
         if (previousTick != null) {
             previousOwnerTick = null;
@@ -292,7 +301,9 @@ final class SourceReaper {
     private void tick(TickSchedule.DueTick due, Instant startedAt) {
         long startNanos = System.nanoTime();
         status.tickStarted(startNanos, due.skippedPoints());
-        context.meters().lag(Duration.between(due.scheduledAt(), startedAt));
+        // A tick is late from its grid point, or from the first plan for a point that passed before it.
+        Instant lateFrom = due.scheduledAt().isBefore(firstPlanned) ? firstPlanned : due.scheduledAt();
+        context.meters().lag(Duration.between(lateFrom, startedAt));
         sourceMeters.tick(due.skippedPoints());
         var out = new ArrayList<Measurement>();
         TickRunner runner = null;

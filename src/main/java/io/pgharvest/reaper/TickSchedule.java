@@ -151,10 +151,11 @@ final class TickSchedule {
     }
 
     /**
-     * For a source taken over from another instance: the grid point that passed within the last
-     * period runs at once unless the previous owner's last tick ({@code previousTick}) was at or
-     * after it, so a hand-over that took a little longer than the gap between two ticks runs the
-     * tick late instead of missing it. Call right after the first {@link #plan}.
+     * For a reaper's first plan: the grid point that passed within the last period runs at once
+     * unless the last tick before ({@code previousTick}: a previous owner's, for a source taken over
+     * from another instance; {@link Instant#EPOCH} for none) was at or after it, so a new source
+     * collects at once and a hand-over that took a little longer than the gap between two ticks runs
+     * the tick late instead of missing it. Call right after the first {@link #plan}.
      */
     void resumeAfter(Instant previousTick) {
         long previous = previousTick.toEpochMilli();

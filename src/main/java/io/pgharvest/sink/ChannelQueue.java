@@ -53,12 +53,15 @@ final class ChannelQueue {
     private int movingToDisk;
     private List<Measurement> inFlight;
     private long batchDeadline;
+    /** When the writer last took a batch from memory (System.nanoTime()). */
+    private long lastBatchTaken;
     private long flushDeadline;
     /** memory.size() for gauges and status, read without the lock. */
     private volatile int queued;
 
     ChannelQueue(DeliverySettings settings) {
         this.settings = settings;
+        this.lastBatchTaken = System.nanoTime() - settings.batchDelay().toNanos();
     }
 
     /** NEW to RUNNING; {@code startThreads} runs under the lock, so a concurrent stop sees the threads. */
@@ -188,7 +191,12 @@ final class ChannelQueue {
             long now = System.nanoTime();
             if (state == State.RUNNING && memory.size() < settings.batchSize()) {
                 if (batchDeadline == 0) {
-                    batchDeadline = now + settings.batchDelay().toNanos();
+                    // A partial batch follows the previous batch by at least the batch delay, and
+                    // waits no longer than that: measurements that arrive after a quiet spell (the
+                    // first tick after start, a small fleet's tick) are written at once, a steady
+                    // stream is still grouped into one batch per delay.
+                    long earliest = lastBatchTaken + settings.batchDelay().toNanos();
+                    batchDeadline = earliest - now > 0 ? earliest : now;
                 }
                 if (batchDeadline - now > 0) {
                     work.awaitNanos(batchDeadline - now);
@@ -199,6 +207,7 @@ final class ChannelQueue {
                 return null;
             }
             batchDeadline = 0;
+            lastBatchTaken = now;
             inFlight = List.copyOf(pollOldest(Math.min(memory.size(), settings.batchSize())));
             return inFlight;
         } finally {

@@ -17,6 +17,7 @@ import io.pgharvest.testsupport.TestPostgres;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -88,6 +89,17 @@ class ReaperServiceTest {
         store.deleteSource("b");
         awaitNoBackend("service_b");
         assertThat(service.reaperCount()).isZero();
+    }
+
+    @Test
+    void aNewSourceIsCollectedAtOnceNotAtItsNextGridPoint() throws Exception {
+        // Hourly: the source's next grid point is anywhere up to an hour away (its phase).
+        store.putSource(source("hourly", pg.connStr("service_a"), Map.of("ping", 3600)));
+
+        publisher.await(m -> m.source().equals("hourly") && m.metric().equals("ping"), 1, Duration.ofSeconds(10));
+        var ping = service.status("hourly").orElseThrow().metrics().stream()
+                .filter(m -> m.name().equals("ping")).findFirst().orElseThrow();
+        assertThat(ping.nextDue()).isAfter(Instant.now()).isBefore(Instant.now().plus(Duration.ofHours(1)));
     }
 
     @Test

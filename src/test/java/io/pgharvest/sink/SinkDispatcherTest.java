@@ -52,6 +52,22 @@ class SinkDispatcherTest {
     }
 
     @Test
+    void measurementsAfterAQuietSpellAreWrittenAtOnceAndAStreamIsStillGroupedByTheBatchDelay() {
+        var sink = new RecordingSink("pg");
+        dispatcher = start(List.of(sink), TestSettings.delivery(SinkType.POSTGRES, 1000, 10_000,
+                DataSize.ofMegabytes(1), Duration.ofSeconds(6)));
+
+        dispatcher.publish(List.of(RecordingSink.measurement(1)));
+        // Nothing was written for longer than the delay: the first measurement does not wait for it.
+        await().atMost(Duration.ofSeconds(4)).until(() -> sink.sequences().size() == 1);
+        publishEach(2, 5);
+
+        // Right after a batch, the next partial one waits for the delay and takes all that came.
+        await().atMost(Duration.ofSeconds(20)).until(() -> sink.sequences().size() == 5);
+        assertThat(sink.batches).extracting(List::size).containsExactly(1, 4);
+    }
+
+    @Test
     void oneSinkDownDoesNotHoldBackAnother() {
         var down = new RecordingSink("down");
         down.blockUntil = new CountDownLatch(1);

@@ -10,7 +10,12 @@ final class TestSettings {
     }
 
     static SinkProperties delivery(SinkType type, int batchSize, int memoryQueue, DataSize diskBound) {
-        return new SinkProperties(type, null, null, null, null, null, null, batchSize, Duration.ofMillis(20),
+        return delivery(type, batchSize, memoryQueue, diskBound, Duration.ofMillis(20));
+    }
+
+    static SinkProperties delivery(SinkType type, int batchSize, int memoryQueue, DataSize diskBound,
+            Duration batchDelay) {
+        return new SinkProperties(type, null, null, null, null, null, null, batchSize, batchDelay,
                 memoryQueue, diskBound, Duration.ofMillis(20), Duration.ofMillis(100), Duration.ofSeconds(5),
                 Duration.ofDays(14), Duration.ofDays(1), 2, Duration.ofHours(1), Duration.ofMinutes(10),
                 DataSize.ofMegabytes(64), 5);
