@@ -225,8 +225,8 @@ final class QueryPipeline implements AutoCloseable {
             if (VERDICTS.size() > MAX_VERDICTS) {
                 VERDICTS.clear(); // texts no longer run (edited metrics) are not kept for good
             }
-            verdict = verdict(sql, key.standardStrings());
-            VERDICTS.putIfAbsent(key, verdict);
+            // Sessions that start together ask for the same texts at once: one computes, the others wait.
+            verdict = VERDICTS.computeIfAbsent(key, k -> verdict(sql, k.standardStrings()));
         }
         return verdict;
     }

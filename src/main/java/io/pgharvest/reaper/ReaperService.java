@@ -65,6 +65,7 @@ public class ReaperService implements SmartLifecycle {
     private final Map<String, Retired> retired = new ConcurrentHashMap<>();
     private final ReentrantLock reconcileLock = new ReentrantLock();
     private final Map<String, SourceReaper> reapers = new ConcurrentHashMap<>();
+    private final EarlyStarts earlyStarts = new EarlyStarts();
     private final Map<String, ReaperConfig> configs = new HashMap<>();
     /** How each running reaper's source came about (its discovery role); owned under the reconcile lock. */
     private final Map<String, SourceExpansion.Collected> discoveredBy = new HashMap<>();
@@ -344,12 +345,15 @@ public class ReaperService implements SmartLifecycle {
             retired.remove(name);
             var reaper = new SourceReaper(config, context, timer);
             leaseByReaper.put(reaper, lease);
-            // Collect at once, without waiting up to a period for the source's next grid point: a
-            // source just added, or every source of a pgharvest just started, shows data within
-            // seconds. A source taken over from another instance only if its previous owner did not
-            // collect that point.
             Instant previousTick = leases.previousTick(lease);
-            reaper.resumeAfter(previousTick != null ? previousTick : Instant.EPOCH);
+            if (previousTick != null) {
+                reaper.resumeAfter(previousTick);
+            } else {
+                Runnable afterFirstTick = earlyStarts.tryStart(config.connection());
+                if (afterFirstTick != null) {
+                    reaper.collectAtOnce(afterFirstTick);
+                }
+            }
             reapers.put(name, reaper);
             configs.put(name, config);
             reaper.start();

@@ -55,6 +55,8 @@ final class SourceReaper {
     private volatile Thread thread;
     /** The previous owner's last tick of a source taken over from another instance; used at the first plan. */
     private volatile Instant previousOwnerTick;
+    /** Set by {@link #collectAtOnce} until the first tick is over. */
+    private volatile Runnable afterFirstTick;
     /** Set while the supervisor waits to restart a failed loop. */
     private volatile String loopFailure;
 
@@ -95,13 +97,19 @@ final class SourceReaper {
         return name;
     }
 
-    /**
-     * Before {@link #start}: where to pick up. The source was last collected at {@code lastTick}
-     * (by another instance); {@link Instant#EPOCH} for never, so the grid point that passed last
-     * runs as soon as the session is open. Without this call the first tick waits for the next grid point.
-     */
+    /** Before {@link #start}: the source's previous owner (another instance) last ticked at {@code lastTick}. */
     void resumeAfter(Instant lastTick) {
         previousOwnerTick = lastTick;
+    }
+
+    /**
+     * Before {@link #start}: the grid point that passed last runs as soon as the session is open,
+     * instead of the first tick waiting up to a period for the next one; {@code afterFirstTick}
+     * runs once that tick is over (or the reaper stops before it).
+     */
+    void collectAtOnce(Runnable afterFirstTick) {
+        previousOwnerTick = Instant.EPOCH;
+        this.afterFirstTick = afterFirstTick;
     }
 
     void start() {
@@ -193,6 +201,7 @@ final class SourceReaper {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         } finally {
+            firstTickOver();
             keeper.close();
             context.meters().release(sourceMeters);
             publishStatus(SessionState.STOPPED);
@@ -334,6 +343,15 @@ final class SourceReaper {
             }
             publish(out);
             publishStatus(null);
+            firstTickOver();
+        }
+    }
+
+    private void firstTickOver() {
+        Runnable after = afterFirstTick;
+        if (after != null) {
+            afterFirstTick = null;
+            after.run();
         }
     }
 

@@ -5,11 +5,13 @@ import static io.pgharvest.reaper.ReaperTestKit.source;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.pgharvest.model.Measurement;
 import io.pgharvest.model.MetricDefinition;
 import io.pgharvest.model.MetricLane;
 import io.pgharvest.model.NodeStatus;
 import io.pgharvest.model.SessionState;
 import io.pgharvest.model.Source;
+import io.pgharvest.store.ConfigChanges;
 import io.pgharvest.store.ConfigStore;
 import io.pgharvest.store.TestStores;
 import io.pgharvest.testsupport.RecordingPublisher;
@@ -97,9 +99,30 @@ class ReaperServiceTest {
         store.putSource(source("hourly", pg.connStr("service_a"), Map.of("ping", 3600)));
 
         publisher.await(m -> m.source().equals("hourly") && m.metric().equals("ping"), 1, Duration.ofSeconds(10));
-        var ping = service.status("hourly").orElseThrow().metrics().stream()
-                .filter(m -> m.name().equals("ping")).findFirst().orElseThrow();
-        assertThat(ping.nextDue()).isAfter(Instant.now()).isBefore(Instant.now().plus(Duration.ofHours(1)));
+        // Then on the grid: the next run is the source's next grid point, within the hour.
+        org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> {
+            var ping = service.status("hourly").orElseThrow().metrics().stream()
+                    .filter(m -> m.name().equals("ping")).findFirst().orElseThrow();
+            assertThat(ping.nextDue()).isAfter(Instant.now()).isBefore(Instant.now().plus(Duration.ofHours(1)));
+        });
+    }
+
+    @Test
+    void whenManySourcesOfOneServerStartTogetherOnlyEightCollectAtOnceAndTheOthersKeepTheirGridPoint()
+            throws Exception {
+        // Daily: no source's own grid point comes up within the test's seconds.
+        var sources = new java.util.ArrayList<Source>();
+        for (int i = 0; i < 20; i++) {
+            sources.add(source("daily_" + i, pg.connStr("service_a"), Map.of("ping", 86_400)));
+        }
+        store.putAll(new ConfigChanges(sources, List.of(), List.of()), false);
+
+        publisher.await(m -> m.source().startsWith("daily_") && m.metric().equals("ping"), EarlyStarts.PER_SERVER,
+                Duration.ofSeconds(15));
+        Thread.sleep(2000); // the other twelve are connected by now and would have collected
+        assertThat(publisher.all().stream().filter(m -> m.source().startsWith("daily_"))
+                .map(Measurement::source).distinct()).hasSize(EarlyStarts.PER_SERVER);
+        assertThat(service.reaperCount()).isEqualTo(20);
     }
 
     @Test
