@@ -623,6 +623,10 @@ def main():
                        *((("AOT cache", Path(args.aot_cache)),) if args.aot_cache else ())):
         if not path.exists():
             sys.exit(f"{what} not found at {path}")
+    # pgharvest runs in its own work directory: relative paths would not be found there.
+    args.jar, args.jvm_options = str(Path(args.jar).resolve()), str(Path(args.jvm_options).resolve())
+    if args.aot_cache:
+        args.aot_cache = str(Path(args.aot_cache).resolve())
     args.java = args.java or find_java()
     if args.settle is None:
         args.settle = args.interval
