@@ -244,7 +244,10 @@ def start_pgwatch(args, work, sources_yaml, metrics_yaml, sink_url):
 def start_pgharvest(args, work, sources_yaml, metrics_yaml, sink_url):
     log_path = work / "pgharvest.log"
     port = free_port()
-    cmd = [args.java, f"@{args.jvm_options}", "-jar", args.jar,
+    # With --aot-cache, AOTMode=on: a cache the JVM refuses (another JDK build, a jar rebuilt since
+    # the training) stops the run instead of measuring a start without it.
+    aot = [f"-XX:AOTCache={args.aot_cache}", "-XX:AOTMode=on"] if args.aot_cache else []
+    cmd = [args.java, f"@{args.jvm_options}", *aot, "-jar", args.jar,
            f"--server.port={port}", "--server.address=127.0.0.1",
            f"--pgharvest.data-dir={work / 'data'}", f"--pgharvest.api.token={TOKEN}",
            "--spring.main.banner-mode=off",
@@ -407,6 +410,7 @@ def run_once(args, side, n, run_no, metrics, clusters, files):
     shutil.rmtree(work, ignore_errors=True)
     result = {
         "label": args.label, "commit": args.commit, "side": side, "sources": n, "metrics": len(metrics),
+        "aot_cache": side == "pgharvest" and args.aot_cache is not None,
         "interval_s": args.interval, "run": run_no, "pair": None,
         "date": datetime.now(timezone.utc).isoformat(timespec="seconds"),
         "warmup_s": args.warmup, "window_s": round(t1 - t0, 1), "ready_s": round(ready_s, 1),
@@ -572,6 +576,9 @@ def main():
     p.add_argument("--jar", default=str(repo / "target" / "pgharvest.jar"))
     p.add_argument("--java", default=None, help="java 21+ (default: the newest in /usr/lib/jvm)")
     p.add_argument("--jvm-options", default=str(repo / "config" / "jvm.options"))
+    p.add_argument("--aot-cache", default=None,
+                   help="JDK 25 AOT cache for pgharvest (-XX:AOTCache), e.g. target/app/pgharvest.aot; "
+                        "then --jar target/app/pgharvest.jar, the extracted jar it was trained with")
     p.add_argument("--pg-bin", default="/usr/lib/postgresql/15/bin")
     p.add_argument("--plan", default="6:3,60:3,300:1", help="N:pairs,... (default 6:3,60:3,300:1)")
     p.add_argument("--warmup", type=int, default=60, help="seconds from launch to the window's start")
@@ -612,9 +619,14 @@ def main():
         return 0
     metrics_file = Path(args.pgwatch_metrics or Path(args.pgwatch).parent / "pgwatch-src/internal/metrics/metrics.yaml")
     for what, path in (("pgwatch metrics.yaml", metrics_file), ("pgharvest jar", Path(args.jar)),
-                       ("PostgreSQL binaries", Path(args.pg_bin) / "initdb"), ("JVM options", Path(args.jvm_options))):
+                       ("PostgreSQL binaries", Path(args.pg_bin) / "initdb"), ("JVM options", Path(args.jvm_options)),
+                       *((("AOT cache", Path(args.aot_cache)),) if args.aot_cache else ())):
         if not path.exists():
             sys.exit(f"{what} not found at {path}")
+    # pgharvest runs in its own work directory: relative paths would not be found there.
+    args.jar, args.jvm_options = str(Path(args.jar).resolve()), str(Path(args.jvm_options).resolve())
+    if args.aot_cache:
+        args.aot_cache = str(Path(args.aot_cache).resolve())
     args.java = args.java or find_java()
     if args.settle is None:
         args.settle = args.interval

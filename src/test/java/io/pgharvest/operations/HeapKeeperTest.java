@@ -30,7 +30,7 @@ class HeapKeeperTest {
     @Test
     void keepsTheSerialOldGenerationNearTheLiveData() throws Exception {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        var command = List.of(java, "-XX:+UseSerialGC", "-Xms8m", "-Xmn16m", "-Xmx1g",
+        var command = List.of(java, "-XX:+UseSerialGC", "-Xms24m", "-Xmn16m", "-Xmx1g",
                 "-XX:MinHeapFreeRatio=10", "-XX:MaxHeapFreeRatio=30", "-XX:-ShrinkHeapInSteps",
                 "-cp", System.getProperty("java.class.path"), PromotedGarbage.class.getName());
         Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
