@@ -19,12 +19,12 @@ import org.junit.jupiter.api.Test;
 class HeapKeeperTest {
 
     @Test
-    void collectsOnlyWhenTheOldGenerationHasGrownPastOneAndAHalfTimesTheLiveDataAndAnAllowance() {
+    void collectsOnlyWhenTheOldGenerationHasGrownPastOneAndAQuarterTimesTheLiveDataAndAnAllowance() {
         long mb = 1L << 20;
-        assertThat(HeapKeeper.worthCollecting(17 * mb, 0)).isTrue();
-        assertThat(HeapKeeper.worthCollecting(16 * mb, 0)).isFalse();
-        assertThat(HeapKeeper.worthCollecting(62 * mb, 30 * mb)).isTrue();
-        assertThat(HeapKeeper.worthCollecting(61 * mb, 30 * mb)).isFalse();
+        assertThat(HeapKeeper.worthCollecting(9 * mb, 0)).isTrue();
+        assertThat(HeapKeeper.worthCollecting(8 * mb, 0)).isFalse();
+        assertThat(HeapKeeper.worthCollecting(46 * mb, 30 * mb)).isTrue();
+        assertThat(HeapKeeper.worthCollecting(45 * mb + 512 * 1024, 30 * mb)).isFalse();
     }
 
     @Test
