@@ -53,7 +53,10 @@ final class SourceReaper {
     private volatile ReaperConfig pendingConfig;
     private volatile boolean stopRequested;
     private volatile Thread thread;
-    /** The previous owner's last tick of a source taken over from another instance; used at the first plan. */
+    /**
+     * Used at the first plan: the previous owner's last tick of a source taken over from another
+     * instance, or {@link Instant#EPOCH} from {@link #collectAtOnce}.
+     */
     private volatile Instant previousOwnerTick;
     /** Set by {@link #collectAtOnce} until the first tick is over. */
     private volatile Runnable afterFirstTick;

@@ -29,6 +29,7 @@ import tools.jackson.core.TokenStreamLocation;
 import tools.jackson.core.type.TypeReference;
 import tools.jackson.databind.DeserializationContext;
 import tools.jackson.databind.DeserializationFeature;
+import tools.jackson.databind.cfg.MapperBuilder;
 import tools.jackson.databind.ObjectReader;
 import tools.jackson.databind.PropertyNamingStrategies;
 import tools.jackson.databind.ValueDeserializer;
@@ -51,24 +52,26 @@ final class PgwatchYaml {
             # changes made through the admin API replace this file.
             """;
 
-    private final YAMLMapper mapper = YAMLMapper.builder()
+    private final YAMLMapper mapper = itemForm(YAMLMapper.builder())
             .disable(YAMLWriteFeature.WRITE_DOC_START_MARKER)
             .enable(YAMLWriteFeature.MINIMIZE_QUOTES)
             .enable(YAMLWriteFeature.LITERAL_BLOCK_STYLE)
             .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
             .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
-            .propertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE)
-            .changeDefaultPropertyInclusion(inclusion -> inclusion.withValueInclusion(JsonInclude.Include.NON_EMPTY))
             .build();
 
     /**
      * Fingerprints take the items' content as JSON rather than YAML: the same properties, names and
-     * inclusion, but several times faster to write (start-up and an import fingerprint every item).
+     * inclusion ({@link #itemForm}), but several times faster to write (start-up and an import
+     * fingerprint every item).
      */
-    private final JsonMapper fingerprintMapper = JsonMapper.builder()
-            .propertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE)
-            .changeDefaultPropertyInclusion(inclusion -> inclusion.withValueInclusion(JsonInclude.Include.NON_EMPTY))
-            .build();
+    private final JsonMapper fingerprintMapper = itemForm(JsonMapper.builder()).build();
+
+    /** How an item's properties are named and which are left out, in the files and in fingerprints alike. */
+    private static <B extends MapperBuilder<?, B>> B itemForm(B builder) {
+        return builder.propertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE)
+                .changeDefaultPropertyInclusion(inclusion -> inclusion.withValueInclusion(JsonInclude.Include.NON_EMPTY));
+    }
 
     /** The sources of a {@code sources.yaml}; a missing or empty file holds none. */
     List<Source> readSources(Path file) {

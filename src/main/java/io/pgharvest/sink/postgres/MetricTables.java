@@ -80,9 +80,9 @@ final class MetricTables {
 
     /**
      * The tables and partitions of {@code needed} in five round trips however many they are (the
-     * first batch after start needs a table per metric: 59 tables created one statement at a time
-     * took 1.8 s): their locks in name order (two writers never wait for each other crosswise),
-     * which tables are missing, those tables, the partitions there are, the missing partitions.
+     * first batches after start need a table per metric, seven round trips each one at a time):
+     * their locks in name order (two writers never wait for each other crosswise), which tables are
+     * missing, those tables, the partitions there are, the missing partitions.
      */
     private void createAll(Connection c, NavigableMap<String, Set<Instant>> needed, Changes changes)
             throws SQLException {
