@@ -57,7 +57,10 @@ final class InstanceMetricCache {
         if (entry == null || entry == alreadyDelivered) {
             return Optional.empty();
         }
-        if (!entry.fetchedAt().plus(interval.plus(interval.dividedBy(2))).isAfter(now)) {
+        // In milliseconds: Duration.dividedBy goes through BigDecimal, and this runs for every
+        // shared metric of every source on every tick.
+        long maxAgeMillis = interval.toMillis() * 3 / 2;
+        if (!entry.fetchedAt().plusMillis(maxAgeMillis).isAfter(now)) {
             // Too old for anybody; drop it so that nobody delivers a stale result.
             entries.remove(metric, entry);
             return Optional.empty();
