@@ -4,6 +4,7 @@ import io.pgharvest.model.Measurement;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -17,22 +18,26 @@ import java.util.Objects;
  */
 final class ChangeDetector {
 
+    private static final long FNV_OFFSET = 0xcbf29ce484222325L;
+    private static final long FNV_PRIME = 0x100000001b3L;
+
     private final HashedObjects kind;
     /**
-     * The last read's identities and hashes in its row order, null before the first read. Kept as
-     * read, not as a map: most reads repeat the last one row for row and are compared in order;
-     * only a read that differs builds the maps. A hash column's text is kept as a 64-bit digest of
-     * it, not as the text: at 300 sources the settings' values held this way were a tenth of the
-     * live heap.
+     * The last read in its row order, null before the first read: per row a 64-bit digest of what
+     * makes the object itself (identity columns and row tags) and one of its hash column's text.
+     * Kept as digests, not as values: most reads repeat the last one row for row and compare two
+     * arrays; at 300 sources the settings' names and values kept as read were a seventh of the
+     * live heap. Two different objects (or texts) get equal digests with a chance of 2^-64.
      */
-    private List<Identity> lastIdentities;
+    private long[] lastIdentities;
     private long[] lastHashes;
-
     /**
-     * What makes an object itself: its identity columns' values (in {@link HashedObjects#identityColumns}
-     * order, nulls allowed) and its row tags (the row's own immutable map, not a copy). Compared
-     * by value, so no key text is built per row; a drop is reported from it.
+     * The last read's objects in its row order, kept only for kinds that report drops (the drop
+     * event names the object, which a digest cannot).
      */
+    private List<Identity> lastObjects;
+
+    /** What a drop is reported with: the identity columns' values and the row tags. */
     private record Identity(List<Object> values, Map<String, String> tags) {
     }
 
@@ -42,23 +47,22 @@ final class ChangeDetector {
 
     /** The change rows between the previous read and {@code read}; empty on the first read. */
     List<Measurement.Row> compare(List<Measurement.Row> read) {
-        if (lastIdentities != null && repeatsLastRead(read)) {
+        long[] identities = new long[read.size()];
+        long[] hashes = new long[read.size()];
+        for (int i = 0; i < read.size(); i++) {
+            identities[i] = identityOf(read.get(i));
+            hashes[i] = hashOf(read.get(i));
+        }
+        if (lastIdentities != null && Arrays.equals(identities, lastIdentities) && Arrays.equals(hashes, lastHashes)) {
             // Nothing created, altered or dropped; no map is built (the settings of 300 sources
             // compared row by row every tick were a seventh of the collector's CPU).
             return List.of();
         }
-        var identities = new ArrayList<Identity>(read.size());
-        long[] hashes = new long[read.size()];
-        for (int i = 0; i < read.size(); i++) {
-            identities.add(identityOf(read.get(i)));
-            hashes[i] = hashOf(read.get(i));
-        }
         var changes = new ArrayList<Measurement.Row>();
         if (lastIdentities != null) {
-            Map<Identity, Long> before = byIdentity(lastIdentities, lastHashes);
-            Map<Identity, Long> next = byIdentity(identities, hashes);
+            Map<Long, Long> before = byIdentity(lastIdentities, lastHashes);
             for (int i = 0; i < read.size(); i++) {
-                Long was = before.get(identities.get(i));
+                Long was = before.get(identities[i]);
                 if (was == null) {
                     changes.add(event(read.get(i), kind.created()));
                 } else if (was != hashes[i]) {
@@ -66,12 +70,17 @@ final class ChangeDetector {
                 }
             }
             if (kind.dropped() != null) {
-                before.keySet().forEach(identity -> {
-                    if (!next.containsKey(identity)) {
-                        changes.add(event(dropped(identity), kind.dropped()));
+                Map<Long, Long> next = byIdentity(identities, hashes);
+                var reported = new HashSet<Long>();
+                for (int i = 0; i < lastIdentities.length; i++) {
+                    if (!next.containsKey(lastIdentities[i]) && reported.add(lastIdentities[i])) {
+                        changes.add(event(dropped(lastObjects.get(i)), kind.dropped()));
                     }
-                });
+                }
             }
+        }
+        if (kind.dropped() != null) {
+            lastObjects = objectsOf(read);
         }
         lastIdentities = identities;
         lastHashes = hashes;
@@ -79,58 +88,59 @@ final class ChangeDetector {
     }
 
     /** Identity to hash; an object read twice counts with its last hash. */
-    private static Map<Identity, Long> byIdentity(List<Identity> identities, long[] hashes) {
-        var map = new HashMap<Identity, Long>(Math.max(16, identities.size() * 4 / 3 + 1));
-        for (int i = 0; i < identities.size(); i++) {
-            map.put(identities.get(i), hashes[i]);
+    private static Map<Long, Long> byIdentity(long[] identities, long[] hashes) {
+        var map = new HashMap<Long, Long>(Math.max(16, identities.length * 4 / 3 + 1));
+        for (int i = 0; i < identities.length; i++) {
+            map.put(identities[i], hashes[i]);
         }
         return map;
     }
 
-    /** Whether {@code read} holds the same objects with the same hashes in the same order as the last. */
-    private boolean repeatsLastRead(List<Measurement.Row> read) {
-        if (read.size() != lastIdentities.size()) {
-            return false;
-        }
+    private List<Identity> objectsOf(List<Measurement.Row> read) {
+        var objects = new ArrayList<Identity>(read.size());
         List<String> columns = kind.identityColumns();
-        for (int i = 0; i < read.size(); i++) {
-            Measurement.Row row = read.get(i);
-            Identity last = lastIdentities.get(i);
-            if (hashOf(row) != lastHashes[i] || !row.tags().equals(last.tags())) {
-                return false;
+        for (Measurement.Row row : read) {
+            Object[] values = new Object[columns.size()];
+            for (int c = 0; c < values.length; c++) {
+                values[c] = row.values().get(columns.get(c));
             }
-            for (int c = 0; c < columns.size(); c++) {
-                if (!Objects.equals(row.values().get(columns.get(c)), last.values().get(c))) {
-                    return false;
-                }
-            }
+            objects.add(new Identity(Arrays.asList(values), row.tags()));
         }
-        return true;
+        return objects;
     }
 
-    /** FNV-1a over the hash column's text (0 without one): two texts of one object that differ get equal digests with a chance of 2^-64. */
+    /** The hash column's text as a digest (0 without one). */
     private long hashOf(Measurement.Row row) {
         if (kind.hashColumn() == null) {
             return 0;
         }
-        String text = Objects.toString(row.values().get(kind.hashColumn()), "");
-        long hash = 0xcbf29ce484222325L;
-        for (int i = 0; i < text.length(); i++) {
-            hash = (hash ^ text.charAt(i)) * 0x100000001b3L;
-        }
-        return hash;
+        return fnv(FNV_OFFSET, Objects.toString(row.values().get(kind.hashColumn()), ""));
     }
 
-    private Identity identityOf(Measurement.Row row) {
-        List<String> columns = kind.identityColumns();
-        if (columns.isEmpty()) {
-            return new Identity(List.of(), row.tags());
+    /**
+     * The identity columns' values in order (a null apart from any text), then the row tags in any
+     * order: a tag's digest is added, so two maps of the same tags give the same sum whatever
+     * order they iterate in.
+     */
+    private long identityOf(Measurement.Row row) {
+        long digest = FNV_OFFSET;
+        for (String column : kind.identityColumns()) {
+            Object value = row.values().get(column);
+            digest = value == null ? (digest ^ 0xff) * FNV_PRIME : fnv((digest ^ 0xfe) * FNV_PRIME, value.toString());
         }
-        Object[] values = new Object[columns.size()];
-        for (int i = 0; i < values.length; i++) {
-            values[i] = row.values().get(columns.get(i));
+        long tags = 0;
+        for (var tag : row.tags().entrySet()) {
+            tags += fnv(fnv(FNV_OFFSET, tag.getKey()) * FNV_PRIME, tag.getValue()) * FNV_PRIME;
         }
-        return new Identity(Arrays.asList(values), row.tags());
+        return digest ^ tags;
+    }
+
+    /** FNV-1a over {@code text}'s characters, continued from {@code hash}; a 0 ends each text. */
+    private static long fnv(long hash, String text) {
+        for (int i = 0; i < text.length(); i++) {
+            hash = (hash ^ text.charAt(i)) * FNV_PRIME;
+        }
+        return hash * FNV_PRIME;
     }
 
     /** The row a dropped object is reported with: its identity columns and tags. */

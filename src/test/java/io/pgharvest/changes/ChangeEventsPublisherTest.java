@@ -93,6 +93,34 @@ class ChangeEventsPublisherTest {
                 .containsExactly(List.of("b=5 alter"), List.of("d=3 create"));
     }
 
+    /**
+     * An object is its tags as a set: equal tags in another order are the same object, the same
+     * values under swapped tag names are another one (the detector keeps digests, not the tags).
+     */
+    @Test
+    void tagsInAnotherOrderAreTheSameObjectAndSwappedTagValuesAreAnother() {
+        var ab = new java.util.LinkedHashMap<String, String>();
+        ab.put("schema", "s1");
+        ab.put("table", "t1");
+        var ba = new java.util.LinkedHashMap<String, String>();
+        ba.put("table", "t1");
+        ba.put("schema", "s1");
+        publisher.publish(List.of(tablesRead(List.of(new Measurement.Row(Map.of("md5", "h1"), ab)))));
+        publisher.publish(List.of(tablesRead(List.of(new Measurement.Row(Map.of("md5", "h1"), ba)))));
+        assertThat(sinks.of("src", "table_changes")).as("same tags in another order").isEmpty();
+
+        publisher.publish(List.of(tablesRead(List.of(
+                new Measurement.Row(Map.of("md5", "h1"), Map.of("schema", "t1", "table", "s1"))))));
+
+        assertThat(sinks.of("src", "table_changes")).singleElement().satisfies(m -> assertThat(m.rows())
+                .extracting(r -> r.tags().get("schema") + "." + r.tags().get("table") + " " + r.values().get("event"))
+                .containsExactlyInAnyOrder("t1.s1 create", "s1.t1 drop"));
+    }
+
+    private static Measurement tablesRead(List<Measurement.Row> rows) {
+        return new Measurement("src", "table_hashes", Instant.now(), rows, Map.of());
+    }
+
     private static Measurement.Row setting(String name, String value) {
         return new Measurement.Row(Map.of("value", value), Map.of("setting", name));
     }
