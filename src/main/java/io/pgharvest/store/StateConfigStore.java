@@ -239,16 +239,24 @@ class StateConfigStore implements ConfigStore {
         private final long index;
         private final List<AppliedChanges.ItemChange> items = new ArrayList<>();
         private final Set<StoreTable> tables = EnumSet.noneOf(StoreTable.class);
+        private final StoreState start;
+        private final List<StoreState.ItemPut> puts = new ArrayList<>();
+        /** Built on first use after the last put. */
         private StoreState state;
 
         StagedChanges(StoreState start, long index) {
-            this.state = start;
+            this.start = start;
             this.index = index;
         }
 
+        /**
+         * Stages {@code item}. Compared with the state before the batch: a batch names each item
+         * once ({@link #refuseRepeatedNames}), so no earlier put of the batch changes what this
+         * name holds.
+         */
         void put(StoreTable table, String name, Object item) {
-            ItemOrigin origin = state.origin(table, name);
-            if (item.equals(effectiveItem(state, table, name))) {
+            ItemOrigin origin = start.origin(table, name);
+            if (item.equals(effectiveItem(start, table, name))) {
                 items.add(new AppliedChanges.ItemChange(table, name, AppliedChanges.Action.UNCHANGED));
                 return;
             }
@@ -256,10 +264,15 @@ class StateConfigStore implements ConfigStore {
                     : origin == ItemOrigin.BUILT_IN ? AppliedChanges.Action.OVERRIDDEN : AppliedChanges.Action.REPLACED;
             items.add(new AppliedChanges.ItemChange(table, name, action));
             tables.add(table);
-            state = state.with(table, name, item, new ItemStamp(index, fingerprints.of(table, name, item)), index);
+            puts.add(new StoreState.ItemPut(table, name, item, new ItemStamp(index, fingerprints.of(table, name, item))));
+            state = null;
         }
 
+        /** The state after the staged puts, built once (not per item: quadratic for an import). */
         StoreState state() {
+            if (state == null) {
+                state = puts.isEmpty() ? start : start.withAll(puts, index);
+            }
             return state;
         }
 

@@ -10,6 +10,7 @@ import java.util.Collections;
 import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.Locale;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
@@ -55,21 +56,34 @@ record StoreState(
      * when no item of that name remains (not even a built-in).
      */
     StoreState with(StoreTable table, String name, Object userItem, ItemStamp stamp, long newIndex) {
+        return withAll(List.of(new ItemPut(table, name, userItem, stamp)), newIndex);
+    }
+
+    /**
+     * The state after all of {@code puts} (each as in {@link #with}), built once: a batch of
+     * hundreds of items (an import) built item by item copied and sorted the whole store per item.
+     */
+    StoreState withAll(List<ItemPut> puts, long newIndex) {
         var newSources = new HashMap<>(sources);
         var newMetrics = new HashMap<>(userMetrics);
         var newPresets = new HashMap<>(userPresets);
-        switch (table) {
-            case SOURCES -> put(newSources, name, (Source) userItem);
-            case METRICS -> put(newMetrics, name, (MetricDefinition) userItem);
-            case PRESETS -> put(newPresets, name, (Preset) userItem);
-        }
-        var newStamps = new EnumMap<StoreTable, Map<String, ItemStamp>>(stamps);
-        var tableStamps = new HashMap<>(stamps.get(table));
-        put(tableStamps, name, stamp);
-        newStamps.put(table, tableStamps);
+        var newStamps = new EnumMap<StoreTable, Map<String, ItemStamp>>(StoreTable.class);
+        stamps.forEach((table, tableStamps) -> newStamps.put(table, new HashMap<>(tableStamps)));
         var newTableIndexes = new EnumMap<>(tableIndexes);
-        newTableIndexes.put(table, newIndex);
+        for (ItemPut change : puts) {
+            switch (change.table()) {
+                case SOURCES -> put(newSources, change.name(), (Source) change.userItem());
+                case METRICS -> put(newMetrics, change.name(), (MetricDefinition) change.userItem());
+                case PRESETS -> put(newPresets, change.name(), (Preset) change.userItem());
+            }
+            put(newStamps.computeIfAbsent(change.table(), t -> new HashMap<>()), change.name(), change.stamp());
+            newTableIndexes.put(change.table(), newIndex);
+        }
         return of(newIndex, builtIns, newSources, newMetrics, newPresets, newTableIndexes, newStamps);
+    }
+
+    /** One item set by {@link #withAll}: {@code userItem} null removes it, {@code stamp} null when none remains. */
+    record ItemPut(StoreTable table, String name, Object userItem, ItemStamp stamp) {
     }
 
     /** Where {@code name} in {@code table} comes from, or null when it does not exist. */
