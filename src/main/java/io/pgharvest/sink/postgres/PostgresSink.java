@@ -133,6 +133,7 @@ public final class PostgresSink implements Sink {
             return; // nothing but measurements without rows
         }
         ensureSchema();
+        long started = System.nanoTime();
         try (Connection c = dataSource.getConnection()) {
             c.setAutoCommit(false);
             try {
@@ -143,6 +144,10 @@ public final class PostgresSink implements Sink {
                 c.commit();
                 tables.committed(changes);
                 maintenance.firstBatchWritten();
+                if (log.isDebugEnabled()) {
+                    log.debug("Sink {}: {} measurements into {} tables committed in {} ms", name, batch.size(),
+                            byTable.size(), (System.nanoTime() - started) / 1_000_000);
+                }
             } catch (SQLException e) {
                 rollback(c);
                 tables.forget();
