@@ -3,6 +3,7 @@ package io.pgharvest.reaper;
 import io.pgharvest.model.connection.ConnectionString;
 import io.pgharvest.model.connection.ConnectionString.HostPort;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 
@@ -11,7 +12,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * {@link #PER_SERVER} per server at a time. A source just added shows data within seconds; a
  * pgharvest starting with hundreds of databases of one server does not send all their first ticks
  * (each a full set of metrics) in the same moment: a few collect at once, the others keep their
- * place on the grid, spread over the period by their phase.
+ * place on the grid, spread over the period by their phase, and log in once the early first ticks
+ * of their server are over ({@link #settled}).
  */
 final class EarlyStarts {
 
@@ -19,6 +21,8 @@ final class EarlyStarts {
 
     /** First ticks in progress per server; a server without any has no entry. */
     private final Map<HostPort, Integer> inProgress = new ConcurrentHashMap<>();
+    /** Completed when the server's last early first tick is over; an entry per server in {@link #inProgress}. */
+    private final Map<HostPort, CompletableFuture<Void>> settled = new ConcurrentHashMap<>();
 
     /**
      * @return what to run once the reaper's first tick is over (idempotent), or null when the
@@ -33,6 +37,7 @@ final class EarlyStarts {
                 return count;
             }
             taken.set(true);
+            settled.computeIfAbsent(server, k -> new CompletableFuture<>());
             return now + 1;
         });
         if (!taken.get()) {
@@ -41,8 +46,27 @@ final class EarlyStarts {
         var released = new AtomicBoolean();
         return () -> {
             if (released.compareAndSet(false, true)) {
-                inProgress.computeIfPresent(server, (key, count) -> count == 1 ? null : count - 1);
+                inProgress.computeIfPresent(server, (key, count) -> {
+                    if (count > 1) {
+                        return count - 1;
+                    }
+                    var done = settled.remove(server);
+                    if (done != null) {
+                        done.complete(null);
+                    }
+                    return null;
+                });
             }
         };
+    }
+
+    /**
+     * Done when no early first tick of {@code connection}'s server is in progress (at once when
+     * none is). A reaper that does not collect early logs in after it: its first grid point is
+     * still ahead, and at a start with hundreds of sources their logins (each a new server
+     * backend) otherwise took the machine from the few first ticks that deliver the first rows.
+     */
+    CompletableFuture<Void> settled(ConnectionString connection) {
+        return settled.getOrDefault(connection.hosts().getFirst(), CompletableFuture.completedFuture(null));
     }
 }

@@ -352,6 +352,8 @@ public class ReaperService implements SmartLifecycle {
                 Runnable afterFirstTick = earlyStarts.tryStart(config.connection());
                 if (afterFirstTick != null) {
                     reaper.collectAtOnce(afterFirstTick);
+                } else {
+                    reaper.logInAfter(earlyStarts.settled(config.connection()));
                 }
             }
             reapers.put(name, reaper);

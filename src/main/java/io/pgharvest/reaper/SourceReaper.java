@@ -12,6 +12,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -43,6 +44,8 @@ final class SourceReaper {
     static final String INSTANCE_UP_METRIC = "instance_up";
     private static final Duration IDLE_SLEEP = Duration.ofHours(1);
     private static final Duration DEFAULT_HEARTBEAT = Duration.ofSeconds(60);
+    /** The longest a reaper's first login waits for its server's early first ticks ({@link #logInAfter}). */
+    static final Duration LOGIN_HOLD_LIMIT = Duration.ofSeconds(5);
 
     private final String name;
     private final ReaperContext context;
@@ -60,6 +63,8 @@ final class SourceReaper {
     private volatile Instant previousOwnerTick;
     /** Set by {@link #collectAtOnce} until the first tick is over. */
     private volatile Runnable afterFirstTick;
+    /** Set by {@link #logInAfter}: the first login waits for it (at most {@link #LOGIN_HOLD_LIMIT}). */
+    private volatile CompletableFuture<Void> loginGate;
     /** Set while the supervisor waits to restart a failed loop. */
     private volatile String loopFailure;
 
@@ -113,6 +118,16 @@ final class SourceReaper {
     void collectAtOnce(Runnable afterFirstTick) {
         previousOwnerTick = Instant.EPOCH;
         this.afterFirstTick = afterFirstTick;
+    }
+
+    /**
+     * Before {@link #start}: the first login waits until {@code gate} is done (the early first
+     * ticks of the server, {@link EarlyStarts#settled}), at most {@link #LOGIN_HOLD_LIMIT}. This
+     * reaper's first grid point is ahead anyway; its status shows STARTING meanwhile.
+     */
+    void logInAfter(CompletableFuture<Void> gate) {
+        this.loginGate = gate;
+        gate.thenRun(wake::raise);
     }
 
     void start() {
@@ -183,7 +198,11 @@ final class SourceReaper {
                     // Connect at once rather than at the first grid point, which may be up to one
                     // period away: an operator who adds a source learns within seconds whether it works.
                     applyPendingConfig();
-                    keeper.ensure(config, timer.now());
+                    awaitLoginGate();
+                    if (!keeper.ensure(config, timer.now())) {
+                        // Unreachable: this early start would hold back the other sources' logins.
+                        firstTickOver();
+                    }
                     publishStatus(null);
                     while (!stopRequested) {
                         runOnce();
@@ -348,6 +367,18 @@ final class SourceReaper {
             publishStatus(null);
             firstTickOver();
         }
+    }
+
+    private void awaitLoginGate() throws InterruptedException {
+        CompletableFuture<Void> gate = loginGate;
+        if (gate == null) {
+            return;
+        }
+        Instant until = timer.now().plus(LOGIN_HOLD_LIMIT);
+        while (!gate.isDone() && !stopRequested && timer.now().isBefore(until)) {
+            timer.sleepUntil(until, wake);
+        }
+        loginGate = null;
     }
 
     private void firstTickOver() {

@@ -28,6 +28,23 @@ class EarlyStartsTest {
         assertThat(early.tryStart(conn("db.example", 5432, "later"))).isNull();
     }
 
+    /** The other sources of a server log in once its early first ticks are over; another server is not held. */
+    @Test
+    void aServerSettlesWhenItsLastEarlyFirstTickIsOver() {
+        assertThat(early.settled(conn("db.example", 5432, "db0"))).as("no early tick yet").isDone();
+        Runnable first = early.tryStart(conn("db.example", 5432, "db0"));
+        Runnable second = early.tryStart(conn("db.example", 5432, "db1"));
+        var settled = early.settled(conn("db.example", 5432, "db7"));
+        assertThat(settled).isNotDone();
+        assertThat(early.settled(conn("other.example", 5432, "db0"))).isDone();
+
+        first.run();
+        assertThat(settled).as("one early tick still runs").isNotDone();
+        second.run();
+        assertThat(settled).isDone();
+        assertThat(early.settled(conn("db.example", 5432, "db7"))).isDone();
+    }
+
     private static ConnectionString conn(String host, int port, String db) {
         return ConnectionString.parse("postgresql://monitor@" + host + ":" + port + "/" + db);
     }

@@ -119,7 +119,11 @@ class ReaperServiceTest {
 
         publisher.await(m -> m.source().startsWith("daily_") && m.metric().equals("ping"), EarlyStarts.PER_SERVER,
                 Duration.ofSeconds(15));
-        Thread.sleep(2000); // the other twelve are connected by now and would have collected
+        // The other twelve log in once the early first ticks are over, and do not collect.
+        org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(10)).untilAsserted(() ->
+                assertThat(sources).allSatisfy(s -> assertThat(service.status(s.name()).orElseThrow().state())
+                        .isEqualTo(io.pgharvest.model.SessionState.CONNECTED)));
+        Thread.sleep(1000);
         assertThat(publisher.all().stream().filter(m -> m.source().startsWith("daily_"))
                 .map(Measurement::source).distinct()).hasSize(EarlyStarts.PER_SERVER);
         assertThat(service.reaperCount()).isEqualTo(20);
