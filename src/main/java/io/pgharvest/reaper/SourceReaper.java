@@ -196,7 +196,8 @@ final class SourceReaper {
             while (!stopRequested) {
                 try {
                     // Connect at once rather than at the first grid point, which may be up to one
-                    // period away: an operator who adds a source learns within seconds whether it works.
+                    // period away: an operator who adds a source learns within seconds whether it works
+                    // (at most LOGIN_HOLD_LIMIT later while the server's early first ticks run).
                     applyPendingConfig();
                     awaitLoginGate();
                     if (!keeper.ensure(config, timer.now())) {
