@@ -24,11 +24,11 @@ import org.springframework.stereotype.Component;
  * {@code G1PeriodicGCInterval}), so this asks for a full collection when the old generation holds
  * more than {@link #GROWTH_FACTOR} times what survived its last collection plus
  * {@link #GROWTH_ALLOWANCE_BYTES}. With {@code -XX:-ShrinkHeapInSteps} the heap then shrinks to
- * the live data at once. A full collection of 70 MB of live data takes about 0.15 s of CPU; at
- * 300 sources (70 MB live, about 2 MB promoted per second) the bound (1.25 times plus 8 MB) is
- * reached about every 13 s, at 60 sources (32 MB live, 0.4 MB/s) about every 40 s: about 1 % of a
- * core. Measured at 300 sources against 1.5 times plus 16 MB: RSS 256 instead of 262 MB, CPU
- * within the noise (4.2 and 4.4 CPU-s per 90 s); twice plus 32 MB had left 40 MB more at 60 sources.
+ * the live data at once. At 300 sources (about 70 MB live) the bound (1.25 times plus 8 MB) was
+ * reached once in a 120 s window after the start, and that full collection took 0.21 s (JFR,
+ * docs/performance.md). Measured at 300 sources against 1.5 times plus 16 MB: RSS 256 instead of
+ * 262 MB, CPU within the noise (4.2 and 4.4 CPU-s per 90 s); twice plus 32 MB had left 40 MB more
+ * at 60 sources.
  *
  * <p>Does nothing under any other collector (they bound their own old generations), and nothing
  * when explicit collections are disabled ({@code -XX:+DisableExplicitGC}).

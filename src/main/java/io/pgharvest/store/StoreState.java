@@ -9,8 +9,8 @@ import io.pgharvest.store.StoreIndexFile.ItemStamp;
 import java.util.Collections;
 import java.util.EnumMap;
 import java.util.HashMap;
-import java.util.Locale;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
 

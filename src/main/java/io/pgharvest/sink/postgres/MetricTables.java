@@ -81,18 +81,27 @@ final class MetricTables {
     /**
      * The tables and partitions of {@code needed} in five round trips however many they are (the
      * first batches after start need a table per metric, seven round trips each one at a time):
-     * their locks in name order (two writers never wait for each other crosswise), which tables are
-     * missing, those tables, the partitions there are, the missing partitions.
+     * their locks in name order (two writers never wait for each other crosswise), then
+     * {@link #createLocked}.
      */
     private void createAll(Connection c, NavigableMap<String, Set<Instant>> needed, Changes changes)
             throws SQLException {
-        Array names = c.createArrayOf("text", needed.keySet().toArray());
         try (PreparedStatement s = c.prepareStatement("SELECT pg_advisory_xact_lock(?, hashtext(t))"
                 + " FROM unnest(?::text[]) WITH ORDINALITY AS u(t, n) ORDER BY n")) {
             s.setInt(1, LOCK_CLASS);
-            s.setArray(2, names);
+            s.setArray(2, c.createArrayOf("text", needed.keySet().toArray()));
             s.executeQuery().close();
         }
+        createLocked(c, needed, changes);
+    }
+
+    /**
+     * Creates the tables of {@code needed} and their partitions at the given starts, in four round
+     * trips: which tables are missing, those tables, the partitions there are, the missing
+     * partitions. The caller holds the tables' locks.
+     */
+    private void createLocked(Connection c, Map<String, Set<Instant>> needed, Changes changes) throws SQLException {
+        Array names = c.createArrayOf("text", needed.keySet().toArray());
         var ddl = new StringBuilder();
         try (PreparedStatement s = c.prepareStatement("SELECT t FROM unnest(?::text[]) AS t"
                 + " WHERE to_regclass('public.' || quote_ident(t)) IS NULL")) {
@@ -131,17 +140,6 @@ final class MetricTables {
         sql.setLength(0);
     }
 
-    /** Creates {@code table} and its partitions at {@code starts}; the caller holds the table's lock. */
-    private void createLocked(Connection c, String table, Set<Instant> starts, Changes changes) throws SQLException {
-        createTableIfMissing(c, table);
-        NavigableMap<Instant, Instant> existing = loadPartitions(c, table);
-        for (Instant start : starts) {
-            changes.createdPartitions += createGaps(c, table, existing, start, start.plus(layout.interval()));
-        }
-        changes.tables.add(table);
-        changes.partitions.put(table, existing);
-    }
-
     /**
      * Ensures each table and its partitions ahead of {@code now}, one short transaction per table;
      * for the background helpers (table creation, maintenance). Never waits for a table's lock: a
@@ -159,7 +157,7 @@ final class MetricTables {
                 continue;
             }
             var changes = new Changes();
-            createLocked(c, table, neededStarts(Set.of(), now), changes);
+            createLocked(c, Map.of(table, neededStarts(Set.of(), now)), changes);
             c.commit();
             committed(changes);
             created += changes.createdPartitions;
@@ -224,19 +222,6 @@ final class MetricTables {
         return gaps;
     }
 
-    private int createGaps(Connection c, String table, NavigableMap<Instant, Instant> existing, Instant from,
-            Instant to) throws SQLException {
-        var ddl = new StringBuilder();
-        int created = 0;
-        for (Instant[] gap : gaps(existing, from, to)) {
-            ddl.append(partitionSql(table, gap[0], gap[1]));
-            existing.put(gap[0], gap[1]);
-            created++;
-        }
-        execute(c, ddl);
-        return created;
-    }
-
     private String partitionSql(String table, Instant from, Instant to) {
         String partition = "subpartitions." + PartitionLayout.quoteIdentifier(layout.partitionName(table, from));
         return "CREATE TABLE " + partition + " PARTITION OF public." + PartitionLayout.quoteIdentifier(table)
@@ -260,26 +245,6 @@ final class MetricTables {
                 return rs.next() && rs.getBoolean(1);
             }
         }
-    }
-
-    private static void createTableIfMissing(Connection c, String table) throws SQLException {
-        try (PreparedStatement s = c.prepareStatement("SELECT to_regclass(?) IS NULL")) {
-            s.setString(1, "public." + PartitionLayout.quoteIdentifier(table));
-            try (ResultSet rs = s.executeQuery()) {
-                rs.next();
-                if (!rs.getBoolean(1)) {
-                    return;
-                }
-            }
-        }
-        try (Statement s = c.createStatement()) {
-            s.execute(createTableSql(table));
-        }
-    }
-
-    private static NavigableMap<Instant, Instant> loadPartitions(Connection c, String table) throws SQLException {
-        return loadPartitions(c, c.createArrayOf("text", new Object[] {table}))
-                .getOrDefault(table, new TreeMap<>());
     }
 
     /** The time ranges of the partitions of each table named in {@code tables} that has any. */
