@@ -94,6 +94,11 @@ public final class RowValues extends AbstractMap<String, Object> {
         return entries;
     }
 
+    /** The value of column {@code i}, in the order of {@link #columns()}. */
+    public Object value(int i) {
+        return values[i];
+    }
+
     /** The names of this row's columns, shared with the other rows of its result. */
     public Columns columns() {
         return columns;
@@ -133,6 +138,11 @@ public final class RowValues extends AbstractMap<String, Object> {
 
         public int size() {
             return names.length;
+        }
+
+        /** The name of column {@code i}, in column order. */
+        public String name(int i) {
+            return names[i];
         }
 
         /** These names without {@code name}, in the same order. */

@@ -328,7 +328,11 @@ final class QueryPipeline implements AutoCloseable {
         try {
             return collect(prepared.statement(), prepared.statement().execute());
         } catch (SQLException e) {
-            evict(parts);
+            // The statement stays cached: pgjdbc parses it again on the server when it was not
+            // prepared there, and a metric that keeps failing is retried alone with the same
+            // parts. Evicting it made every retry parse its text on the client again (3.8 % of the
+            // collector's CPU at 300 sources whose databases lack 4 metrics' extensions); a failed
+            // combination of several metrics is not sent again and ages out.
             rollbackAfter(e);
             throw e;
         }
@@ -402,12 +406,6 @@ final class QueryPipeline implements AutoCloseable {
         return false;
     }
 
-    private void evict(List<String> parts) {
-        Prepared prepared = statements.remove(parts);
-        if (prepared != null) {
-            prepared.close();
-        }
-    }
 
     /** A combination's joined text and its statement. */
     private record Prepared(String text, PreparedStatement statement) {

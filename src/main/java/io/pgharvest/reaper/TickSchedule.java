@@ -8,6 +8,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.TreeSet;
 
 /**
  * When each of a source's metrics is next due, on a fixed-rate grid: no drift, ever.
@@ -121,8 +122,12 @@ final class TickSchedule {
     DueTick takeDue(Instant now) {
         long nowMillis = now.toEpochMilli();
         var due = new ArrayList<String>();
-        var passedPoints = new java.util.TreeSet<Long>();
-        var servedPoints = new java.util.TreeSet<Long>();
+        // Each due metric's first passed point, interval and points missed, for counting skipped
+        // points; the usual tick (every due metric on one point, none missed) needs no sets.
+        long[] firsts = new long[intervals.size()];
+        long[] steps = new long[intervals.size()];
+        long[] misses = new long[intervals.size()];
+        boolean onePoint = true;
         long latestPoint = Long.MIN_VALUE;
         for (var entry : intervals.entrySet()) {
             String name = entry.getKey();
@@ -132,11 +137,11 @@ final class TickSchedule {
                 continue;
             }
             long missed = (nowMillis - next) / interval;
-            for (long k = 0; k <= missed && passedPoints.size() < 10_000; k++) {
-                passedPoints.add(next + k * interval);
-            }
             long servedPoint = next + missed * interval;
-            servedPoints.add(servedPoint);
+            onePoint &= missed == 0 && (due.isEmpty() || servedPoint == latestPoint);
+            firsts[due.size()] = next;
+            steps[due.size()] = interval;
+            misses[due.size()] = missed;
             latestPoint = Math.max(latestPoint, servedPoint);
             nextDue.put(name, servedPoint + interval);
             due.add(name);
@@ -144,10 +149,22 @@ final class TickSchedule {
         if (due.isEmpty()) {
             return new DueTick(List.of(), null, 0);
         }
-        // Points that passed and that no metric is run for now (one tick may serve several).
-        passedPoints.removeAll(servedPoints);
-        int skipped = passedPoints.size();
+        int skipped = onePoint ? 0 : skippedPoints(due.size(), firsts, steps, misses);
         return new DueTick(List.copyOf(due), Instant.ofEpochMilli(latestPoint), skipped);
+    }
+
+    /** Points that passed and that no metric is run for now (one tick may serve several). */
+    private static int skippedPoints(int count, long[] firsts, long[] steps, long[] misses) {
+        var passedPoints = new TreeSet<Long>();
+        var servedPoints = new TreeSet<Long>();
+        for (int i = 0; i < count; i++) {
+            for (long k = 0; k <= misses[i] && passedPoints.size() < 10_000; k++) {
+                passedPoints.add(firsts[i] + k * steps[i]);
+            }
+            servedPoints.add(firsts[i] + misses[i] * steps[i]);
+        }
+        passedPoints.removeAll(servedPoints);
+        return passedPoints.size();
     }
 
     /**

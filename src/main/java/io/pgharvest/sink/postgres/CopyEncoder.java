@@ -1,12 +1,16 @@
 package io.pgharvest.sink.postgres;
 
 import io.pgharvest.model.Measurement;
+import io.pgharvest.model.RowValues;
 import io.pgharvest.sink.JsonValues;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
+import java.time.Instant;
 import java.util.Map;
 import tools.jackson.core.JsonGenerator;
 import tools.jackson.core.ObjectWriteContext;
+import tools.jackson.core.SerializableString;
+import tools.jackson.core.io.SerializedString;
 import tools.jackson.core.json.JsonFactory;
 
 /**
@@ -26,11 +30,18 @@ final class CopyEncoder {
     /** No separator between root values: each row's JSON is cut out of the scratch buffer alone. */
     private final JsonFactory factory = JsonFactory.builder().rootValueSeparator((String) null).build();
     private final Scratch scratch = new Scratch();
+    private Instant lastTime;
+    private byte[] lastTimeText;
+    private String lastSource;
+    private byte[] lastSourceText;
+    /** The column names last encoded and their encoding: the rows of a result share them. */
+    private RowValues.Columns lastColumns;
+    private SerializableString[] lastNames;
 
     /** Appends one line per row of {@code m} to {@code out}; returns the number of rows. */
     int encode(Measurement m, ByteArrayOutputStream out) {
-        byte[] time = m.time().toString().getBytes(StandardCharsets.US_ASCII);
-        byte[] dbname = m.source().getBytes(StandardCharsets.UTF_8);
+        byte[] time = timeText(m.time());
+        byte[] dbname = dbnameText(m.source());
         scratch.reset();
         // One generator per measurement, not two per row: creating one allocates its context and
         // takes buffers from the recycler pool.
@@ -38,9 +49,9 @@ final class CopyEncoder {
             for (Measurement.Row row : m.rows()) {
                 out.write(time, 0, time.length);
                 out.write('\t');
-                writeEscaped(out, dbname, dbname.length);
+                out.write(dbname, 0, dbname.length);
                 out.write('\t');
-                JsonValues.writeObject(json, row.values());
+                writeValues(json, row.values());
                 cutJson(json, out);
                 out.write('\t');
                 if (m.tags().isEmpty() && row.tags().isEmpty()) {
@@ -56,11 +67,78 @@ final class CopyEncoder {
         return m.rows().size();
     }
 
-    /** Moves what the generator wrote since the last cut into {@code out}, escaped for COPY. */
+    /** The time as COPY text; the measurements of a tick share it, and a batch holds them in a row. */
+    private byte[] timeText(Instant time) {
+        if (!time.equals(lastTime)) {
+            lastTimeText = time.toString().getBytes(StandardCharsets.US_ASCII);
+            lastTime = time;
+        }
+        return lastTimeText;
+    }
+
+    /** The source's name as COPY text, escaped; a writer's batch holds a source's measurements in a row. */
+    private byte[] dbnameText(String source) {
+        if (!source.equals(lastSource)) {
+            var escaped = new ByteArrayOutputStream(source.length() + 8);
+            byte[] bytes = source.getBytes(StandardCharsets.UTF_8);
+            writeEscaped(escaped, bytes, bytes.length);
+            lastSourceText = escaped.toByteArray();
+            lastSource = source;
+        }
+        return lastSourceText;
+    }
+
+    /**
+     * Moves what the generator wrote since the last cut into {@code out}, escaped for COPY. The
+     * generator escapes every control character inside JSON strings and writes none between
+     * tokens, so a backslash is the only byte of its output that COPY needs escaped: one compare
+     * per byte instead of {@link #writeEscaped}'s four (this pass was 4.6 % of the collector's
+     * CPU at 300 sources).
+     */
     private void cutJson(JsonGenerator json, ByteArrayOutputStream out) {
         json.flush();
-        writeEscaped(out, scratch.buffer(), scratch.size());
+        byte[] bytes = scratch.buffer();
+        int length = scratch.size();
+        int from = 0;
+        for (int i = 0; i < length; i++) {
+            if (bytes[i] == '\\') {
+                out.write(bytes, from, i + 1 - from);
+                out.write('\\');
+                from = i + 1;
+            }
+        }
+        out.write(bytes, from, length - from);
         scratch.reset();
+    }
+
+    /**
+     * The row's values as one JSON object. The rows of a result share their column names: those
+     * are cleaned and encoded once per result and copied as bytes per row, not cleaned, escaped
+     * and encoded for every cell.
+     */
+    private void writeValues(JsonGenerator json, Map<String, ?> values) {
+        if (!(values instanceof RowValues row)) {
+            JsonValues.writeObject(json, values);
+            return;
+        }
+        SerializableString[] names = encodedNames(row.columns());
+        json.writeStartObject();
+        for (int i = 0; i < names.length; i++) {
+            json.writeName(names[i]);
+            JsonValues.writeValue(json, row.value(i));
+        }
+        json.writeEndObject();
+    }
+
+    private SerializableString[] encodedNames(RowValues.Columns columns) {
+        if (columns != lastColumns) {
+            lastNames = new SerializableString[columns.size()];
+            for (int i = 0; i < lastNames.length; i++) {
+                lastNames[i] = new SerializedString(JsonValues.clean(columns.name(i)));
+            }
+            lastColumns = columns;
+        }
+        return lastNames;
     }
 
     /** The source's tags overlaid with the row's, as one object, without merging them into a map first. */
