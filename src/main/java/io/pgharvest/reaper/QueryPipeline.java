@@ -406,7 +406,6 @@ final class QueryPipeline implements AutoCloseable {
         return false;
     }
 
-
     /** A combination's joined text and its statement. */
     private record Prepared(String text, PreparedStatement statement) {
         void close() {
