@@ -64,14 +64,16 @@ final class SoloLane {
      *
      * @param gridPoint the grid point of the failing tick (not its actual start time, which
      *     jitters: back-off must land on a later grid point exactly)
+     * @param missingObject whether it failed for an object the server lacks ({@link MissingObject}):
+     *     it waits the cap from the first failure on
      */
-    void fail(String metric, Duration interval, Instant gridPoint) {
+    void fail(String metric, Duration interval, Instant gridPoint, boolean missingObject) {
         suspects.isolated(metric);
         Entry previous = entries.get(metric);
         int failures = previous == null ? 1 : previous.failures() + 1;
         // The first retry is the metric's next regular run; then the gap doubles up to the cap.
-        Duration delay = new Backoff(interval, maxBackoff.compareTo(interval) < 0 ? interval : maxBackoff)
-                .after(failures - 1);
+        Backoff backoff = new Backoff(interval, maxBackoff.compareTo(interval) < 0 ? interval : maxBackoff);
+        Duration delay = missingObject ? backoff.max() : backoff.after(failures - 1);
         entries.put(metric, new Entry(failures, gridPoint.plus(delay), previous != null && previous.pinned()));
     }
 

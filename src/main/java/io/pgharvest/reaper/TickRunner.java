@@ -121,7 +121,7 @@ final class TickRunner {
             List<MetricQuery> lane = null;
             if (refused != null) {
                 // Known without a round trip: never sent, never a suspect.
-                solo.fail(metric, intervals.get(metric), gridPoint);
+                solo.fail(metric, intervals.get(metric), gridPoint, false);
                 ledger.failed(metric, describe(query, refused, false), now);
                 sourceMeters.fetch(ReaperMeters.ERROR, 1);
             } else if (suspects.contains(metric)) {
@@ -225,7 +225,7 @@ final class TickRunner {
         return FailurePointer.culprit(failure, sent).map(query -> {
             sent.remove(query);
             instance.recordMissingObject(query.metric());
-            solo.fail(query.metric(), intervals.get(query.metric()), gridPoint);
+            solo.fail(query.metric(), intervals.get(query.metric()), gridPoint, MissingObject.causedBy(failure));
             ledger.failed(query.metric(), describe(query, failure, false), now);
             return query.metric();
         });
@@ -346,7 +346,7 @@ final class TickRunner {
             if (timedOut && suspect) {
                 timedOutAlone.add(new FailedRun(query, e));
             } else {
-                solo.fail(query.metric(), intervals.get(query.metric()), gridPoint);
+                solo.fail(query.metric(), intervals.get(query.metric()), gridPoint, MissingObject.causedBy(e));
                 ledger.failed(query.metric(), describe(query, e, timedOut), now);
             }
         }
@@ -361,7 +361,7 @@ final class TickRunner {
         for (FailedRun run : timedOutAlone) {
             MetricQuery query = run.query();
             if (answered) {
-                solo.fail(query.metric(), intervals.get(query.metric()), gridPoint);
+                solo.fail(query.metric(), intervals.get(query.metric()), gridPoint, false);
             } else {
                 suspects.requeue(query.metric());
             }
@@ -459,7 +459,7 @@ final class TickRunner {
         }
         if (sent.size() == 1) {
             MetricQuery query = sent.getFirst();
-            solo.fail(query.metric(), intervals.get(query.metric()), gridPoint);
+            solo.fail(query.metric(), intervals.get(query.metric()), gridPoint, false);
             ledger.failed(query.metric(), "the server terminated the session while metric " + query.metric()
                     + " ran alone [SQLState " + e.getSQLState() + "]: " + e.getMessage(), now);
         } else {

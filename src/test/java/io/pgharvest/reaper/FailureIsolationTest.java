@@ -76,7 +76,7 @@ class FailureIsolationTest {
     }
 
     @Test
-    void anIsolatedMetricReturnsToThePipelineOnceItSucceeds() throws Exception {
+    void anIsolatedMetricReturnsToThePipelineOnceItSucceedsAfterTheCapWhenAnObjectWasMissing() throws Exception {
         pg.createDatabase("isolation_db");
         pg.execute("isolation_db", "drop table if exists flaky_target");
         var metrics = java.util.List.of(metric("steady", "select 1 as v"),
@@ -92,14 +92,51 @@ class FailureIsolationTest {
         assertThat(lane(reaper, "flaky")).isEqualTo(MetricLane.SOLO);
 
         pg.execute("isolation_db", "create table flaky_target(id int)");
-        timer.advanceTo(timer.awaitSleepRequests(2));
-        timer.awaitSleepRequests(3);
+        // The table was missing (42P01): the metric waits the solo lane's cap (the kit's 30 s, six
+        // ticks of 5 s) before it is tried again, however soon the table appears.
+        int sleeps = 2;
+        for (; sleeps <= 6; sleeps++) {
+            timer.advanceTo(timer.awaitSleepRequests(sleeps));
+            timer.awaitSleepRequests(sleeps + 1);
+            assertThat(lane(reaper, "flaky")).as("tick %d", sleeps).isEqualTo(MetricLane.SOLO);
+        }
+        assertThat(kit.publisher.of("flaky", "flaky")).isEmpty();
+        timer.advanceTo(timer.awaitSleepRequests(sleeps));
+        timer.awaitSleepRequests(sleeps + 1);
         assertThat(lane(reaper, "flaky")).isEqualTo(MetricLane.PIPELINE);
         assertThat(kit.publisher.of("flaky", "flaky")).hasSize(1);
-        assertThat(kit.publisher.of("flaky", "steady")).hasSize(2);
+        assertThat(kit.publisher.of("flaky", "steady")).hasSize(7);
         reaper.stop();
         assertThat(reaper.awaitStop(Duration.ofSeconds(10))).isTrue();
         pg.execute("isolation_db", "drop table flaky_target");
+    }
+
+    @Test
+    void aMetricFailingAtRunTimeIsRetriedAtItsNextRegularRun() throws Exception {
+        pg.createDatabase("isolation_db");
+        pg.execute("isolation_db", "drop table if exists divisor; create table divisor(d int); insert into divisor values (0)");
+        var metrics = java.util.List.of(metric("steady", "select 1 as v"),
+                metric("divides", "select 10 / (select d from divisor) as quotient"));
+        var kit = new ReaperTestKit();
+        var timer = new ManualTickTimer(Instant.parse("2026-03-01T10:00:00.300Z"));
+        var reaper = new SourceReaper(ReaperTestKit.config(
+                source("divides", pg.connStr("isolation_db"), Map.of("steady", 5, "divides", 5)), metrics),
+                kit.context, timer);
+        reaper.start();
+        timer.advanceTo(timer.awaitSleepRequests(1));
+        timer.awaitSleepRequests(2);
+        assertThat(lane(reaper, "divides")).isEqualTo(MetricLane.SOLO);
+
+        // division_by_zero (22012) is no missing object: retried on the next tick, 5 s later.
+        pg.execute("isolation_db", "update divisor set d = 2");
+        timer.advanceTo(timer.awaitSleepRequests(2));
+        timer.awaitSleepRequests(3);
+        assertThat(lane(reaper, "divides")).isEqualTo(MetricLane.PIPELINE);
+        assertThat(kit.publisher.of("divides", "divides")).singleElement()
+                .satisfies(m -> assertThat(((Number) m.rows().getFirst().values().get("quotient")).longValue()).isEqualTo(5));
+        reaper.stop();
+        assertThat(reaper.awaitStop(Duration.ofSeconds(10))).isTrue();
+        pg.execute("isolation_db", "drop table divisor");
     }
 
     private static MetricLane lane(SourceReaper reaper, String metric) {
