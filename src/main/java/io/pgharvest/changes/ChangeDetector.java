@@ -1,6 +1,7 @@
 package io.pgharvest.changes;
 
 import io.pgharvest.model.Measurement;
+import io.pgharvest.model.RowTags;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -124,15 +125,17 @@ final class ChangeDetector {
      */
     private long identityOf(Measurement.Row row) {
         long digest = FNV_OFFSET;
-        for (String column : kind.identityColumns()) {
-            Object value = row.values().get(column);
+        List<String> columns = kind.identityColumns();
+        for (int i = 0; i < columns.size(); i++) { // by index: no iterator per row
+            Object value = row.values().get(columns.get(i));
             digest = value == null ? (digest ^ 0xff) * FNV_PRIME : fnv((digest ^ 0xfe) * FNV_PRIME, value.toString());
         }
-        long tags = 0;
-        for (var tag : row.tags().entrySet()) {
-            tags += fnv(fnv(FNV_OFFSET, tag.getKey()) * FNV_PRIME, tag.getValue()) * FNV_PRIME;
+        RowTags tags = RowTags.copyOf(row.tags()); // already one: read by position, no entry objects
+        long tagSum = 0;
+        for (int i = 0; i < tags.size(); i++) {
+            tagSum += fnv(fnv(FNV_OFFSET, tags.name(i)) * FNV_PRIME, tags.value(i)) * FNV_PRIME;
         }
-        return digest ^ tags;
+        return digest ^ tagSum;
     }
 
     /** FNV-1a over {@code text}'s characters, continued from {@code hash}; a 0 ends each text. */

@@ -37,7 +37,7 @@ public record Measurement(String source, String metric, Instant time, List<Row> 
             // LinkedHashMap copy, not Map.copyOf: values may be null (SQL NULL) and order matters.
             // RowValues is immutable already and is kept as it is (no copy per row).
             values = values instanceof RowValues ? values : Collections.unmodifiableMap(new LinkedHashMap<>(values));
-            tags = tags == null ? Map.of() : Map.copyOf(tags);
+            tags = RowTags.copyOf(tags); // the same instance for rows as read (ResultSetMapper)
         }
     }
 }

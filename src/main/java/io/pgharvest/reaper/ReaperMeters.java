@@ -136,9 +136,15 @@ final class ReaperMeters {
 
         void fetch(String outcome, int count) {
             if (count > 0) {
-                fetches.computeIfAbsent(outcome, o -> track(Counter.builder("pgharvest.metric.fetches")
-                        .tag("source", source).tag("outcome", o)
-                        .description("Metric executions by outcome").register(registry))).increment(count);
+                // get first: computeIfAbsent's capturing lambda is a new object on every call,
+                // and this runs several times per tick of every source.
+                Counter counter = fetches.get(outcome);
+                if (counter == null) {
+                    counter = fetches.computeIfAbsent(outcome, o -> track(Counter.builder("pgharvest.metric.fetches")
+                            .tag("source", source).tag("outcome", o)
+                            .description("Metric executions by outcome").register(registry)));
+                }
+                counter.increment(count);
             }
         }
 

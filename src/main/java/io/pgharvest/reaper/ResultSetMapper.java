@@ -1,6 +1,7 @@
 package io.pgharvest.reaper;
 
 import io.pgharvest.model.Measurement;
+import io.pgharvest.model.RowTags;
 import io.pgharvest.model.RowValues;
 import java.math.BigDecimal;
 import java.sql.ResultSet;
@@ -9,7 +10,6 @@ import java.sql.SQLException;
 import java.sql.Types;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -55,7 +55,7 @@ public final class ResultSetMapper {
         for (int i = 1; i <= columns; i++) {
             tagColumns += types[i] == TAG_COLUMN ? 1 : 0;
         }
-        // Scratch for one row's tags, reused: the row keeps an immutable map made from it.
+        // Scratch for one row's tags, reused: the row keeps a copy of the used part (RowTags).
         String[] tagNames = new String[tagColumns];
         String[] tagValues = new String[tagColumns];
         var rows = new ArrayList<Measurement.Row>();
@@ -93,29 +93,9 @@ public final class ResultSetMapper {
                 }
             }
             rows.add(new Measurement.Row(cells != null ? new RowValues(valueColumns, cells) : values,
-                    tags(tagNames, tagValues, tagCount)));
+                    RowTags.of(tagNames, tagValues, tagCount)));
         }
         return new FetchedRows(rows, reported);
-    }
-
-    /**
-     * A row's tags as an immutable map made directly (no map per row to copy from): most
-     * metrics have one or two tags. A repeated name keeps its last value.
-     */
-    private static Map<String, String> tags(String[] names, String[] values, int count) {
-        return switch (count) {
-            case 0 -> Map.of();
-            case 1 -> Map.of(names[0], values[0]);
-            case 2 -> names[0].equals(names[1]) ? Map.of(names[1], values[1])
-                    : Map.of(names[0], values[0], names[1], values[1]);
-            default -> {
-                var map = new HashMap<String, String>(count * 2);
-                for (int i = 0; i < count; i++) {
-                    map.put(names[i], values[i]);
-                }
-                yield Map.copyOf(map);
-            }
-        };
     }
 
     /** The value columns' names in order, or null when one repeats. */
