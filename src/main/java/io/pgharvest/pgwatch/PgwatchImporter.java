@@ -63,7 +63,22 @@ public class PgwatchImporter {
 
     /** Imports files or folders (start-up); same contract as {@link #importYaml}. */
     public ImportReport importFiles(List<Path> filesOrFolders, boolean keepBuiltIns) {
-        return apply(filesOrFolders.toString(), reader.read(filesOrFolders), false, keepBuiltIns);
+        return importRead(filesOrFolders.toString(), readFiles(filesOrFolders), keepBuiltIns);
+    }
+
+    /**
+     * Reads and checks files or folders without changing anything: the first half of
+     * {@link #importFiles}, for a caller that reads ahead ({@link StartupImport}).
+     *
+     * @throws io.pgharvest.store.ConfigFileException when a file does not parse
+     */
+    public PgwatchImport readFiles(List<Path> filesOrFolders) {
+        return reader.read(filesOrFolders);
+    }
+
+    /** Imports what {@link #readFiles} read; same contract as {@link #importYaml}. */
+    public ImportReport importRead(String what, PgwatchImport read, boolean keepBuiltIns) {
+        return apply(what, read, false, keepBuiltIns);
     }
 
     private ImportReport apply(String what, PgwatchImport file, boolean dryRun, boolean keepBuiltIns) {

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.pgharvest.PgharvestApplication;
 import io.pgharvest.model.ConfigSnapshot;
+import io.pgharvest.store.ConfigFileException;
 import io.pgharvest.store.ConfigStore;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -75,6 +76,18 @@ class StartupImportTest {
                         .containsExactly("sources[startup_bad].preset_metrics: unknown preset 'no_such_preset'"));
         assertThat(dataDir.resolve("sources.yaml")).doesNotExist();
         assertThat(dataDir.resolve("metrics.yaml")).doesNotExist();
+    }
+
+    @Test
+    void aFileThatDoesNotParseStopsStartWithItsOwnErrorAndChangesNothing(@TempDir Path dir) throws IOException {
+        // Read ahead on another thread while the context starts: the failure still reaches start-up as thrown.
+        Path sources = Files.writeString(dir.resolve("sources.yaml"), "- name: [unclosed\n");
+        Path dataDir = dir.resolve("data");
+
+        assertThatThrownBy(() -> start(dataDir, null, sources))
+                .isInstanceOf(ConfigFileException.class)
+                .hasMessageContaining(sources.toString());
+        assertThat(dataDir.resolve("sources.yaml")).doesNotExist();
     }
 
     private static ConfigurableApplicationContext start(Path dataDir, Path metrics, Path sources) {

@@ -108,7 +108,7 @@ class ReaperServiceTest {
     }
 
     @Test
-    void whenManySourcesOfOneServerStartTogetherOnlyEightCollectAtOnceAndTheOthersKeepTheirGridPoint()
+    void whenManySourcesOfOneServerStartTogetherOnlyAFewCollectAtOnceAndTheOthersKeepTheirGridPoint()
             throws Exception {
         // Daily: no source's own grid point comes up within the test's seconds.
         var sources = new java.util.ArrayList<Source>();
@@ -119,7 +119,7 @@ class ReaperServiceTest {
 
         publisher.await(m -> m.source().startsWith("daily_") && m.metric().equals("ping"), EarlyStarts.PER_SERVER,
                 Duration.ofSeconds(15));
-        // The other twelve log in once the early first ticks are over, and do not collect.
+        // The others log in once the early first ticks are over, and do not collect.
         org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(10)).untilAsserted(() ->
                 assertThat(sources).allSatisfy(s -> assertThat(service.status(s.name()).orElseThrow().state())
                         .isEqualTo(io.pgharvest.model.SessionState.CONNECTED)));
