@@ -63,6 +63,21 @@ public final class RowTags extends AbstractMap<String, String> {
         return new RowTags(n, v);
     }
 
+    /**
+     * Tags whose names array is shared with other rows of the same result: {@code names} must hold
+     * distinct names and never change afterwards; {@code values} (no null, one per name) belongs to
+     * the map from now on. A row then costs this object and its values array.
+     */
+    public static RowTags sharingNames(String[] names, String[] values) {
+        if (names.length != values.length) {
+            throw new IllegalArgumentException(values.length + " values for " + names.length + " tag names");
+        }
+        for (int i = 0; i < values.length; i++) {
+            Objects.requireNonNull(values[i], "value of tag " + names[i]);
+        }
+        return names.length == 0 ? EMPTY : new RowTags(names, values);
+    }
+
     /** {@code tags} in this shape: the same instance when it already is; EMPTY for null. */
     public static RowTags copyOf(Map<String, String> tags) {
         if (tags instanceof RowTags rowTags) {

@@ -10,6 +10,7 @@ import java.sql.SQLException;
 import java.sql.Types;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -26,6 +27,7 @@ public final class ResultSetMapper {
     /** Pseudo SQL types for the columns read specially (java.sql.Types uses neither value). */
     private static final int EPOCH_COLUMN = Integer.MIN_VALUE;
     private static final int TAG_COLUMN = Integer.MIN_VALUE + 1;
+    private static final String[] NO_TAGS = new String[0];
 
     private ResultSetMapper() {
     }
@@ -55,9 +57,12 @@ public final class ResultSetMapper {
         for (int i = 1; i <= columns; i++) {
             tagColumns += types[i] == TAG_COLUMN ? 1 : 0;
         }
-        // Scratch for one row's tags, reused: the row keeps a copy of the used part (RowTags).
+        // The tag columns' names, shared by every row that has all of them (the usual case): such
+        // a row's tags are this array and one array of values. A row with a NULL tag keeps a
+        // compacted copy (RowTags.of); so does every row when two tag columns share a name.
+        String[] allTagNames = tagNames(names, types, tagColumns);
+        boolean shareTagNames = Arrays.stream(allTagNames).distinct().count() == tagColumns;
         String[] tagNames = new String[tagColumns];
-        String[] tagValues = new String[tagColumns];
         var rows = new ArrayList<Measurement.Row>();
         Instant reported = null;
         while (rs.next()) {
@@ -65,6 +70,7 @@ public final class ResultSetMapper {
             // row; only a result with a repeated column name takes the map (the last value wins).
             Object[] cells = valueColumns == null ? null : new Object[valueColumns.size()];
             Map<String, Object> values = valueColumns == null ? new LinkedHashMap<>() : null;
+            String[] tagValues = tagColumns == 0 ? NO_TAGS : new String[tagColumns];
             int tagCount = 0;
             int cell = 0;
             for (int i = 1; i <= columns; i++) {
@@ -92,10 +98,22 @@ public final class ResultSetMapper {
                     }
                 }
             }
-            rows.add(new Measurement.Row(cells != null ? new RowValues(valueColumns, cells) : values,
-                    RowTags.of(tagNames, tagValues, tagCount)));
+            RowTags tags = tagCount == tagColumns && shareTagNames ? RowTags.sharingNames(allTagNames, tagValues)
+                    : RowTags.of(tagNames, tagValues, tagCount);
+            rows.add(new Measurement.Row(cells != null ? new RowValues(valueColumns, cells) : values, tags));
         }
         return new FetchedRows(rows, reported);
+    }
+
+    private static String[] tagNames(String[] names, int[] types, int tagColumns) {
+        String[] tagNames = new String[tagColumns];
+        int t = 0;
+        for (int i = 1; i < names.length; i++) {
+            if (types[i] == TAG_COLUMN) {
+                tagNames[t++] = names[i];
+            }
+        }
+        return tagNames;
     }
 
     /** The value columns' names in order, or null when one repeats. */

@@ -39,6 +39,20 @@ class RowTagsTest {
     }
 
     @Test
+    void rowsOfOneResultShareTheirNamesArray() {
+        String[] names = {"schema", "table"};
+        var first = RowTags.sharingNames(names, new String[] {"public", "t1"});
+        var second = RowTags.sharingNames(names, new String[] {"public", "t2"});
+        assertThat(first).isEqualTo(Map.of("schema", "public", "table", "t1"));
+        assertThat(second.get("table")).isEqualTo("t2");
+        assertThat(RowTags.sharingNames(new String[0], new String[0])).isSameAs(RowTags.EMPTY);
+        assertThatThrownBy(() -> RowTags.sharingNames(names, new String[] {"public"}))
+                .hasMessageContaining("1 values for 2 tag names");
+        assertThatThrownBy(() -> RowTags.sharingNames(names, new String[] {"public", null}))
+                .hasMessageContaining("value of tag table");
+    }
+
+    @Test
     void aRowKeepsRowTagsAsTheyAreAndConvertsOtherMaps() {
         var tags = RowTags.of(new String[] {"datname"}, new String[] {"db1"}, 1);
         assertThat(new Measurement.Row(Map.of("v", 1), tags).tags()).isSameAs(tags);
