@@ -1,11 +1,8 @@
 package io.pgharvest.model;
 
 import java.util.AbstractMap;
-import java.util.AbstractSet;
 import java.util.Arrays;
-import java.util.Iterator;
 import java.util.Map;
-import java.util.NoSuchElementException;
 import java.util.Objects;
 import java.util.Set;
 import java.util.function.BiConsumer;
@@ -132,33 +129,7 @@ public final class RowTags extends AbstractMap<String, String> {
     @Override
     public Set<Map.Entry<String, String>> entrySet() {
         if (entries == null) {
-            entries = new AbstractSet<>() {
-                @Override
-                public Iterator<Map.Entry<String, String>> iterator() {
-                    return new Iterator<>() {
-                        private int next;
-
-                        @Override
-                        public boolean hasNext() {
-                            return next < names.length;
-                        }
-
-                        @Override
-                        public Map.Entry<String, String> next() {
-                            if (next >= names.length) {
-                                throw new NoSuchElementException();
-                            }
-                            int i = next++;
-                            return new AbstractMap.SimpleImmutableEntry<>(names[i], values[i]);
-                        }
-                    };
-                }
-
-                @Override
-                public int size() {
-                    return names.length;
-                }
-            };
+            entries = new IndexedEntries<>(names, values);
         }
         return entries;
     }

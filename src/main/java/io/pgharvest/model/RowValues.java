@@ -1,13 +1,10 @@
 package io.pgharvest.model;
 
 import java.util.AbstractMap;
-import java.util.AbstractSet;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
-import java.util.NoSuchElementException;
 import java.util.Set;
 import java.util.function.BiConsumer;
 
@@ -63,33 +60,7 @@ public final class RowValues extends AbstractMap<String, Object> {
     @Override
     public Set<Map.Entry<String, Object>> entrySet() {
         if (entries == null) {
-            entries = new AbstractSet<>() {
-                @Override
-                public Iterator<Map.Entry<String, Object>> iterator() {
-                    return new Iterator<>() {
-                        private int next;
-
-                        @Override
-                        public boolean hasNext() {
-                            return next < values.length;
-                        }
-
-                        @Override
-                        public Map.Entry<String, Object> next() {
-                            if (next >= values.length) {
-                                throw new NoSuchElementException();
-                            }
-                            int i = next++;
-                            return new AbstractMap.SimpleImmutableEntry<>(columns.names[i], values[i]);
-                        }
-                    };
-                }
-
-                @Override
-                public int size() {
-                    return values.length;
-                }
-            };
+            entries = new IndexedEntries<>(columns.names, values);
         }
         return entries;
     }

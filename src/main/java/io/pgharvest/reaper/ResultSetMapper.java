@@ -62,7 +62,7 @@ public final class ResultSetMapper {
         // compacted copy (RowTags.of); so does every row when two tag columns share a name.
         String[] allTagNames = tagNames(names, types, tagColumns);
         boolean shareTagNames = Arrays.stream(allTagNames).distinct().count() == tagColumns;
-        String[] tagNames = new String[tagColumns];
+        String[] presentTagNames = new String[tagColumns];
         var rows = new ArrayList<Measurement.Row>();
         Instant reported = null;
         while (rs.next()) {
@@ -84,7 +84,7 @@ public final class ResultSetMapper {
                     case TAG_COLUMN -> {
                         String tag = rs.getString(i);
                         if (tag != null) {
-                            tagNames[tagCount] = names[i];
+                            presentTagNames[tagCount] = names[i];
                             tagValues[tagCount++] = tag;
                         }
                     }
@@ -99,7 +99,7 @@ public final class ResultSetMapper {
                 }
             }
             RowTags tags = tagCount == tagColumns && shareTagNames ? RowTags.sharingNames(allTagNames, tagValues)
-                    : RowTags.of(tagNames, tagValues, tagCount);
+                    : RowTags.of(presentTagNames, tagValues, tagCount);
             rows.add(new Measurement.Row(cells != null ? new RowValues(valueColumns, cells) : values, tags));
         }
         return new FetchedRows(rows, reported);

@@ -71,7 +71,8 @@ final class SoloLane {
         suspects.isolated(metric);
         Entry previous = entries.get(metric);
         int failures = previous == null ? 1 : previous.failures() + 1;
-        // The first retry is the metric's next regular run; then the gap doubles up to the cap.
+        // The first retry is the metric's next regular run, then the gap doubles up to the cap;
+        // a missing object waits the cap at once.
         Backoff backoff = new Backoff(interval, maxBackoff.compareTo(interval) < 0 ? interval : maxBackoff);
         Duration delay = missingObject ? backoff.max() : backoff.after(failures - 1);
         entries.put(metric, new Entry(failures, gridPoint.plus(delay), previous != null && previous.pinned()));
