@@ -105,8 +105,11 @@ public record MetricDefinition(
         if (serverMajorVersion < MetricRules.MIN_MAJOR_VERSION) {
             return Optional.ofNullable(versions.get(serverMajorVersion));
         }
-        var entry = versions.tailMap(MetricRules.MIN_MAJOR_VERSION, true).floorEntry(serverMajorVersion);
-        return entry == null ? Optional.empty() : Optional.of(entry.getValue());
+        // The highest key at or below the server's; a pooler key there means no PostgreSQL key is.
+        // (No tailMap view: this runs for every metric of every tick.)
+        var entry = versions.floorEntry(serverMajorVersion);
+        return entry == null || entry.getKey() < MetricRules.MIN_MAJOR_VERSION ? Optional.empty()
+                : Optional.of(entry.getValue());
     }
 
     /** The table or series name measurements of this metric are written under. */

@@ -93,6 +93,14 @@ public final class RowTags extends AbstractMap<String, String> {
         return of(n, v, n.length);
     }
 
+    /**
+     * Whether these tags and {@code other} share one names array ({@link #sharingNames}: rows of
+     * one result), so their names are the same, in the same order.
+     */
+    public boolean sharesNamesWith(RowTags other) {
+        return other != null && names == other.names;
+    }
+
     /** The name of tag {@code i}, {@code 0 <= i < size()}. */
     public String name(int i) {
         return names[i];

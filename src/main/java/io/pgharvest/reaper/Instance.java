@@ -33,7 +33,7 @@ final class Instance {
     private final Map<String, Member> members = new ConcurrentHashMap<>();
     /** Metrics whose SQL named an object a member's database lacks ({@link FailurePointer}). */
     private final Set<String> missingObjectOnAMember = ConcurrentHashMap.newKeySet();
-    private volatile Map<String, Integer> databasesPerMetric = Map.of();
+    private volatile Membership membership = new Membership(Map.of());
 
     Instance(String key) {
         this(key, new InstanceMetricCache());
@@ -91,7 +91,7 @@ final class Instance {
      * per-database query reads less).
      */
     boolean fansOut(String metric) {
-        return databasesPerMetric.getOrDefault(metric, 0) >= 2;
+        return membership.databasesPerMetric().getOrDefault(metric, 0) >= 2;
     }
 
     /** The sources collected from this instance, by name. */
@@ -101,6 +101,15 @@ final class Instance {
 
     int memberCount() {
         return members.size();
+    }
+
+    /**
+     * A token replaced (never changed) whenever a member joins, leaves or changes its metrics:
+     * what is derived from {@link #fansOut} and {@link #memberCount} holds while it is the same
+     * object.
+     */
+    Object membership() {
+        return membership;
     }
 
     /** Called under the registry's per-key lock. */
@@ -125,7 +134,11 @@ final class Instance {
         }
         var counts = new HashMap<String, Integer>();
         databases.forEach((metric, names) -> counts.put(metric, names.size()));
-        databasesPerMetric = Map.copyOf(counts);
+        membership = new Membership(Map.copyOf(counts));
+    }
+
+    /** The per-metric count of databases, a new object on every change ({@link #membership()}). */
+    private record Membership(Map<String, Integer> databasesPerMetric) {
     }
 
     private record Member(String database, Set<String> metrics) {

@@ -42,6 +42,8 @@ final class ReaperStatus {
     private Duration lastTickDuration;
     private Map<String, Integer> sortedSelectionOf;
     private List<Map.Entry<String, Integer>> sortedSelection = List.of();
+    private ShareInputs shareInputs;
+    private SourceRuntimeStatus.InstanceShare share;
 
     ReaperStatus(String name, ReaperContext context, SessionKeeper keeper, ScheduleStretch stretch, SoloLane solo,
             NativeLane natives, MetricLedger ledger) {
@@ -155,13 +157,28 @@ final class ReaperStatus {
         return metrics;
     }
 
-    /** Where the source sits on its instance; null on an instance that shares nothing. */
+    /**
+     * Where the source sits on its instance; null on an instance that shares nothing. Built again
+     * only when what it is derived from changes (configuration, schedule, instance, membership,
+     * server version), not on every tick: at 300 sources, building it every tick was 2-3 % of the
+     * collector's CPU.
+     */
     private SourceRuntimeStatus.InstanceShare instanceShare(ReaperConfig config, TickSchedule schedule,
             ServerFacts facts) {
         Instance current = keeper.instance();
         if (!current.shared()) {
             return null;
         }
+        var inputs = new ShareInputs(config, schedule.intervals(), current, current.membership(), facts.majorVersion());
+        if (!inputs.sameAs(shareInputs)) {
+            share = buildInstanceShare(config, schedule, facts, current);
+            shareInputs = inputs;
+        }
+        return share;
+    }
+
+    private static SourceRuntimeStatus.InstanceShare buildInstanceShare(ReaperConfig config, TickSchedule schedule,
+            ServerFacts facts, Instance current) {
         var fannedOut = new ArrayList<String>();
         for (String metric : schedule.intervals().keySet()) {
             MetricDefinition definition = config.definitions().get(metric);
@@ -172,6 +189,17 @@ final class ReaperStatus {
         }
         fannedOut.sort(null);
         return new SourceRuntimeStatus.InstanceShare(current.key(), current.memberCount(), fannedOut);
+    }
+
+    /** What an instance share is built from, compared by identity: each part is replaced, never changed. */
+    private record ShareInputs(ReaperConfig config, Map<String, Duration> intervals, Instance instance,
+            Object membership, int majorVersion) {
+
+        boolean sameAs(ShareInputs other) {
+            return other != null && config == other.config && intervals == other.intervals
+                    && instance == other.instance && membership == other.membership
+                    && majorVersion == other.majorVersion;
+        }
     }
 
     /** The selection in name order; sorted again only when the selection itself changes, not every tick. */

@@ -1,6 +1,7 @@
 package io.pgharvest.sink.postgres;
 
 import io.pgharvest.model.Measurement;
+import io.pgharvest.model.RowTags;
 import io.pgharvest.model.RowValues;
 import io.pgharvest.sink.JsonValues;
 import java.io.ByteArrayOutputStream;
@@ -37,6 +38,9 @@ final class CopyEncoder {
     /** The column names last encoded and their encoding: the rows of a result share them. */
     private RowValues.Columns lastColumns;
     private SerializableString[] lastNames;
+    /** Row tags whose names were last encoded, and that encoding: the rows of a result share them. */
+    private RowTags lastTags;
+    private SerializableString[] lastTagNames;
 
     /** Appends one line per row of {@code m} to {@code out}; returns the number of rows. */
     int encode(Measurement m, ByteArrayOutputStream out) {
@@ -142,10 +146,10 @@ final class CopyEncoder {
     }
 
     /** The source's tags overlaid with the row's, as one object, without merging them into a map first. */
-    private static void writeTags(JsonGenerator json, Map<String, String> sourceTags, Map<String, String> rowTags) {
+    private void writeTags(JsonGenerator json, Map<String, String> sourceTags, Map<String, String> rowTags) {
         json.writeStartObject();
         // An empty Map.of() walks a new entry set and iterator per forEach: skipped, as most
-        // sources have no tags of their own. Row tags are RowTags, walked without allocating.
+        // sources have no tags of their own.
         if (!sourceTags.isEmpty()) {
             sourceTags.forEach((name, value) -> {
                 if (!rowTags.containsKey(name)) {
@@ -154,11 +158,31 @@ final class CopyEncoder {
                 }
             });
         }
-        rowTags.forEach((name, value) -> {
-            json.writeName(JsonValues.clean(name));
-            JsonValues.writeValue(json, value);
-        });
+        if (rowTags instanceof RowTags tags) {
+            // Rows as read share their tag names (RowTags.sharingNames): cleaned and encoded once.
+            SerializableString[] names = encodedTagNames(tags);
+            for (int i = 0; i < names.length; i++) {
+                json.writeName(names[i]);
+                JsonValues.writeValue(json, tags.value(i));
+            }
+        } else {
+            rowTags.forEach((name, value) -> {
+                json.writeName(JsonValues.clean(name));
+                JsonValues.writeValue(json, value);
+            });
+        }
         json.writeEndObject();
+    }
+
+    private SerializableString[] encodedTagNames(RowTags tags) {
+        if (!tags.sharesNamesWith(lastTags)) {
+            lastTagNames = new SerializableString[tags.size()];
+            for (int i = 0; i < lastTagNames.length; i++) {
+                lastTagNames[i] = new SerializedString(JsonValues.clean(tags.name(i)));
+            }
+            lastTags = tags;
+        }
+        return lastTagNames;
     }
 
     private static void writeEscaped(ByteArrayOutputStream out, byte[] bytes, int length) {

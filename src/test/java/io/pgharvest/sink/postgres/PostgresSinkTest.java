@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.pgharvest.model.Measurement;
+import io.pgharvest.model.RowTags;
 import io.pgharvest.sink.SinkProperties;
 import io.pgharvest.sink.SinkRejectedException;
 import io.pgharvest.sink.SinkType;
@@ -48,6 +49,42 @@ class PostgresSinkTest {
     @AfterEach
     void closeSinks() {
         sinks.forEach(PostgresSink::close);
+    }
+
+    @Test
+    void eachRowKeepsItsOwnTagNamesWhenResultsShareOrSwapThem() throws Exception {
+        PostgresSink sink = sink(Duration.ofDays(14));
+        Instant now = Instant.now().truncatedTo(ChronoUnit.MICROS);
+        // The encoder encodes a result's shared tag names once: a second result with names of
+        // the same count in another order, a third with other names, and a row with its own names
+        // array (as a row with a NULL tag gets) must each still get their own names.
+        String[] first = {"datname", "relname"};
+        String[] swapped = {"relname", "datname"};
+        String[] other = {"schema", "weird\u0000name"};
+        sink.write(List.of(
+                measurement("a", now, row(1, RowTags.sharingNames(first, new String[] {"shop", "orders"})),
+                        row(2, RowTags.sharingNames(first, new String[] {"shop", "items"}))),
+                measurement("b", now, row(3, RowTags.sharingNames(swapped, new String[] {"carts", "shop"}))),
+                measurement("c", now, row(4, RowTags.sharingNames(other, new String[] {"public", "x"})),
+                        row(5, RowTags.of(new String[] {"datname"}, new String[] {"shop"}, 1)))));
+
+        try (Connection c = PG.connect(database); Statement s = c.createStatement()) {
+            assertThat(rows(s, "SELECT data->>'n' || ' ' || coalesce(tag_data::text, 'NULL') FROM public.tagged "
+                    + "ORDER BY (data->>'n')::int")).containsExactly(
+                            "1 {\"datname\": \"shop\", \"relname\": \"orders\"}",
+                            "2 {\"datname\": \"shop\", \"relname\": \"items\"}",
+                            "3 {\"datname\": \"shop\", \"relname\": \"carts\"}",
+                            "4 {\"schema\": \"public\", \"weird\ufffdname\": \"x\"}",
+                            "5 {\"datname\": \"shop\"}");
+        }
+    }
+
+    private static Measurement measurement(String source, Instant time, Measurement.Row... rows) {
+        return new Measurement(source, "tagged", time, List.of(rows), Map.of());
+    }
+
+    private static Measurement.Row row(int n, RowTags tags) {
+        return new Measurement.Row(Map.of("n", n), tags);
     }
 
     @Test
