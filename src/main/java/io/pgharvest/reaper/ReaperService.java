@@ -71,8 +71,13 @@ public class ReaperService implements SmartLifecycle {
     private final Map<String, SourceExpansion.Collected> discoveredBy = new HashMap<>();
     /** The fleet lease each started reaper runs under, until that reaper has stopped and released it. */
     private final Map<SourceReaper, String> leaseByReaper = new ConcurrentHashMap<>();
-    /** The last status of each source that woke blocking status queries. */
-    private final Map<String, SourceRuntimeStatus> significantStatus = new ConcurrentHashMap<>();
+    /**
+     * The last status each source published, to compare the next one with. The previous status,
+     * not the last one that woke blocking queries: significance compares fields for equality, so
+     * the answer is the same, and this holds the object the reaper publishes anyway instead of a
+     * second status per source (35,000 metric statuses at 300 sources).
+     */
+    private final Map<String, SourceRuntimeStatus> lastStatus = new ConcurrentHashMap<>();
     private final AtomicLong statusIndex = new AtomicLong(1);
     private final ChangeNotifier statusChanges = new ChangeNotifier(1);
     private volatile boolean running;
@@ -369,7 +374,7 @@ public class ReaperService implements SmartLifecycle {
     private void retire(String name) {
         SourceReaper reaper = reapers.remove(name);
         configs.remove(name);
-        significantStatus.remove(name);
+        lastStatus.remove(name);
         SourceExpansion.Collected was = discoveredBy.remove(name);
         bumpStatusIndex();
         if (reaper != null && was != null && was.discoveredBy() != null) {
@@ -408,9 +413,8 @@ public class ReaperService implements SmartLifecycle {
         if (!reapers.containsKey(status.source())) {
             return;
         }
-        SourceRuntimeStatus previous = significantStatus.get(status.source());
+        SourceRuntimeStatus previous = lastStatus.put(status.source(), status);
         if (previous == null || significantlyDifferent(previous, status)) {
-            significantStatus.put(status.source(), status);
             bumpStatusIndex();
         }
     }
