@@ -31,7 +31,7 @@ class HeapKeeperTest {
     void keepsTheSerialOldGenerationNearTheLiveData() throws Exception {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         var command = List.of(java, "-XX:+UseSerialGC", "-Xms24m", "-Xmn16m", "-Xmx1g",
-                "-XX:MinHeapFreeRatio=10", "-XX:MaxHeapFreeRatio=30", "-XX:-ShrinkHeapInSteps",
+                "-XX:MinHeapFreeRatio=10", "-XX:MaxHeapFreeRatio=10", "-XX:-ShrinkHeapInSteps",
                 "-cp", System.getProperty("java.class.path"), PromotedGarbage.class.getName());
         Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
         assertThat(process.waitFor(120, TimeUnit.SECONDS)).as("child JVM finished").isTrue();
