@@ -6,7 +6,12 @@
 # waits for Spring's "Started" line and 30 s more, prints VmRSS and the classes loaded, stops it.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
-java=${1:-$(ls -d /usr/lib/jvm/*25* 2>/dev/null | head -1)/bin/java}
+java=${1:-}
+if [ -z "$java" ]; then
+    jdk25=$(ls -d /usr/lib/jvm/*25* 2>/dev/null | head -1 || true)
+    [ -n "$jdk25" ] || { echo "no JDK 25 in /usr/lib/jvm: pass the java to measure with"; exit 2; }
+    java=$jdk25/bin/java
+fi
 jdk=$(dirname "$(dirname "$java")")
 JAVA_HOME=$jdk "$root/mvnw" -B -q -f "$root/bench/stack-floor/pom.xml" package -DskipTests
 jar=$root/bench/stack-floor/target/stack-floor.jar

@@ -44,7 +44,10 @@ public final class RowTags extends AbstractMap<String, String> {
         int size = 0;
         for (int i = 0; i < count; i++) {
             String name = Objects.requireNonNull(names[i], "tag name");
-            String value = Objects.requireNonNull(values[i], "value of tag " + name);
+            String value = values[i];
+            if (value == null) {
+                throw nullValue(name);
+            }
             int at = indexIn(n, size, name);
             if (at >= 0) {
                 v[at] = value;
@@ -70,9 +73,16 @@ public final class RowTags extends AbstractMap<String, String> {
             throw new IllegalArgumentException(values.length + " values for " + names.length + " tag names");
         }
         for (int i = 0; i < values.length; i++) {
-            Objects.requireNonNull(values[i], "value of tag " + names[i]);
+            if (values[i] == null) {
+                throw nullValue(names[i]);
+            }
         }
         return names.length == 0 ? EMPTY : new RowTags(names, values);
+    }
+
+    /** The message is built only on failure: these checks run for every tag of every row read. */
+    private static NullPointerException nullValue(String name) {
+        return new NullPointerException("value of tag " + name);
     }
 
     /** {@code tags} in this shape: the same instance when it already is; EMPTY for null. */

@@ -16,8 +16,8 @@ import org.springframework.stereotype.Component;
  * Imports the pgwatch files named by {@code pgharvest.import.metrics} and
  * {@code pgharvest.import.sources} once the application has started (they are read and checked
  * while it starts). A file that does not parse or an invalid item stops start-up with the
- * problems listed; nothing is changed then. Notices
- * (unknown fields and the like) are logged as warnings.
+ * problems listed; nothing is changed then. Notices (unknown fields and the like) are logged as
+ * warnings.
  */
 @Component
 class StartupImport implements ApplicationRunner {

@@ -10,7 +10,6 @@ import java.sql.SQLException;
 import java.sql.Types;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -61,7 +60,7 @@ public final class ResultSetMapper {
         // a row's tags are this array and one array of values. A row with a NULL tag keeps a
         // compacted copy (RowTags.of); so does every row when two tag columns share a name.
         String[] allTagNames = tagNames(names, types, tagColumns);
-        boolean shareTagNames = Arrays.stream(allTagNames).distinct().count() == tagColumns;
+        boolean shareTagNames = allDistinct(allTagNames);
         String[] presentTagNames = new String[tagColumns];
         var rows = new ArrayList<Measurement.Row>();
         Instant reported = null;
@@ -114,6 +113,18 @@ public final class ResultSetMapper {
             }
         }
         return tagNames;
+    }
+
+    /** Whether no name repeats (a plain loop: a result has a handful of tag columns, and this runs per result). */
+    private static boolean allDistinct(String[] names) {
+        for (int i = 1; i < names.length; i++) {
+            for (int j = 0; j < i; j++) {
+                if (names[i].equals(names[j])) {
+                    return false;
+                }
+            }
+        }
+        return true;
     }
 
     /** The value columns' names in order, or null when one repeats. */

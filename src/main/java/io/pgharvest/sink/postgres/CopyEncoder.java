@@ -62,7 +62,7 @@ final class CopyEncoder {
                     out.write('\\');
                     out.write('N');
                 } else {
-                    writeTags(json, m.tags(), row.tags());
+                    writeTags(json, m.tags(), RowTags.copyOf(row.tags())); // the same instance: rows hold RowTags
                     cutJson(json, out);
                 }
                 out.write('\n');
@@ -146,7 +146,7 @@ final class CopyEncoder {
     }
 
     /** The source's tags overlaid with the row's, as one object, without merging them into a map first. */
-    private void writeTags(JsonGenerator json, Map<String, String> sourceTags, Map<String, String> rowTags) {
+    private void writeTags(JsonGenerator json, Map<String, String> sourceTags, RowTags rowTags) {
         json.writeStartObject();
         // An empty Map.of() walks a new entry set and iterator per forEach: skipped, as most
         // sources have no tags of their own.
@@ -158,18 +158,11 @@ final class CopyEncoder {
                 }
             });
         }
-        if (rowTags instanceof RowTags tags) {
-            // Rows as read share their tag names (RowTags.sharingNames): cleaned and encoded once.
-            SerializableString[] names = encodedTagNames(tags);
-            for (int i = 0; i < names.length; i++) {
-                json.writeName(names[i]);
-                JsonValues.writeValue(json, tags.value(i));
-            }
-        } else {
-            rowTags.forEach((name, value) -> {
-                json.writeName(JsonValues.clean(name));
-                JsonValues.writeValue(json, value);
-            });
+        // Rows as read share their tag names (RowTags.sharingNames): cleaned and encoded once.
+        SerializableString[] names = encodedTagNames(rowTags);
+        for (int i = 0; i < names.length; i++) {
+            json.writeName(names[i]);
+            JsonValues.writeValue(json, rowTags.value(i));
         }
         json.writeEndObject();
     }
