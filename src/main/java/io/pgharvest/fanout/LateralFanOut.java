@@ -244,7 +244,7 @@ final class LateralFanOut {
                         i += 2;
                         continue;
                     }
-                    String memberName = member.kind() == SqlTokens.Kind.QUOTED_NAME ? unquote(member.text()) : member.word();
+                    String memberName = member.kind() == Kind.QUOTED_IDENTIFIER ? member.value() : member.word();
                     boolean extensionView = EXTENSION_RELATIONS.contains(memberName);
                     if (!name.equals("pg_catalog") && !extensionView
                             && (relationPosition || i + 3 < t.size() && t.get(i + 3).is("("))) {
