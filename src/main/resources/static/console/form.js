@@ -8,7 +8,7 @@ import {isStale} from './api.js';
  */
 export function staleNotice(what, error, reload) {
   const current = error.problem?.modifyIndex;
-  return el('span', {class: 'stale'},
+  return el('span', {class: 'stale-notice'},
       `Not saved: ${what} was changed by someone else after you opened it`,
       current ? ` (it is now at change ${current})` : '', '. ',
       reload ? el('button', {type: 'button', class: 'reload-stale', onclick: reload}, `Reload ${what}`) : null);
