@@ -64,6 +64,11 @@ final class LateralFanOut {
             "pg_stat_progress_create_index", "pg_stat_progress_cluster", "pg_stat_progress_basebackup",
             "pg_stat_progress_copy", "pg_shmem_allocations", "pg_file_settings", "pg_hba_file_rules",
             "pg_replication_origin", "pg_replication_origin_status", "pg_wait_events");
+    /**
+     * Of those, the ones an extension provides: sessions search pg_catalog only, so a metric names
+     * them through the schema the extension was created in (any schema).
+     */
+    private static final Set<String> EXTENSION_RELATIONS = Set.of("pg_stat_statements", "pg_stat_statements_info");
     /** Of those, the views that show the reading session itself (active, holding locks). */
     private static final Set<String> SESSION_VIEWS = Set.of("pg_stat_activity", "pg_locks", "pg_stat_ssl",
             "pg_stat_gssapi", "pg_stat_get_activity");
@@ -239,10 +244,13 @@ final class LateralFanOut {
                         i += 2;
                         continue;
                     }
-                    if (!name.equals("pg_catalog") && (relationPosition || i + 3 < t.size() && t.get(i + 3).is("("))) {
+                    String memberName = member.kind() == Kind.QUOTED_IDENTIFIER ? member.value() : member.word();
+                    boolean extensionView = EXTENSION_RELATIONS.contains(memberName);
+                    if (!name.equals("pg_catalog") && !extensionView
+                            && (relationPosition || i + 3 < t.size() && t.get(i + 3).is("("))) {
                         return Outcome.no("reads " + tok.text() + "." + member.text() + " outside pg_catalog");
                     }
-                    if (!name.equals("pg_catalog")) {
+                    if (!name.equals("pg_catalog") && !extensionView) {
                         i += 2; // alias.column
                         continue;
                     }
