@@ -3,6 +3,7 @@ import {el, fill, heading, timeCell, formatDuration, keepAgesCurrent} from './do
 import {get, post, put, del, live, enc} from './api.js';
 import {field, input, select, showProblems, clearProblems, parsePairs, formatPairs} from './form.js';
 import {setEnabled} from './overview.js';
+import {renderCharts} from './charts.js';
 
 const KINDS = ['postgres', 'postgres-continuous-discovery', 'pgbouncer', 'pgpool', 'patroni'];
 
@@ -10,6 +11,7 @@ export function renderSource(view, name) {
   const notice = el('p', {class: 'notice', role: 'status'});
   const config = el('dl', {class: 'details'});
   const status = el('div', {id: 'source-status'});
+  const health = el('section', {id: 'source-health'});
   const testResult = el('div', {id: 'test-result', role: 'status'});
   const toggle = el('input', {type: 'checkbox', id: 'source-enabled',
     onchange: () => setEnabled(name, toggle, notice)});
@@ -29,7 +31,7 @@ export function renderSource(view, name) {
       el('button', {type: 'button', class: 'danger', id: 'delete', onclick: () => {
         confirmBox.hidden = false; confirmBox.querySelector('button').focus();
       }}, 'Delete')),
-  confirmBox, notice, testResult, el('section', {}, el('h2', {}, 'Configuration'), config), status);
+  confirmBox, notice, testResult, health, el('section', {}, el('h2', {}, 'Configuration'), config), status);
 
   get(`/api/v1/sources/${enc(name)}`).then(({body: source}) => {
     toggle.checked = source.enabled;
@@ -45,7 +47,8 @@ export function renderSource(view, name) {
   const stopAges = keepAgesCurrent(status);
   const stopLive = live(`/api/v1/sources/${enc(name)}/status`, s => renderStatus(status, s),
       {onError: error => fill(notice, error.status === 404 ? 'No such source.' : `Live update failed: ${error.message}`)});
-  return () => { stopAges(); stopLive(); };
+  const stopCharts = renderCharts(health, name);
+  return () => { stopAges(); stopLive(); stopCharts(); };
 }
 
 function renderStatus(container, s) {
