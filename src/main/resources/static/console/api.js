@@ -52,10 +52,24 @@ export async function call(method, path, body, {signal, raw} = {}) {
 
 export const get = (path, options) => call('GET', path, undefined, options);
 export const post = (path, body, options) => call('POST', path, body, options);
-export const put = (path, body) => call('PUT', path, body);
-export const del = path => call('DELETE', path);
+export const put = (path, body, modifyIndex) => call('PUT', withCas(path, modifyIndex), body);
+export const del = (path, modifyIndex) => call('DELETE', withCas(path, modifyIndex));
 
 export const enc = encodeURIComponent;
+
+/**
+ * `path` with Consul's check-and-set: the write is refused (409 stale-index) when the item changed
+ * since it was read at `modifyIndex`, so a toggle or an edit never overwrites a change it has not seen.
+ */
+export function withCas(path, modifyIndex) {
+  if (modifyIndex === undefined || modifyIndex === null) return path;
+  return `${path}${path.includes('?') ? '&' : '?'}cas=${enc(modifyIndex)}`;
+}
+
+/** Whether `error` is a conditional write refused because someone else changed the item first. */
+export function isStale(error) {
+  return error instanceof ApiError && error.status === 409 && /\/stale-index$/.test(String(error.problem.type || ''));
+}
 
 /**
  * Keeps one blocking query open on `path` and calls `render(body)` with each answer: one

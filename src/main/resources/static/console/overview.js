@@ -2,7 +2,7 @@
 // Rows are keyed by source name and rebuilt only when their entry changed, so a fleet of a
 // thousand sources stays smooth while it updates.
 import {el, fill, formatDuration, heading, timeCell, seconds, keepAgesCurrent} from './dom.js';
-import {live, get, put, enc} from './api.js';
+import {live, get, put, enc, isStale} from './api.js';
 import {formatBytes, formatCount} from './charts.js';
 
 const PAGE = 250;
@@ -102,7 +102,7 @@ export function renderOverview(view) {
 
   function rowOf(entry) {
     const toggle = el('input', {type: 'checkbox', class: 'toggle', checked: entry.enabled,
-      'aria-label': `Collect ${entry.name}`, onchange: () => setEnabled(entry.name, toggle, notice)});
+      'aria-label': `Collect ${entry.name}`, onchange: () => setEnabled(entry.name, toggle, notice, entry.modifyIndex)});
     const cell = (key, ...content) => el('td', {class: `col-${key}`, 'data-label': COLUMNS.find(c => c[0] === key)[1]},
         ...content);
     return el('tr', {'data-source': entry.name, 'data-state': entry.state},
@@ -145,16 +145,22 @@ export function renderOverview(view) {
   return () => { stopAges(); stopLive(); stopNumbers(); };
 }
 
-/** Flips a source's enabled flag: reads it and writes it back (the masked password keeps the stored one). */
-export async function setEnabled(name, checkbox, notice) {
+/**
+ * Flips a source's enabled flag: reads it and writes it back (the masked password keeps the stored
+ * one) on condition that it is still at `shownIndex`, the modifyIndex of what the page showed when
+ * the box was clicked, so the toggle never undoes an edit the page has not shown yet.
+ */
+export async function setEnabled(name, checkbox, notice, shownIndex) {
   checkbox.disabled = true;
   try {
     const {body: source} = await get(`/api/v1/sources/${enc(name)}`);
     const {modifyIndex, ...request} = source;
-    await put(`/api/v1/sources/${enc(name)}`, {...request, enabled: checkbox.checked});
+    await put(`/api/v1/sources/${enc(name)}`, {...request, enabled: checkbox.checked}, shownIndex ?? modifyIndex);
   } catch (error) {
     checkbox.checked = !checkbox.checked;
-    fill(notice, `Could not change ${name}: ${error.message}`);
+    fill(notice, isStale(error)
+      ? `Not changed: ${name} was changed by someone else after this page showed it; the page shows it as it is now.`
+      : `Could not change ${name}: ${error.message}`);
   } finally {
     checkbox.disabled = false;
   }

@@ -1,6 +1,6 @@
 // A source's page (configuration, live status, metrics, actions) and its add / edit / copy form.
 import {el, fill, heading, timeCell, formatDuration, keepAgesCurrent} from './dom.js';
-import {get, post, put, del, live, enc} from './api.js';
+import {get, post, put, del, live, enc, isStale} from './api.js';
 import {field, input, select, showProblems, clearProblems, parsePairs, formatPairs} from './form.js';
 import {setEnabled} from './overview.js';
 import {renderCharts} from './charts.js';
@@ -9,17 +9,22 @@ const KINDS = ['postgres', 'postgres-continuous-discovery', 'pgbouncer', 'pgpool
 
 export function renderSource(view, name) {
   const notice = el('p', {class: 'notice', role: 'status'});
-  const config = el('dl', {class: 'details'});
+  const config = el('dl', {class: 'details', id: 'source-config'});
   const status = el('div', {id: 'source-status'});
   const health = el('section', {id: 'source-health'});
   const testResult = el('div', {id: 'test-result', role: 'status'});
+  // The configuration as last read, with its modifyIndex: what the toggle and the delete are conditional on.
+  let shown = null;
   const toggle = el('input', {type: 'checkbox', id: 'source-enabled',
-    onchange: () => setEnabled(name, toggle, notice)});
+    onchange: () => setEnabled(name, toggle, notice, shown?.modifyIndex)});
   const confirmBox = el('div', {class: 'confirm', hidden: true, role: 'alertdialog', 'aria-label': 'Confirm deletion'},
       el('span', {}, `Delete the source ${name}? Its collection stops; stored measurements stay.`),
       el('button', {type: 'button', class: 'danger', id: 'confirm-delete', onclick: async () => {
-        try { await del(`/api/v1/sources/${enc(name)}`); location.hash = '#/'; }
-        catch (error) { fill(notice, `Delete failed: ${error.message}`); }
+        try { await del(`/api/v1/sources/${enc(name)}`, shown?.modifyIndex); location.hash = '#/'; }
+        catch (error) {
+          fill(notice, isStale(error) ? `Not deleted: ${name} was changed by someone else after this page showed it;`
+            + ' the page shows it as it is now.' : `Delete failed: ${error.message}`);
+        }
       }}, 'Delete'),
       el('button', {type: 'button', onclick: () => { confirmBox.hidden = true; }}, 'Cancel'));
   fill(view, heading(name,
@@ -33,8 +38,12 @@ export function renderSource(view, name) {
       }}, 'Delete')),
   confirmBox, notice, testResult, health, el('section', {}, el('h2', {}, 'Configuration'), config), status);
 
-  get(`/api/v1/sources/${enc(name)}`).then(({body: source}) => {
-    toggle.checked = source.enabled;
+  // Read again whenever the live status reports another modifyIndex: an edit elsewhere, or a
+  // restart, shows here without a reload.
+  let reading = null;
+  const readConfig = () => reading ??= get(`/api/v1/sources/${enc(name)}`).then(({body: source}) => {
+    shown = source;
+    if (!toggle.disabled) toggle.checked = source.enabled;
     const row = (label, value) => value === null || value === undefined || value === '' ? null
       : [el('dt', {}, label), el('dd', {}, String(value))];
     fill(config, row('Connection', source.connStr), row('Kind', source.kind), row('Group', source.group),
@@ -42,11 +51,13 @@ export function renderSource(view, name) {
         row('Standby preset', source.standbyPreset), row('Standby intervals', formatPairs(source.standbyMetrics)),
         row('Tags', formatPairs(source.tags)), row('Only if primary', source.onlyIfPrimary ? 'yes' : null),
         row('Include pattern', source.includePattern), row('Exclude pattern', source.excludePattern));
-  }).catch(error => fill(notice, error.message));
+  }).catch(error => fill(notice, error.message)).finally(() => { reading = null; });
 
   const stopAges = keepAgesCurrent(status);
-  const stopLive = live(`/api/v1/sources/${enc(name)}/status`, s => renderStatus(status, s),
-      {onError: error => fill(notice, error.status === 404 ? 'No such source.' : `Live update failed: ${error.message}`)});
+  const stopLive = live(`/api/v1/sources/${enc(name)}/status`, s => {
+    if (s.modifyIndex !== shown?.modifyIndex) readConfig();
+    renderStatus(status, s);
+  }, {onError: error => fill(notice, error.status === 404 ? 'No such source.' : `Live update failed: ${error.message}`)});
   const stopCharts = renderCharts(health, name);
   return () => { stopAges(); stopLive(); stopCharts(); };
 }
@@ -103,12 +114,14 @@ export function renderSourceForm(view, name, copy) {
   const editing = name !== null && !copy;
   const form = el('form', {class: 'card', novalidate: true});
   fill(view, heading(editing ? `Edit ${name}` : copy ? `Copy of ${name}` : 'Add a source'), form);
+  const reload = () => renderSourceForm(view, name, copy);
   Promise.all([name ? get(`/api/v1/sources/${enc(name)}`) : Promise.resolve({body: {}}), get('/api/v1/presets')])
-    .then(([{body: source}, {body: presets}]) => buildForm(form, source, presets.map(p => p.name), editing, copy, name))
+    .then(([{body: source}, {body: presets}]) => buildForm(form, source, presets.map(p => p.name), editing, copy, name,
+        reload))
     .catch(error => fill(form, el('p', {class: 'form-error'}, error.message)));
 }
 
-function buildForm(form, source, presetNames, editing, copy, originalName) {
+function buildForm(form, source, presetNames, editing, copy, originalName, reload) {
   const f = {
     name: input(copy ? `${source.name}-copy` : source.name, {required: true, disabled: editing}),
     connStr: input(source.connStr, {required: true, placeholder: 'postgresql://user:password@host:5432/db',
@@ -161,11 +174,12 @@ function buildForm(form, source, presetNames, editing, copy, originalName) {
     clearProblems(form);
     const body = request();
     try {
-      if (editing) await put(`/api/v1/sources/${enc(originalName)}`, body);
+      // An edit is conditional on the version the form was filled from (check-and-set).
+      if (editing) await put(`/api/v1/sources/${enc(originalName)}`, body, source.modifyIndex);
       else await post('/api/v1/sources', body);
       location.hash = `#/sources/${enc(editing ? originalName : body.name)}`;
     } catch (error) {
-      showProblems(form, error);
+      showProblems(form, error, {what: `source ${originalName}`, reload});
     }
   });
   (editing ? f.connStr : f.name).focus();
