@@ -43,7 +43,9 @@ export function clearProblems(form) {
  * Shows an API error: each of its field errors next to the field it names (sqls.14 next to sqls,
  * metrics.foo next to metrics), the rest (and the detail) at the top of the form.
  */
-export function showProblems(form, error, {what = 'this item', reload} = {}) {
+export function showProblems(form, error, stale) {
+  // stale is null for a create (nothing to be stale against): a null default would not apply.
+  const {what = 'this item', reload} = stale ?? {};
   clearProblems(form);
   const general = form.querySelector('.form-error');
   if (isStale(error) && general) {
