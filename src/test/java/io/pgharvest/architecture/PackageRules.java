@@ -34,7 +34,7 @@ final class PackageRules {
             List.of("config"),                                    // process settings
             List.of("store"),                                     // where the configuration lives
             List.of("endpoint", "nativemetric"),                  // talking to monitored endpoints; metrics without SQL
-            List.of("discovery", "patroni", "host", "serverlog"), // what sources stand for; native metric kinds
+            List.of("discovery", "patroni", "host", "serverlog", "insights"), // what sources stand for; native metric kinds
             List.of("reaper", "sink"),                            // collection engine; delivery
             List.of("lease", "changes"),                          // fleet leases over the reaper; change events before the sinks
             List.of("api"),                                       // the shared web layer
@@ -91,7 +91,8 @@ final class PackageRules {
     /** Native metrics are found in the registry; the engine never names an implementation. */
     static ArchRule reaperUsesNativeMetricsOnlyThroughTheRegistry(String root) {
         return noClasses().that().resideInAPackage(root + ".reaper..")
-                .should().dependOnClassesThat().resideInAnyPackage(root + ".host..", root + ".serverlog..");
+                .should().dependOnClassesThat().resideInAnyPackage(root + ".host..", root + ".serverlog..",
+                        root + ".insights..");
     }
 
     static List<ArchRule> all(String root) {
