@@ -8,7 +8,7 @@ import {isStale} from './api.js';
  */
 export function staleNotice(what, error, reload) {
   const current = error.problem?.modifyIndex;
-  return el('span', {class: 'stale'},
+  return el('span', {class: 'stale-notice'},
       `Not saved: ${what} was changed by someone else after you opened it`,
       current ? ` (it is now at change ${current})` : '', '. ',
       reload ? el('button', {type: 'button', class: 'reload-stale', onclick: reload}, `Reload ${what}`) : null);
@@ -44,8 +44,7 @@ export function clearProblems(form) {
  * metrics.foo next to metrics), the rest (and the detail) at the top of the form.
  */
 export function showProblems(form, error, stale) {
-  // stale is null for a create (nothing to be stale against): a null default would not apply.
-  const {what = 'this item', reload} = stale ?? {};
+  const {what = 'this item', reload} = stale || {};
   clearProblems(form);
   const general = form.querySelector('.form-error');
   if (isStale(error) && general) {

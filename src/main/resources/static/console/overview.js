@@ -1,7 +1,7 @@
 // Fleet overview: every source's live state from one blocking query on GET /api/v1/status.
-// Rows are keyed by source name and rebuilt only when their entry changed, so a fleet of a
-// thousand sources stays smooth while it updates.
-import {el, fill, formatDuration, heading, timeCell, seconds, keepAgesCurrent} from './dom.js';
+// Rows are keyed by source name and updated in place only where their entry changed (morph), so a
+// fleet of a thousand sources stays smooth while it updates and a focused link or checkbox stays focused.
+import {el, fill, formatDuration, heading, timeCell, seconds, keepAgesCurrent, morph, place} from './dom.js';
 import {live, get, put, enc, isStale} from './api.js';
 import {formatBytes, formatCount} from './charts.js';
 
@@ -55,10 +55,10 @@ export function renderOverview(view) {
     state.entries = fleet.sources;
     // The owner column only matters when several instances share the fleet.
     table.classList.toggle('single-instance', !fleet.sources.some(entry => entry.owner));
-    // Rows are built when first shown (arrange) and forgotten when their entry changes.
-    const current = new Map(fleet.sources.map(entry => [entry.name, JSON.stringify(entry)]));
-    for (const [name, known] of state.rows) {
-      if (current.get(name) !== known.key) state.rows.delete(name);
+    // Rows are built when first shown (arrange), updated when their entry changed, forgotten with their source.
+    const current = new Set(fleet.sources.map(entry => entry.name));
+    for (const name of state.rows.keys()) {
+      if (!current.has(name)) state.rows.delete(name);
     }
     fill(counts, STATES.filter(s => fleet.counts[s]).map(s => el('button', {type: 'button',
       class: `count state-${s}`, 'data-state': s, 'aria-pressed': String(state.only === s),
@@ -82,7 +82,7 @@ export function renderOverview(view) {
       return state.descending ? -order : order;
     });
     const shown = visible.slice(0, state.limit);
-    body.replaceChildren(...shown.map(rowFor));
+    place(body, shown.map(rowFor));
     showNumbers();
     empty.hidden = visible.length > 0;
     more.hidden = shown.length === visible.length;
@@ -93,15 +93,20 @@ export function renderOverview(view) {
   function rowFor(entry) {
     const key = JSON.stringify(entry);
     let known = state.rows.get(entry.name);
-    if (!known || known.key !== key) {
+    if (!known) {
       known = {key, row: rowOf(entry)};
       state.rows.set(entry.name, known);
+    } else if (known.key !== key) {
+      morph(known.row, rowOf(entry));
+      known.key = key;
     }
     return known.row;
   }
 
   function rowOf(entry) {
+    // The data- attributes make a changed toggle a new node (morph keeps a control only when equal).
     const toggle = el('input', {type: 'checkbox', class: 'toggle', checked: entry.enabled,
+      'data-enabled': String(entry.enabled), 'data-modify-index': entry.modifyIndex,
       'aria-label': `Collect ${entry.name}`, onchange: () => setEnabled(entry.name, toggle, notice, entry.modifyIndex)});
     const cell = (key, ...content) => el('td', {class: `col-${key}`, 'data-label': COLUMNS.find(c => c[0] === key)[1]},
         ...content);

@@ -1,5 +1,5 @@
 // A source's page (configuration, live status, metrics, actions) and its add / edit / copy form.
-import {el, fill, heading, timeCell, formatDuration, keepAgesCurrent} from './dom.js';
+import {el, fill, heading, timeCell, formatDuration, keepAgesCurrent, morph} from './dom.js';
 import {get, post, put, del, live, enc, isStale} from './api.js';
 import {field, input, select, showProblems, clearProblems, parsePairs, formatPairs} from './form.js';
 import {setEnabled} from './overview.js';
@@ -88,10 +88,11 @@ function renderStatus(container, s) {
       el('ul', {id: 'members'}, s.discovery.members.map(m => el('li', {},
           el('a', {href: `#/sources/${enc(m.name)}`}, m.name), ` ${m.role ?? ''} ${m.state ?? ''}`,
           m.retiredAt ? ' (retired)' : '')))) : null;
-  fill(container, el('section', {}, el('h2', {}, 'Status'), facts), members,
+  // Updated in place: nodes whose data did not change (and the focus) stay.
+  morph(container, el('div', {id: container.id}, el('section', {}, el('h2', {}, 'Status'), facts), members,
       el('section', {}, el('h2', {}, 'Metrics'), el('div', {class: 'table-wrap'}, el('table', {class: 'cards'},
           el('thead', {}, el('tr', {}, ['Metric', 'Interval', 'Lane', 'Last success', 'Last error']
-              .map(h => el('th', {scope: 'col'}, h)))), el('tbody', {id: 'source-metrics'}, metricRows)))));
+              .map(h => el('th', {scope: 'col'}, h)))), el('tbody', {id: 'source-metrics'}, metricRows))))));
 }
 
 async function testConnection(request, target, notice) {
