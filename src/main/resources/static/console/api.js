@@ -18,6 +18,18 @@ export function logOut() {
 /** Called when the API answers 401: the token is wrong or changed. */
 export function onLoggedOut(listener) { listeners.add(listener); }
 
+// Whether the collector answers at all: null while it does, else when it stopped (the first
+// failure of a request since the last answer). Pages keep their last picture; app.js marks it stale.
+let unansweredSince = null;
+const reachability = new Set();
+/** Calls `listener(since)` when the collector stops answering (since: a Date) and `listener(null)` when it is back. */
+export function onReachability(listener) { reachability.add(listener); }
+function reached(answered) {
+  if (answered === (unansweredSince === null)) return;
+  unansweredSince = answered ? null : new Date();
+  reachability.forEach(listener => listener(unansweredSince));
+}
+
 /** An answer that is not 2xx: the problem details (RFC 9457) with their per-field errors. */
 export class ApiError extends Error {
   constructor(status, problem) {
@@ -42,7 +54,15 @@ export async function call(method, path, body, {signal, raw} = {}) {
     payload = JSON.stringify(body);
     headers['Content-Type'] = 'application/json';
   }
-  const response = await fetch(path, {method, headers, body: payload, signal, cache: 'no-store'});
+  let response;
+  try {
+    response = await fetch(path, {method, headers, body: payload, signal, cache: 'no-store'});
+  } catch (failure) {
+    if (!signal?.aborted) reached(false);
+    throw failure;
+  }
+  // A collector shutting down or behind a proxy that lost it answers 502-504: not answering either.
+  reached(![502, 503, 504].includes(response.status));
   const text = await response.text();
   const parsed = text ? JSON.parse(text) : null;
   if (response.status === 401 && accepted) logOut();
@@ -76,9 +96,9 @@ export function isStale(error) {
  * long-poll per page, never a polling storm. A change answers at once; without one the query comes
  * back after 10 s with fresh figures that do not wake it (last tick times), and a server shutting
  * down gracefully waits at most that long for the page's open request. Returns a stop function
- * (called when the page is left).
+ * (called when the page is left). `pause` (ms) spaces the queries of data that changes all the time.
  */
-export function live(path, render, {wait = '10s', onError} = {}) {
+export function live(path, render, {wait = '10s', onError, pause = 0} = {}) {
   const controller = new AbortController();
   let index = null;
   (async () => {
@@ -91,6 +111,9 @@ export function live(path, render, {wait = '10s', onError} = {}) {
         failures = 0;
         index = answer.index;
         render(answer.body);
+        // A query whose data changes all the time (the fleet's key numbers) is re-asked at most
+        // once per pause, not once per change.
+        if (pause) await new Promise(resolve => setTimeout(resolve, pause));
       } catch (error) {
         if (controller.signal.aborted || error.status === 401) return;
         onError?.(error);

@@ -8,7 +8,7 @@ import {isStale} from './api.js';
  */
 export function staleNotice(what, error, reload) {
   const current = error.problem?.modifyIndex;
-  return el('span', {class: 'stale'},
+  return el('span', {class: 'stale-notice'},
       `Not saved: ${what} was changed by someone else after you opened it`,
       current ? ` (it is now at change ${current})` : '', '. ',
       reload ? el('button', {type: 'button', class: 'reload-stale', onclick: reload}, `Reload ${what}`) : null);
@@ -43,7 +43,8 @@ export function clearProblems(form) {
  * Shows an API error: each of its field errors next to the field it names (sqls.14 next to sqls,
  * metrics.foo next to metrics), the rest (and the detail) at the top of the form.
  */
-export function showProblems(form, error, {what = 'this item', reload} = {}) {
+export function showProblems(form, error, stale) {
+  const {what = 'this item', reload} = stale || {};
   clearProblems(form);
   const general = form.querySelector('.form-error');
   if (isStale(error) && general) {
