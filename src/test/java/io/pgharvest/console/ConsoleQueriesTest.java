@@ -15,7 +15,8 @@ import org.openqa.selenium.WebElement;
 /**
  * The queries view in a real Chromium against a real PostgreSQL with pg_stat_statements: a slow
  * statement run on the database shows among the source's top statements with its calls and mean
- * time, and its own page charts it; markup in a statement stays text.
+ * time, and its own page charts it and shows the samples that caught it waiting; markup in a
+ * statement stays text.
  */
 class ConsoleQueriesTest extends ConsoleTestBase {
 
@@ -34,15 +35,24 @@ class ConsoleQueriesTest extends ConsoleTestBase {
     @Test
     void aSlowStatementShowsInTheQueriesViewWithItsCallsAndMeanTimeAndItsPageChartsIt() throws Exception {
         api("POST", "/api/v1/sources", """
-                {"name": "queries-db", "connStr": "%s", "metrics": {"query_stats": 2}}""".formatted(pg.connStr(DB)));
+                {"name": "queries-db", "connStr": "%s", "metrics": {"query_stats": 2, "query_samples": 1}}""".formatted(pg.connStr(DB)));
         // the first read is the baseline: wait for it before the statement runs
         browser.waiting(Duration.ofSeconds(20)).until(d -> api("GET", "/api/v1/sources/queries-db/status", null)
                 .contains("\"lastSuccess\":\"20"));
+        // five short calls, and one of 3 s beside them that the 1 s samples catch waiting (PgSleep)
+        Thread longCall = Thread.ofVirtual().start(() -> {
+            try (Connection c = pg.connect(DB); Statement s = c.createStatement()) {
+                s.execute(SLOW.replace("0.2", "3.0")); // numeric like 0.2: the same query id
+            } catch (java.sql.SQLException e) {
+                throw new IllegalStateException(e);
+            }
+        });
         try (Connection c = pg.connect(DB); Statement s = c.createStatement()) {
             for (int i = 0; i < 5; i++) {
                 s.execute(SLOW);
             }
         }
+        longCall.join();
         String queryid;
         try (Connection c = pg.connect(DB); Statement s = c.createStatement();
                 ResultSet r = s.executeQuery("select queryid from pg_stat_statements where query like '%xssFired%pg_sleep%'")) {
@@ -54,10 +64,11 @@ class ConsoleQueriesTest extends ConsoleTestBase {
         By row = By.cssSelector("#statements tr[data-queryid='" + queryid + "']");
         WebElement calls = browser.waiting(Duration.ofSeconds(15)).until(d -> d.findElements(row).isEmpty() ? null
                 : d.findElement(row).findElement(By.cssSelector(".col-calls")));
-        assertThat(calls.getText()).isEqualTo("5");
+        browser.waiting(Duration.ofSeconds(10)).until(d -> d.findElement(row).findElement(By.cssSelector(".col-calls"))
+                .getText().equals("6"));
         String mean = browser.driver().findElement(row).findElement(By.cssSelector(".col-meanExecTime")).getText();
         assertThat(mean).endsWith("ms");
-        assertThat(Double.parseDouble(mean.replace(" ms", ""))).isBetween(195.0, 400.0);
+        assertThat(Double.parseDouble(mean.replace(" ms", ""))).isBetween(600.0, 900.0); // (5 x 0.2 s + 3 s) / 6
         assertThat(browser.driver().findElement(row).findElement(By.cssSelector("td[data-label=Database]")).getText())
                 .isEqualTo(DB);
         browser.screenshot("queries");
@@ -68,7 +79,9 @@ class ConsoleQueriesTest extends ConsoleTestBase {
         browser.waiting(Duration.ofSeconds(10)).until(d -> d.findElements(By.cssSelector("figure[data-chart=mean]")).size() == 1
                 && Integer.parseInt(d.findElement(By.cssSelector("figure[data-chart=mean]")).getAttribute("data-points")) >= 1);
         assertThat(Double.parseDouble(browser.driver().findElement(By.cssSelector("figure[data-chart=mean]"))
-                .getAttribute("data-last"))).isBetween(195.0, 400.0);
+                .getAttribute("data-last"))).isBetween(195.0, 3100.0);
+        String waited = awaitText(By.cssSelector("#statement-samples tr .wait-event"), text -> !text.isBlank());
+        assertThat(waited).isEqualTo("Timeout: PgSleep");
         browser.screenshot("statement");
         assertThat(browser.driver().executeScript("return window.xssFired === undefined")).isEqualTo(true);
         assertThat(browser.driver().findElements(By.cssSelector("#view img"))).isEmpty();
