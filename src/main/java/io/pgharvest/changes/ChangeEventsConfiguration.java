@@ -1,8 +1,8 @@
 package io.pgharvest.changes;
 
 import io.pgharvest.model.MeasurementPublisher;
+import io.pgharvest.sink.dispatch.SinkDispatcher;
 import io.pgharvest.sink.MetricCatalog;
-import io.pgharvest.sink.SinkDispatcher;
 import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;

@@ -58,4 +58,9 @@ class ArchitectureTest {
     void reaperUsesNativeMetricsOnlyThroughTheRegistry() {
         PackageRules.reaperUsesNativeMetricsOnlyThroughTheRegistry(ROOT).check(production);
     }
+
+    @Test
+    void kindsAreKnownOnlyThroughTheRegistry() {
+        PackageRules.kindsAreKnownOnlyThroughTheRegistry(ROOT).check(production);
+    }
 }
