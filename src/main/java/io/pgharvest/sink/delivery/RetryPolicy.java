@@ -9,13 +9,16 @@ import java.util.function.BooleanSupplier;
 /**
  * When the writer tries again after a failure: a failed write waits the capped back-off of the
  * failures so far (retry-initial doubling up to retry-max), cut short as soon as a probe of the
- * sink succeeds, probed every {@link SinkChannel#PROBE_INTERVAL}; a writer loop that died waits
+ * sink succeeds, probed every {@link #PROBE_INTERVAL}; a writer loop that died waits
  * the same back-off of its restarts. A sink that asks for a delay ({@link SinkRetryAfterException},
  * HTTP Retry-After) is neither written to nor probed before that delay has passed.
  *
  * <p>Used by the writer thread only; waits end at once when the channel stops.
  */
 final class RetryPolicy {
+
+    /** How often a failing sink is probed between write attempts. */
+    static final Duration PROBE_INTERVAL = Duration.ofSeconds(1);
 
     private final Backoff backoff;
     private final Sink sink;
@@ -54,7 +57,7 @@ final class RetryPolicy {
             if (left <= 0) {
                 return true;
             }
-            if (stop.await(Duration.ofNanos(Math.min(left, SinkChannel.PROBE_INTERVAL.toNanos())))) {
+            if (stop.await(Duration.ofNanos(Math.min(left, PROBE_INTERVAL.toNanos())))) {
                 break;
             }
             if (System.nanoTime() - notBefore < 0) {

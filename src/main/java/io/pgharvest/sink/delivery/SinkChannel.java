@@ -34,8 +34,8 @@ import org.slf4j.LoggerFactory;
  * while talking to the sink or the disk.
  *
  * <p>Durability: while the sink is not known to accept writes (not yet UP, failing, or a write
- * hanging for longer than {@link #SPILL_INTERVAL}), the spiller moves everything in memory to the
- * spill log every {@link #SPILL_INTERVAL} with one fsync (group commit), and a batch taken from
+ * hanging for longer than {@link Spiller#SPILL_INTERVAL}), the spiller moves everything in memory to the
+ * spill log every {@link Spiller#SPILL_INTERVAL} with one fsync (group commit), and a batch taken from
  * memory whose write fails is written before the log at once. So a {@code kill -9} during an
  * outage loses at most the measurements of the last interval. While the sink is healthy, memory
  * only spills above its bound (a crash then loses what waited for the next batch, at most
@@ -43,7 +43,7 @@ import org.slf4j.LoggerFactory;
  * until the write ends.
  *
  * <p>A sink is UP only after a write or a probe succeeded; while it fails it is probed every
- * {@link #PROBE_INTERVAL}, so delivery resumes within about a second of the sink coming back.
+ * {@link RetryPolicy#PROBE_INTERVAL}, so delivery resumes within about a second of the sink coming back.
  *
  * <p>Threads: publishers (reapers), the writer, the spiller, and the thread calling {@link #stop}.
  * {@link #start} and {@link #stop} are called once each by the dispatcher; the thread fields are
@@ -52,10 +52,6 @@ import org.slf4j.LoggerFactory;
 public final class SinkChannel {
 
     private static final Logger log = LoggerFactory.getLogger(SinkChannel.class);
-    /** Longest a measurement stays only in memory while the sink is failing. */
-    static final Duration SPILL_INTERVAL = Duration.ofMillis(500);
-    /** How often a failing sink is probed between write attempts. */
-    static final Duration PROBE_INTERVAL = Duration.ofSeconds(1);
 
     private final Sink sink;
     private final String type;

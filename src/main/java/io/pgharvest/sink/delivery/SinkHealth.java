@@ -123,7 +123,7 @@ final class SinkHealth {
     /** Whether memory may wait for the writer: the sink takes writes and no write hangs. */
     boolean acceptingWrites() {
         long writing = writeStartedNanos;
-        return accepting && (writing == 0 || System.nanoTime() - writing < SinkChannel.SPILL_INTERVAL.toNanos());
+        return accepting && (writing == 0 || System.nanoTime() - writing < Spiller.SPILL_INTERVAL.toNanos());
     }
 
     /** Whether the sink is believed to take writes, a hanging write or not. */

@@ -3,6 +3,7 @@ package io.pgharvest.sink.delivery;
 import io.pgharvest.model.Measurement;
 import io.pgharvest.sink.spill.SpillLog;
 import java.io.IOException;
+import java.time.Duration;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.List;
@@ -12,7 +13,7 @@ import org.slf4j.LoggerFactory;
 /**
  * Moves one sink's measurements from memory to the end of its {@link SpillLog}: above the memory
  * bound down to half of it, and while the sink does not accept writes everything, every
- * {@link SinkChannel#SPILL_INTERVAL} (each move is one append and one fsync: group commit). At stop
+ * {@link #SPILL_INTERVAL} (each move is one append and one fsync: group commit). At stop
  * it persists what is left, and after stop it takes late measurements straight to disk.
  *
  * <p>Threads: {@link #run} is the spiller thread; {@link #moveOldestToDisk} is also called by an
@@ -23,6 +24,8 @@ import org.slf4j.LoggerFactory;
  */
 final class Spiller implements Runnable {
 
+    /** Longest a measurement stays only in memory while the sink is failing: the group commit period. */
+    static final Duration SPILL_INTERVAL = Duration.ofMillis(500);
     private static final Logger log = LoggerFactory.getLogger(Spiller.class);
 
     private final String sink;
@@ -46,10 +49,10 @@ final class Spiller implements Runnable {
     @Override
     public void run() {
         ChannelQueue.Spill what;
-        while ((what = queue.awaitSpillWork(health::acceptingWrites, SinkChannel.SPILL_INTERVAL)) != null) {
+        while ((what = queue.awaitSpillWork(health::acceptingWrites, SPILL_INTERVAL)) != null) {
             moveToDisk(what);
             if (what == ChannelQueue.Spill.ALL) {
-                stop.sleep(SinkChannel.SPILL_INTERVAL); // group commit: gather the next interval's arrivals
+                stop.sleep(SPILL_INTERVAL); // group commit: gather the next interval's arrivals
             }
         }
     }
