@@ -18,6 +18,18 @@ export function logOut() {
 /** Called when the API answers 401: the token is wrong or changed. */
 export function onLoggedOut(listener) { listeners.add(listener); }
 
+// Whether the collector answers at all: null while it does, else when it stopped (the first
+// failure of a request since the last answer). Pages keep their last picture; app.js marks it stale.
+let unansweredSince = null;
+const reachability = new Set();
+/** Calls `listener(since)` when the collector stops answering (since: a Date) and `listener(null)` when it is back. */
+export function onReachability(listener) { reachability.add(listener); }
+function reached(answered) {
+  if (answered === (unansweredSince === null)) return;
+  unansweredSince = answered ? null : new Date();
+  reachability.forEach(listener => listener(unansweredSince));
+}
+
 /** An answer that is not 2xx: the problem details (RFC 9457) with their per-field errors. */
 export class ApiError extends Error {
   constructor(status, problem) {
@@ -42,7 +54,15 @@ export async function call(method, path, body, {signal, raw} = {}) {
     payload = JSON.stringify(body);
     headers['Content-Type'] = 'application/json';
   }
-  const response = await fetch(path, {method, headers, body: payload, signal, cache: 'no-store'});
+  let response;
+  try {
+    response = await fetch(path, {method, headers, body: payload, signal, cache: 'no-store'});
+  } catch (failure) {
+    if (!signal?.aborted) reached(false);
+    throw failure;
+  }
+  // A collector shutting down or behind a proxy that lost it answers 502-504: not answering either.
+  reached(![502, 503, 504].includes(response.status));
   const text = await response.text();
   const parsed = text ? JSON.parse(text) : null;
   if (response.status === 401 && accepted) logOut();
@@ -52,10 +72,24 @@ export async function call(method, path, body, {signal, raw} = {}) {
 
 export const get = (path, options) => call('GET', path, undefined, options);
 export const post = (path, body, options) => call('POST', path, body, options);
-export const put = (path, body) => call('PUT', path, body);
-export const del = path => call('DELETE', path);
+export const put = (path, body, modifyIndex) => call('PUT', withCas(path, modifyIndex), body);
+export const del = (path, modifyIndex) => call('DELETE', withCas(path, modifyIndex));
 
 export const enc = encodeURIComponent;
+
+/**
+ * `path` with Consul's check-and-set: the write is refused (409 stale-index) when the item changed
+ * since it was read at `modifyIndex`, so a toggle or an edit never overwrites a change it has not seen.
+ */
+export function withCas(path, modifyIndex) {
+  if (modifyIndex === undefined || modifyIndex === null) return path;
+  return `${path}${path.includes('?') ? '&' : '?'}cas=${enc(modifyIndex)}`;
+}
+
+/** Whether `error` is a conditional write refused because someone else changed the item first. */
+export function isStale(error) {
+  return error instanceof ApiError && error.status === 409 && /\/stale-index$/.test(String(error.problem.type || ''));
+}
 
 /**
  * Keeps one blocking query open on `path` and calls `render(body)` with each answer: one

@@ -1,7 +1,7 @@
 // The console's shell: log-in, navigation and the hash router. Each page is a module whose
 // render(view, ...params) fills the view and returns a function that stops its live queries.
-import {el, fill} from './dom.js';
-import {setToken, acceptToken, loggedIn, logOut, onLoggedOut, get, ApiError} from './api.js';
+import {el, fill, ago} from './dom.js';
+import {setToken, acceptToken, loggedIn, logOut, onLoggedOut, onReachability, get, ApiError} from './api.js';
 import {renderOverview} from './overview.js';
 import {renderSource, renderSourceForm} from './source.js';
 import {renderMetrics, renderPresets} from './catalog.js';
@@ -11,7 +11,23 @@ import {renderImport} from './import.js';
 
 const view = document.getElementById('view');
 const nav = document.getElementById('nav');
+const staleBanner = document.getElementById('stale-banner');
 let stop = null;
+
+// While the collector does not answer, every page keeps its last picture greyed out under a line
+// that says since when; the first answer clears both.
+let staleTimer = null;
+onReachability(since => {
+  clearInterval(staleTimer);
+  view.classList.toggle('stale', since !== null);
+  staleBanner.hidden = since === null;
+  if (since === null) return;
+  const say = () => fill(staleBanner, `The collector is not answering since ${since.toLocaleTimeString()} (`,
+      el('time', {datetime: since.toISOString()}, ago(since.toISOString())),
+      '): this page shows what it last said and updates again when the collector is back.');
+  say();
+  staleTimer = setInterval(say, 5000);
+});
 
 const routes = [
   [/^\/$/, renderOverview],

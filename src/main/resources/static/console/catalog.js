@@ -1,6 +1,6 @@
 // Metrics and presets: list, search, create, edit, delete, and which sources use each.
 import {el, fill, heading} from './dom.js';
-import {get, post, put, del, live, enc} from './api.js';
+import {get, post, put, del, live, enc, isStale} from './api.js';
 import {field, input, textarea, select, showProblems, clearProblems, parsePairs, formatPairs} from './form.js';
 
 /** name -> sources using it (through their preset or their own intervals). */
@@ -61,8 +61,11 @@ function catalogPage(view, kind, title, describe, editor) {
 function confirmDelete(button, kind, item, reload) {
   const box = el('span', {class: 'confirm', role: 'alertdialog'}, `Delete ${item.name}? `,
       el('button', {type: 'button', class: 'danger', onclick: async () => {
-        try { await del(`/api/v1/${kind}/${enc(item.name)}`); await reload(); }
-        catch (error) { fill(box, error.message); }
+        try { await del(`/api/v1/${kind}/${enc(item.name)}`, item.modifyIndex); await reload(); }
+        catch (error) {
+          fill(box, isStale(error) ? `Not deleted: ${item.name} was changed by someone else after this page showed it.`
+            : error.message);
+        }
       }}, 'Delete'),
       el('button', {type: 'button', onclick: () => box.replaceWith(button)}, 'Cancel'));
   button.replaceWith(box);
@@ -82,7 +85,15 @@ export function renderPresets(view) {
     p.description ? el('div', {}, el('small', {}, p.description)) : null], presetEditor);
 }
 
-function editorForm(panel, title, fields, save) {
+/** Opens `editor` again on the item as the API has it now (after a stale write). */
+function reopen(kind, editor, panel, name, reload) {
+  return async () => {
+    const {body: fresh} = await get(`/api/v1/${kind}/${enc(name)}`);
+    editor(panel, fresh, reload);
+  };
+}
+
+function editorForm(panel, title, fields, save, stale) {
   const form = el('form', {class: 'card', novalidate: true}, el('h2', {}, title),
       el('p', {class: 'form-error', role: 'alert'}), fields,
       el('div', {class: 'actions'}, el('button', {type: 'submit', id: 'save'}, 'Save'),
@@ -91,7 +102,7 @@ function editorForm(panel, title, fields, save) {
     event.preventDefault();
     clearProblems(form);
     try { await save(); panel.replaceChildren(); }
-    catch (error) { showProblems(form, error); }
+    catch (error) { showProblems(form, error, stale); }
   });
   fill(panel, form);
   form.querySelector('input, textarea')?.focus();
@@ -132,10 +143,10 @@ function metricEditor(panel, metric, reload) {
     gauges: f.gauges.value.split(',').map(s => s.trim()).filter(Boolean), storageName: f.storageName.value || undefined,
     nodeStatus: f.nodeStatus.value, instanceLevel: instanceLevel.checked,
     statementTimeoutSeconds: f.statementTimeoutSeconds.value ? Number(f.statementTimeoutSeconds.value) : undefined};
-    if (metric) await put(`/api/v1/metrics/${enc(metric.name)}`, body);
+    if (metric) await put(`/api/v1/metrics/${enc(metric.name)}`, body, metric.modifyIndex);
     else await post('/api/v1/metrics', body);
     await reload();
-  });
+  }, metric && {what: `metric ${metric.name}`, reload: reopen('metrics', metricEditor, panel, metric.name, reload)});
 }
 
 function presetEditor(panel, preset, reload) {
@@ -147,8 +158,8 @@ function presetEditor(panel, preset, reload) {
   async () => {
     const body = {name: name.value.trim(), description: description.value || undefined,
       metrics: parsePairs(metrics.value, true)};
-    if (preset) await put(`/api/v1/presets/${enc(preset.name)}`, body);
+    if (preset) await put(`/api/v1/presets/${enc(preset.name)}`, body, preset.modifyIndex);
     else await post('/api/v1/presets', body);
     await reload();
-  });
+  }, preset && {what: `preset ${preset.name}`, reload: reopen('presets', presetEditor, panel, preset.name, reload)});
 }

@@ -72,3 +72,59 @@ export function keepAgesCurrent(container, every = 5000) {
   }, every);
   return () => clearInterval(timer);
 }
+
+/**
+ * Makes `target` look like `fresh` while keeping every node whose content did not change, so a
+ * live update never takes the focus, a selection or a scroll position from the user. Elements of
+ * the same tag are kept and updated in place (attributes, then children, recursively); form
+ * controls and buttons are kept only when equal, since their listeners were made for their data
+ * (give them a data- attribute of what their listener depends on).
+ */
+export function morph(target, fresh) {
+  const controls = /^(INPUT|BUTTON|SELECT|TEXTAREA)$/;
+  for (const name of target.getAttributeNames()) {
+    if (!fresh.hasAttribute(name)) target.removeAttribute(name);
+  }
+  for (const name of fresh.getAttributeNames()) {
+    if (target.getAttribute(name) !== fresh.getAttribute(name)) target.setAttribute(name, fresh.getAttribute(name));
+  }
+  const wanted = [...fresh.childNodes];
+  let at = target.firstChild;
+  for (const node of wanted) {
+    if (at && at.isEqualNode(node)) {
+      at = at.nextSibling;
+    } else if (at && at.nodeType === Node.ELEMENT_NODE && node.nodeType === Node.ELEMENT_NODE
+        && at.tagName === node.tagName && !controls.test(at.tagName)) {
+      morph(at, node);
+      at = at.nextSibling;
+    } else if (at && at.nodeType === Node.TEXT_NODE && node.nodeType === Node.TEXT_NODE) {
+      at.data = node.data;
+      at = at.nextSibling;
+    } else {
+      target.insertBefore(node, at);
+    }
+  }
+  while (at) {
+    const next = at.nextSibling;
+    at.remove();
+    at = next;
+  }
+  return target;
+}
+
+/** Puts `nodes` into `parent` in that order, moving only what is out of place (focus stays where nothing moved). */
+export function place(parent, nodes) {
+  let at = parent.firstChild;
+  for (const node of nodes) {
+    if (node === at) {
+      at = at.nextSibling;
+    } else {
+      parent.insertBefore(node, at);
+    }
+  }
+  while (at) {
+    const next = at.nextSibling;
+    at.remove();
+    at = next;
+  }
+}

@@ -1,6 +1,18 @@
 // Forms whose API errors (problem details) appear next to the field they name.
 import {el, fill} from './dom.js';
+import {isStale} from './api.js';
 
+/**
+ * What a page says when its write was refused because someone else changed the item first
+ * (409 stale-index): that nothing was saved, and a button to load the item as it is now.
+ */
+export function staleNotice(what, error, reload) {
+  const current = error.problem?.modifyIndex;
+  return el('span', {class: 'stale-notice'},
+      `Not saved: ${what} was changed by someone else after you opened it`,
+      current ? ` (it is now at change ${current})` : '', '. ',
+      reload ? el('button', {type: 'button', class: 'reload-stale', onclick: reload}, `Reload ${what}`) : null);
+}
 /** A labelled input with a place for its error; `name` is the API's field name. */
 export function field(label, name, input, hint) {
   input.name = name;
@@ -31,9 +43,16 @@ export function clearProblems(form) {
  * Shows an API error: each of its field errors next to the field it names (sqls.14 next to sqls,
  * metrics.foo next to metrics), the rest (and the detail) at the top of the form.
  */
-export function showProblems(form, error) {
+export function showProblems(form, error, stale) {
+  const {what = 'this item', reload} = stale || {};
   clearProblems(form);
   const general = form.querySelector('.form-error');
+  if (isStale(error) && general) {
+    fill(general, staleNotice(what, error, reload));
+    general.scrollIntoView({block: 'nearest'});
+    general.querySelector('button')?.focus();
+    return;
+  }
   const unplaced = [];
   for (const problem of error.errors || []) {
     const name = String(problem.field || '');

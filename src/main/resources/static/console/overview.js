@@ -1,8 +1,8 @@
 // Fleet overview: every source's live state from one blocking query on GET /api/v1/status.
-// Rows are keyed by source name and rebuilt only when their entry changed, so a fleet of a
-// thousand sources stays smooth while it updates.
-import {el, fill, formatDuration, heading, timeCell, seconds, keepAgesCurrent} from './dom.js';
-import {live, get, put, enc} from './api.js';
+// Rows are keyed by source name and updated in place only where their entry changed (morph), so a
+// fleet of a thousand sources stays smooth while it updates and a focused link or checkbox stays focused.
+import {el, fill, formatDuration, heading, timeCell, seconds, keepAgesCurrent, morph, place} from './dom.js';
+import {live, get, put, enc, isStale} from './api.js';
 
 const PAGE = 250;
 export const STATES = ['starting', 'connected', 'disconnected', 'stalled', 'failed', 'disabled', 'configured'];
@@ -49,10 +49,10 @@ export function renderOverview(view) {
     state.entries = fleet.sources;
     // The owner column only matters when several instances share the fleet.
     table.classList.toggle('single-instance', !fleet.sources.some(entry => entry.owner));
-    // Rows are built when first shown (arrange) and forgotten when their entry changes.
-    const current = new Map(fleet.sources.map(entry => [entry.name, JSON.stringify(entry)]));
-    for (const [name, known] of state.rows) {
-      if (current.get(name) !== known.key) state.rows.delete(name);
+    // Rows are built when first shown (arrange), updated when their entry changed, forgotten with their source.
+    const current = new Set(fleet.sources.map(entry => entry.name));
+    for (const name of state.rows.keys()) {
+      if (!current.has(name)) state.rows.delete(name);
     }
     fill(counts, STATES.filter(s => fleet.counts[s]).map(s => el('button', {type: 'button',
       class: `count state-${s}`, 'data-state': s, 'aria-pressed': String(state.only === s),
@@ -75,7 +75,7 @@ export function renderOverview(view) {
       return state.descending ? -order : order;
     });
     const shown = visible.slice(0, state.limit);
-    body.replaceChildren(...shown.map(rowFor));
+    place(body, shown.map(rowFor));
     empty.hidden = visible.length > 0;
     more.hidden = shown.length === visible.length;
     fill(moreText, `Showing ${shown.length} of ${visible.length} sources; filter, sort or `);
@@ -85,16 +85,21 @@ export function renderOverview(view) {
   function rowFor(entry) {
     const key = JSON.stringify(entry);
     let known = state.rows.get(entry.name);
-    if (!known || known.key !== key) {
+    if (!known) {
       known = {key, row: rowOf(entry)};
       state.rows.set(entry.name, known);
+    } else if (known.key !== key) {
+      morph(known.row, rowOf(entry));
+      known.key = key;
     }
     return known.row;
   }
 
   function rowOf(entry) {
+    // The data- attributes make a changed toggle a new node (morph keeps a control only when equal).
     const toggle = el('input', {type: 'checkbox', class: 'toggle', checked: entry.enabled,
-      'aria-label': `Collect ${entry.name}`, onchange: () => setEnabled(entry.name, toggle, notice)});
+      'data-enabled': String(entry.enabled), 'data-modify-index': entry.modifyIndex,
+      'aria-label': `Collect ${entry.name}`, onchange: () => setEnabled(entry.name, toggle, notice, entry.modifyIndex)});
     const cell = (key, ...content) => el('td', {class: `col-${key}`, 'data-label': COLUMNS.find(c => c[0] === key)[1]},
         ...content);
     return el('tr', {'data-source': entry.name, 'data-state': entry.state},
@@ -116,16 +121,22 @@ export function renderOverview(view) {
   return () => { stopAges(); stopLive(); };
 }
 
-/** Flips a source's enabled flag: reads it and writes it back (the masked password keeps the stored one). */
-export async function setEnabled(name, checkbox, notice) {
+/**
+ * Flips a source's enabled flag: reads it and writes it back (the masked password keeps the stored
+ * one) on condition that it is still at `shownIndex`, the modifyIndex of what the page showed when
+ * the box was clicked, so the toggle never undoes an edit the page has not shown yet.
+ */
+export async function setEnabled(name, checkbox, notice, shownIndex) {
   checkbox.disabled = true;
   try {
     const {body: source} = await get(`/api/v1/sources/${enc(name)}`);
     const {modifyIndex, ...request} = source;
-    await put(`/api/v1/sources/${enc(name)}`, {...request, enabled: checkbox.checked});
+    await put(`/api/v1/sources/${enc(name)}`, {...request, enabled: checkbox.checked}, shownIndex ?? modifyIndex);
   } catch (error) {
     checkbox.checked = !checkbox.checked;
-    fill(notice, `Could not change ${name}: ${error.message}`);
+    fill(notice, isStale(error)
+      ? `Not changed: ${name} was changed by someone else after this page showed it; the page shows it as it is now.`
+      : `Could not change ${name}: ${error.message}`);
   } finally {
     checkbox.disabled = false;
   }

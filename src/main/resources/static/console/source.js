@@ -1,23 +1,26 @@
 // A source's page (configuration, live status, metrics, actions) and its add / edit / copy form.
-import {el, fill, heading, timeCell, formatDuration, keepAgesCurrent} from './dom.js';
-import {get, post, put, del, live, enc} from './api.js';
+import {el, fill, heading, timeCell, formatDuration, keepAgesCurrent, morph} from './dom.js';
+import {get, post, put, del, live, enc, isStale} from './api.js';
 import {field, input, select, showProblems, clearProblems, parsePairs, formatPairs} from './form.js';
 import {setEnabled} from './overview.js';
 
-const KINDS = ['postgres', 'postgres-continuous-discovery', 'pgbouncer', 'pgpool', 'patroni'];
-
 export function renderSource(view, name) {
   const notice = el('p', {class: 'notice', role: 'status'});
-  const config = el('dl', {class: 'details'});
+  const config = el('dl', {class: 'details', id: 'source-config'});
   const status = el('div', {id: 'source-status'});
   const testResult = el('div', {id: 'test-result', role: 'status'});
+  // The configuration as last read, with its modifyIndex: what the toggle and the delete are conditional on.
+  let shown = null;
   const toggle = el('input', {type: 'checkbox', id: 'source-enabled',
-    onchange: () => setEnabled(name, toggle, notice)});
+    onchange: () => setEnabled(name, toggle, notice, shown?.modifyIndex)});
   const confirmBox = el('div', {class: 'confirm', hidden: true, role: 'alertdialog', 'aria-label': 'Confirm deletion'},
       el('span', {}, `Delete the source ${name}? Its collection stops; stored measurements stay.`),
       el('button', {type: 'button', class: 'danger', id: 'confirm-delete', onclick: async () => {
-        try { await del(`/api/v1/sources/${enc(name)}`); location.hash = '#/'; }
-        catch (error) { fill(notice, `Delete failed: ${error.message}`); }
+        try { await del(`/api/v1/sources/${enc(name)}`, shown?.modifyIndex); location.hash = '#/'; }
+        catch (error) {
+          fill(notice, isStale(error) ? `Not deleted: ${name} was changed by someone else after this page showed it;`
+            + ' the page shows it as it is now.' : `Delete failed: ${error.message}`);
+        }
       }}, 'Delete'),
       el('button', {type: 'button', onclick: () => { confirmBox.hidden = true; }}, 'Cancel'));
   fill(view, heading(name,
@@ -31,8 +34,12 @@ export function renderSource(view, name) {
       }}, 'Delete')),
   confirmBox, notice, testResult, el('section', {}, el('h2', {}, 'Configuration'), config), status);
 
-  get(`/api/v1/sources/${enc(name)}`).then(({body: source}) => {
-    toggle.checked = source.enabled;
+  // Read again whenever the live status reports another modifyIndex: an edit elsewhere, or a
+  // restart, shows here without a reload.
+  let reading = null;
+  const readConfig = () => reading ??= get(`/api/v1/sources/${enc(name)}`).then(({body: source}) => {
+    shown = source;
+    if (!toggle.disabled) toggle.checked = source.enabled;
     const row = (label, value) => value === null || value === undefined || value === '' ? null
       : [el('dt', {}, label), el('dd', {}, String(value))];
     fill(config, row('Connection', source.connStr), row('Kind', source.kind), row('Group', source.group),
@@ -40,11 +47,13 @@ export function renderSource(view, name) {
         row('Standby preset', source.standbyPreset), row('Standby intervals', formatPairs(source.standbyMetrics)),
         row('Tags', formatPairs(source.tags)), row('Only if primary', source.onlyIfPrimary ? 'yes' : null),
         row('Include pattern', source.includePattern), row('Exclude pattern', source.excludePattern));
-  }).catch(error => fill(notice, error.message));
+  }).catch(error => fill(notice, error.message)).finally(() => { reading = null; });
 
   const stopAges = keepAgesCurrent(status);
-  const stopLive = live(`/api/v1/sources/${enc(name)}/status`, s => renderStatus(status, s),
-      {onError: error => fill(notice, error.status === 404 ? 'No such source.' : `Live update failed: ${error.message}`)});
+  const stopLive = live(`/api/v1/sources/${enc(name)}/status`, s => {
+    if (s.modifyIndex !== shown?.modifyIndex) readConfig();
+    renderStatus(status, s);
+  }, {onError: error => fill(notice, error.status === 404 ? 'No such source.' : `Live update failed: ${error.message}`)});
   return () => { stopAges(); stopLive(); };
 }
 
@@ -74,10 +83,11 @@ function renderStatus(container, s) {
       el('ul', {id: 'members'}, s.discovery.members.map(m => el('li', {},
           el('a', {href: `#/sources/${enc(m.name)}`}, m.name), ` ${m.role ?? ''} ${m.state ?? ''}`,
           m.retiredAt ? ' (retired)' : '')))) : null;
-  fill(container, el('section', {}, el('h2', {}, 'Status'), facts), members,
+  // Updated in place: nodes whose data did not change (and the focus) stay.
+  morph(container, el('div', {id: container.id}, el('section', {}, el('h2', {}, 'Status'), facts), members,
       el('section', {}, el('h2', {}, 'Metrics'), el('div', {class: 'table-wrap'}, el('table', {class: 'cards'},
           el('thead', {}, el('tr', {}, ['Metric', 'Interval', 'Lane', 'Last success', 'Last error']
-              .map(h => el('th', {scope: 'col'}, h)))), el('tbody', {id: 'source-metrics'}, metricRows)))));
+              .map(h => el('th', {scope: 'col'}, h)))), el('tbody', {id: 'source-metrics'}, metricRows))))));
 }
 
 async function testConnection(request, target, notice) {
@@ -100,18 +110,22 @@ export function renderSourceForm(view, name, copy) {
   const editing = name !== null && !copy;
   const form = el('form', {class: 'card', novalidate: true});
   fill(view, heading(editing ? `Edit ${name}` : copy ? `Copy of ${name}` : 'Add a source'), form);
-  Promise.all([name ? get(`/api/v1/sources/${enc(name)}`) : Promise.resolve({body: {}}), get('/api/v1/presets')])
-    .then(([{body: source}, {body: presets}]) => buildForm(form, source, presets.map(p => p.name), editing, copy, name))
+  const reload = () => renderSourceForm(view, name, copy);
+  // The kinds come from the collector's kind registry: a kind added there shows here without a change.
+  Promise.all([name ? get(`/api/v1/sources/${enc(name)}`) : Promise.resolve({body: {}}), get('/api/v1/presets'),
+    get('/api/v1/kinds')])
+    .then(([{body: source}, {body: presets}, {body: kinds}]) => buildForm(form, source, presets.map(p => p.name),
+        kinds.map(k => k.kind), editing, copy, name, reload))
     .catch(error => fill(form, el('p', {class: 'form-error'}, error.message)));
 }
 
-function buildForm(form, source, presetNames, editing, copy, originalName) {
+function buildForm(form, source, presetNames, kindNames, editing, copy, originalName, reload) {
   const f = {
     name: input(copy ? `${source.name}-copy` : source.name, {required: true, disabled: editing}),
     connStr: input(source.connStr, {required: true, placeholder: 'postgresql://user:password@host:5432/db',
       autocomplete: 'off', spellcheck: 'false'}),
     password: el('input', {type: 'password', autocomplete: 'new-password'}),
-    kind: select(KINDS, source.kind ?? 'postgres'),
+    kind: select(kindNames, source.kind ?? 'postgres'),
     group: input(source.group ?? 'default'),
     preset: select(['', ...presetNames], source.preset ?? ''),
     metrics: input(formatPairs(source.metrics), {placeholder: 'metric=seconds, …'}),
@@ -158,11 +172,12 @@ function buildForm(form, source, presetNames, editing, copy, originalName) {
     clearProblems(form);
     const body = request();
     try {
-      if (editing) await put(`/api/v1/sources/${enc(originalName)}`, body);
+      // An edit is conditional on the version the form was filled from (check-and-set).
+      if (editing) await put(`/api/v1/sources/${enc(originalName)}`, body, source.modifyIndex);
       else await post('/api/v1/sources', body);
       location.hash = `#/sources/${enc(editing ? originalName : body.name)}`;
     } catch (error) {
-      showProblems(form, error);
+      showProblems(form, error, {what: `source ${originalName}`, reload});
     }
   });
   (editing ? f.connStr : f.name).focus();

@@ -29,6 +29,8 @@ public final class ApiDocs {
             @Schema(description = "each offending field with what is wrong with it") List<FieldProblem> errors,
             @Schema(description = "on in-use conflicts: the sources and presets that refer to the item",
                     example = "{\"sources\": [\"orders\"], \"presets\": [\"basic\"]}")
-            Map<String, List<String>> usedBy) {
+            Map<String, List<String>> usedBy,
+            @Schema(description = "on stale-index conflicts: the item's current modifyIndex", example = "42")
+            Long modifyIndex) {
     }
 }

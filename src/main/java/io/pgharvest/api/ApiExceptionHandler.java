@@ -7,6 +7,7 @@ import io.pgharvest.store.DuplicateItemException;
 import io.pgharvest.store.InvalidConfigException;
 import io.pgharvest.store.ItemInUseException;
 import io.pgharvest.store.NoSuchItemException;
+import io.pgharvest.store.StaleIndexException;
 import io.pgharvest.store.StoreException;
 import io.pgharvest.store.StoreUnavailableException;
 import io.pgharvest.support.JacksonPaths;
@@ -74,6 +75,15 @@ class ApiExceptionHandler extends ResponseEntityExceptionHandler {
     @ExceptionHandler(BuiltInItemException.class)
     ResponseEntity<ProblemDetail> builtIn(BuiltInItemException e) {
         return problem(HttpStatus.CONFLICT, ProblemTypes.BUILT_IN, e.getMessage(), null);
+    }
+
+    /** Names the item's current modify index, so the writer can re-read it and retry. */
+    @ExceptionHandler(StaleIndexException.class)
+    ResponseEntity<ProblemDetail> stale(StaleIndexException e) {
+        ResponseEntity<ProblemDetail> response = problem(HttpStatus.CONFLICT, ProblemTypes.STALE_INDEX, e.getMessage(), null);
+        response.getBody().setProperty("modifyIndex", e.current());
+        response.getBody().setProperty("expectedModifyIndex", e.expected());
+        return response;
     }
 
     /** Lists the users as {@code usedBy: {"sources": [...], "presets": [...]}}. */

@@ -82,7 +82,14 @@ public record BlockingQuery(Long index, Duration maxWait) {
         }
     }
 
-    private static Duration parseDuration(String text) {
+    /** Whether {@code text} is a duration in this API's form (250ms, 30s, 5m, 1h, 1m30s). */
+    public static boolean isDuration(String text) {
+        return text != null && DURATION.matcher(text.trim()).matches();
+    }
+
+    /** Parses a duration in this API's form; check it with {@link #isDuration} first. */
+    public static Duration parseDuration(String text) {
+        text = text.trim();
         Duration total = Duration.ZERO;
         Matcher part = DURATION_PART.matcher(text);
         while (part.find()) {

@@ -24,6 +24,8 @@ public final class ProblemTypes {
     public static final URI IN_USE = URI.create(BASE + "in-use");
     /** A delete of a built-in metric or preset. */
     public static final URI BUILT_IN = URI.create(BASE + "built-in");
+    /** A conditional write ({@code ?cas=N}) whose modify index is no longer the item's; {@code modifyIndex} is the current one. */
+    public static final URI STALE_INDEX = URI.create(BASE + "stale-index");
     /** Any other client error. */
     public static final URI BAD_REQUEST = URI.create(BASE + "bad-request");
     /** The request (body or URL) is larger than pgharvest accepts. */

@@ -1,6 +1,9 @@
 package io.pgharvest.fanout;
 
 import io.pgharvest.model.MetricDefinition;
+import io.pgharvest.model.sql.SqlLexer;
+import io.pgharvest.model.sql.SqlLexer.Kind;
+import io.pgharvest.model.sql.SqlLexer.Token;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
@@ -30,7 +33,7 @@ import java.util.Set;
  * every relation it reads must be shared or instance-wide (allow-listed below), every function
  * allow-listed as independent of the database's catalogs and of the session, every cast to a
  * built-in type (no {@code regclass}: it resolves names in the current database). Anything else,
- * or anything this lexer cannot classify, leaves the metric per database, with the reason.
+ * or anything this scan cannot classify, leaves the metric per database, with the reason.
  *
  * <p>The session: a per-database query that leaves out its own backend ({@code pid <>
  * pg_backend_pid()}) leaves out the collector's session on ITS database. In the variant
@@ -61,6 +64,11 @@ final class LateralFanOut {
             "pg_stat_progress_create_index", "pg_stat_progress_cluster", "pg_stat_progress_basebackup",
             "pg_stat_progress_copy", "pg_shmem_allocations", "pg_file_settings", "pg_hba_file_rules",
             "pg_replication_origin", "pg_replication_origin_status", "pg_wait_events");
+    /**
+     * Of those, the ones an extension provides: sessions search pg_catalog only, so a metric names
+     * them through the schema the extension was created in (any schema).
+     */
+    private static final Set<String> EXTENSION_RELATIONS = Set.of("pg_stat_statements", "pg_stat_statements_info");
     /** Of those, the views that show the reading session itself (active, holding locks). */
     private static final Set<String> SESSION_VIEWS = Set.of("pg_stat_activity", "pg_locks", "pg_stat_ssl",
             "pg_stat_gssapi", "pg_stat_get_activity");
@@ -127,11 +135,11 @@ final class LateralFanOut {
     }
 
     static Outcome of(String sql) {
-        var lexed = SqlTokens.of(sql == null ? "" : sql);
-        if (lexed.isEmpty()) {
+        var lexed = SqlLexer.lex(sql == null ? "" : sql);
+        if (lexed.problem().isPresent()) {
             return Outcome.no("a literal or comment is not closed");
         }
-        List<SqlTokens.Token> t = lexed.get().stream().filter(x -> x.kind() != SqlTokens.Kind.COMMENT).toList();
+        List<Token> t = lexed.code();
         int count = t.size();
         while (count > 0 && t.get(count - 1).is(";")) {
             count--;
@@ -140,7 +148,11 @@ final class LateralFanOut {
             return Outcome.no("not a single SELECT or WITH query");
         }
         t = t.subList(0, count);
-        return new Scan(t).run(sql, t.get(count - 1).end());
+        try {
+            return new Scan(t).run(sql, t.get(count - 1).end());
+        } catch (IllegalArgumentException e) {
+            return Outcome.no("has a constant or a quoted name the server refuses: " + e.getMessage());
+        }
     }
 
     private static final class Frame {
@@ -154,7 +166,7 @@ final class LateralFanOut {
 
     /** One pass over the tokens: classifies each name, collects what the variant replaces. */
     private static final class Scan {
-        private final List<SqlTokens.Token> t;
+        private final List<Token> t;
         private final Set<String> cteNames = new HashSet<>();
         private final List<int[]> replacements = new ArrayList<>();
         private final List<String> replacementTexts = new ArrayList<>();
@@ -163,12 +175,12 @@ final class LateralFanOut {
         private boolean readsSessionView;
         private boolean namesOwnBackend;
 
-        Scan(List<SqlTokens.Token> tokens) {
+        Scan(List<Token> tokens) {
             this.t = tokens;
             for (int i = 0; i + 2 < t.size(); i++) {
                 if (t.get(i + 1).word().equals("as") && (t.get(i + 2).is("(")
                         || t.get(i + 2).word().equals("materialized") || t.get(i + 2).word().equals("not"))) {
-                    cteNames.add(t.get(i).kind() == SqlTokens.Kind.WORD ? t.get(i).word() : t.get(i).text());
+                    cteNames.add(t.get(i).kind() == Kind.WORD ? t.get(i).word() : t.get(i).text());
                 }
             }
         }
@@ -177,9 +189,9 @@ final class LateralFanOut {
             frames.push(new Frame(""));
             boolean expectRelation = false;
             for (int i = 0; i < t.size(); i++) {
-                SqlTokens.Token tok = t.get(i);
+                Token tok = t.get(i);
                 String w = tok.word();
-                if (tok.kind() == SqlTokens.Kind.PUNCT) {
+                if (tok.kind() == Kind.PUNCTUATION || tok.kind() == Kind.OPERATOR) {
                     switch (tok.text()) {
                         case "(" -> frames.push(new Frame(i > 0 ? t.get(i - 1).word() : ""));
                         case ")" -> {
@@ -201,7 +213,7 @@ final class LateralFanOut {
                             i = after - 1;
                         }
                         default -> {
-                            // operators
+                            // other operators and punctuation
                         }
                     }
                     if (!tok.is(",")) {
@@ -209,7 +221,7 @@ final class LateralFanOut {
                     }
                     continue;
                 }
-                boolean named = tok.kind() == SqlTokens.Kind.WORD || tok.kind() == SqlTokens.Kind.QUOTED_NAME;
+                boolean named = tok.kind() == Kind.WORD || tok.kind() == Kind.QUOTED_IDENTIFIER;
                 if (named && tok.text().replace("\"", "").toLowerCase(Locale.ROOT).startsWith(RESERVED_PREFIX)) {
                     return Outcome.no("uses the name " + tok.text() + ", which the instance-wide variant reserves");
                 }
@@ -224,27 +236,30 @@ final class LateralFanOut {
                 if (!named) {
                     continue;
                 }
-                String name = tok.kind() == SqlTokens.Kind.WORD ? w : unquote(tok.text());
+                String name = tok.kind() == Kind.WORD ? w : tok.value();
                 int last = i;
                 if (i + 2 < t.size() && t.get(i + 1).is(".")) {
-                    SqlTokens.Token member = t.get(i + 2);
+                    Token member = t.get(i + 2);
                     if (member.is("*")) {
                         i += 2;
                         continue;
                     }
-                    if (!name.equals("pg_catalog") && (relationPosition || i + 3 < t.size() && t.get(i + 3).is("("))) {
+                    String memberName = member.kind() == Kind.QUOTED_IDENTIFIER ? member.value() : member.word();
+                    boolean extensionView = EXTENSION_RELATIONS.contains(memberName);
+                    if (!name.equals("pg_catalog") && !extensionView
+                            && (relationPosition || i + 3 < t.size() && t.get(i + 3).is("("))) {
                         return Outcome.no("reads " + tok.text() + "." + member.text() + " outside pg_catalog");
                     }
-                    if (!name.equals("pg_catalog")) {
+                    if (!name.equals("pg_catalog") && !extensionView) {
                         i += 2; // alias.column
                         continue;
                     }
-                    name = member.kind() == SqlTokens.Kind.QUOTED_NAME ? unquote(member.text()) : member.word();
+                    name = member.kind() == Kind.QUOTED_IDENTIFIER ? member.value() : member.word();
                     last = i + 2;
                 }
                 boolean call = last + 1 < t.size() && t.get(last + 1).is("(");
                 if (call) {
-                    if (tok.kind() == SqlTokens.Kind.QUOTED_NAME) {
+                    if (tok.kind() == Kind.QUOTED_IDENTIFIER) {
                         return Outcome.no("calls " + tok.text() + "()");
                     }
                     String problem = function(name, last, relationPosition);
@@ -322,9 +337,9 @@ final class LateralFanOut {
                     return null;
                 }
                 case "current_setting" -> {
-                    boolean literal = at + 3 < t.size() && t.get(at + 2).kind() == SqlTokens.Kind.STRING
+                    boolean literal = at + 3 < t.size() && t.get(at + 2).kind() == Kind.STRING
                             && t.get(at + 3).is(")");
-                    String setting = literal ? t.get(at + 2).text().replace("'", "").toLowerCase(Locale.ROOT) : "";
+                    String setting = literal ? t.get(at + 2).value().toLowerCase(Locale.ROOT) : "";
                     return SERVER_SETTINGS.contains(setting) ? null
                             : "reads a setting that may differ between databases (current_setting"
                                     + (literal ? " " + t.get(at + 2).text() : " of an expression") + ")";
@@ -345,7 +360,7 @@ final class LateralFanOut {
 
         /** The index after a cast's type, or -1 when the type is not a built-in one. */
         private int castType(int i) {
-            if (i >= t.size() || t.get(i).kind() != SqlTokens.Kind.WORD) {
+            if (i >= t.size() || t.get(i).kind() != Kind.WORD) {
                 return -1;
             }
             String type = t.get(i).word();
@@ -374,7 +389,7 @@ final class LateralFanOut {
             }
             if (next < t.size() && t.get(next).is("(")) {
                 int close = next + 1;
-                while (close < t.size() && (t.get(close).kind() == SqlTokens.Kind.NUMBER || t.get(close).is(","))) {
+                while (close < t.size() && (t.get(close).kind() == Kind.NUMBER || t.get(close).is(","))) {
                     close++;
                 }
                 if (close >= t.size() || !t.get(close).is(")")) {
@@ -403,10 +418,6 @@ final class LateralFanOut {
         private void replace(int from, int to, String text) {
             replacements.add(new int[] {from, to});
             replacementTexts.add(text);
-        }
-
-        private static String unquote(String quoted) {
-            return quoted.substring(1, quoted.length() - 1).replace("\"\"", "\"");
         }
     }
 }

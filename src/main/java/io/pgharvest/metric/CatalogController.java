@@ -3,11 +3,13 @@ package io.pgharvest.metric;
 import static io.pgharvest.api.BlockingQuery.INDEX_HEADER;
 
 import io.pgharvest.api.ApiDocs;
+import io.pgharvest.api.CheckAndSet;
 import io.pgharvest.api.TableResource;
 import io.pgharvest.model.ConfigSnapshot;
 import io.pgharvest.model.StoreTable;
 import io.pgharvest.store.ConfigStore;
 import io.pgharvest.store.Stored;
+import io.pgharvest.store.WriteCondition;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.Parameter;
 import io.swagger.v3.oas.annotations.headers.Header;
@@ -16,8 +18,9 @@ import io.swagger.v3.oas.annotations.media.Schema;
 import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import java.util.List;
 import java.util.Map;
+import java.util.function.BiFunction;
 import java.util.function.Function;
-import java.util.function.ToLongFunction;
+import java.util.function.ToLongBiFunction;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.DeleteMapping;
 import org.springframework.web.bind.annotation.GetMapping;
@@ -52,7 +55,8 @@ abstract class CatalogController<T, Q, R> {
     }
 
     /** The store's calls for one catalog table. */
-    record StoreCalls<T>(Function<T, Stored<T>> create, Function<T, Stored<T>> put, ToLongFunction<String> delete) {
+    record StoreCalls<T>(Function<T, Stored<T>> create, BiFunction<T, WriteCondition, Stored<T>> put,
+            ToLongBiFunction<String, WriteCondition> delete) {
     }
 
     private final TableResource<T, R> table;
@@ -104,10 +108,15 @@ abstract class CatalogController<T, Q, R> {
             description = "On a built-in name this creates the operator's override.")
     @ApiResponse(responseCode = "200", description = "Replaced or overridden")
     @ApiResponse(responseCode = "201", description = "Created")
-    @ApiResponse(responseCode = "400", description = "Invalid item; errors names each field",
+    @ApiResponse(responseCode = "400", description = "Invalid item (errors names each field), or cas does not parse",
             content = @Content(mediaType = ApiDocs.PROBLEM_JSON, schema = @Schema(implementation = ApiDocs.Problem.class)))
-    ResponseEntity<R> putItem(@PathVariable String name, @RequestBody Q request) {
-        return table.written(calls.put().apply(requests.toItem(request, name)));
+    @ApiResponse(responseCode = "409", description = "stale-index: the item changed since the modifyIndex given as cas",
+            content = @Content(mediaType = ApiDocs.PROBLEM_JSON, schema = @Schema(implementation = ApiDocs.Problem.class)))
+    ResponseEntity<R> putItem(@PathVariable String name,
+            @Parameter(description = CheckAndSet.PARAM_DESCRIPTION) @RequestParam(required = false) String cas,
+            @RequestBody Q request) {
+        WriteCondition condition = CheckAndSet.parse(cas);
+        return table.written(calls.put().apply(requests.toItem(request, name), condition));
     }
 
     @DeleteMapping("/{name}")
@@ -116,9 +125,11 @@ abstract class CatalogController<T, Q, R> {
             headers = @Header(name = INDEX_HEADER, description = "store index of the deletion"))
     @ApiResponse(responseCode = "404", description = "No such item",
             content = @Content(mediaType = ApiDocs.PROBLEM_JSON, schema = @Schema(implementation = ApiDocs.Problem.class)))
-    @ApiResponse(responseCode = "409", description = "Built in (not deletable), or still used (usedBy lists by what)",
+    @ApiResponse(responseCode = "409", description = "Built in (not deletable), still used (usedBy lists by what),"
+            + " or stale-index (changed since the modifyIndex given as cas)",
             content = @Content(mediaType = ApiDocs.PROBLEM_JSON, schema = @Schema(implementation = ApiDocs.Problem.class)))
-    ResponseEntity<Void> deleteItem(@PathVariable String name) {
-        return table.deleted(calls.delete().applyAsLong(name));
+    ResponseEntity<Void> deleteItem(@PathVariable String name,
+            @Parameter(description = CheckAndSet.PARAM_DESCRIPTION) @RequestParam(required = false) String cas) {
+        return table.deleted(calls.delete().applyAsLong(name, CheckAndSet.parse(cas)));
     }
 }

@@ -18,7 +18,9 @@ public final class NativeNames {
             "psutil_disk", "file systems of the server's data, WAL and log directories and tablespaces"
                     + " (server on this host only)",
             "psutil_disk_io_total", "disk reads and writes of this host since boot (server on this host only)",
-            "server_log_event_counts", "log lines by severity from the server's CSV or JSON log")));
+            "server_log_event_counts", "log lines by severity from the server's CSV or JSON log",
+            "query_stats", "per-interval changes of pg_stat_statements, top statements plus other"
+                    + " (docs/query-insights.md)")));
 
     /**
      * Implementations that only discovery adds to the sources it finds, never named by a definition:

@@ -19,6 +19,8 @@ import java.util.List;
  * @param lastError the newest error of the source: its connection or one of its metrics; null if none
  * @param lastErrorAt when {@code lastError} happened
  * @param owner the instance that collects the source when several share the fleet; null with one instance
+ * @param modifyIndex the store index of the source's last configuration change: what the console's
+ *     inline on/off sends as {@code cas}, so a toggle never overwrites an edit it has not seen
  */
 public record FleetEntry(
         String name,
@@ -32,7 +34,8 @@ public record FleetEntry(
         List<String> soloMetrics,
         String lastError,
         Instant lastErrorAt,
-        String owner) {
+        String owner,
+        long modifyIndex) {
 
     public FleetEntry {
         soloMetrics = List.copyOf(soloMetrics);
@@ -48,7 +51,7 @@ public record FleetEntry(
             Instant discoveryErrorAt = status.discovery() == null ? null : status.discovery().lastErrorAt();
             return new FleetEntry(status.name(), status.kind(), status.group(), status.enabled(), status.state(),
                     ownerTick, null, status.metrics().size(), List.of(),
-                    discoveryError != null ? discoveryError : ownerError, discoveryErrorAt, owner);
+                    discoveryError != null ? discoveryError : ownerError, discoveryErrorAt, owner, status.modifyIndex());
         }
         String lastError = runtime.lastConnectionError();
         Instant lastErrorAt = runtime.lastConnectionErrorAt();
@@ -62,6 +65,6 @@ public record FleetEntry(
                 .filter(metric -> metric.lane() == MetricLane.SOLO).map(MetricRuntimeStatus::name).toList();
         return new FleetEntry(status.name(), status.kind(), status.group(), status.enabled(), status.state(),
                 runtime.lastTickStart(), runtime.lastTickDuration(), runtime.metrics().size(), solo, lastError,
-                lastErrorAt, owner);
+                lastErrorAt, owner, status.modifyIndex());
     }
 }

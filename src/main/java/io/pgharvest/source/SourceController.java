@@ -3,6 +3,7 @@ package io.pgharvest.source;
 import static io.pgharvest.api.BlockingQuery.INDEX_HEADER;
 
 import io.pgharvest.api.ApiDocs;
+import io.pgharvest.api.CheckAndSet;
 import io.pgharvest.api.TableResource;
 import io.pgharvest.model.ConfigSnapshot;
 import io.pgharvest.model.Source;
@@ -81,12 +82,17 @@ class SourceController {
                     + " user and database are unchanged.")
     @ApiResponse(responseCode = "200", description = "Replaced")
     @ApiResponse(responseCode = "201", description = "Created")
-    @ApiResponse(responseCode = "400", description = "Invalid source; errors names each field",
+    @ApiResponse(responseCode = "400", description = "Invalid source (errors names each field), or cas does not parse",
             content = @Content(mediaType = ApiDocs.PROBLEM_JSON, schema = @Schema(implementation = ApiDocs.Problem.class)))
-    ResponseEntity<SourceResponse> put(@PathVariable String name, @Valid @RequestBody SourceRequest request) {
+    @ApiResponse(responseCode = "409", description = "stale-index: the source changed since the modifyIndex given as cas",
+            content = @Content(mediaType = ApiDocs.PROBLEM_JSON, schema = @Schema(implementation = ApiDocs.Problem.class)))
+    ResponseEntity<SourceResponse> put(@PathVariable String name,
+            @Parameter(description = CheckAndSet.PARAM_DESCRIPTION) @RequestParam(required = false) String cas,
+            @Valid @RequestBody SourceRequest request) {
+        var condition = CheckAndSet.parse(cas);
         Source source = request.toSource(name, store.snapshot());
         return sources.written(store.putSource(
-                MaskedPassword.keepStored(source, store.snapshot().sources().get(source.name()))));
+                MaskedPassword.keepStored(source, store.snapshot().sources().get(source.name())), condition));
     }
 
     @DeleteMapping("/{name}")
@@ -95,7 +101,10 @@ class SourceController {
             headers = @Header(name = INDEX_HEADER, description = "store index of the deletion"))
     @ApiResponse(responseCode = "404", description = "No such source",
             content = @Content(mediaType = ApiDocs.PROBLEM_JSON, schema = @Schema(implementation = ApiDocs.Problem.class)))
-    ResponseEntity<Void> delete(@PathVariable String name) {
-        return sources.deleted(store.deleteSource(name));
+    @ApiResponse(responseCode = "409", description = "stale-index: the source changed since the modifyIndex given as cas",
+            content = @Content(mediaType = ApiDocs.PROBLEM_JSON, schema = @Schema(implementation = ApiDocs.Problem.class)))
+    ResponseEntity<Void> delete(@PathVariable String name,
+            @Parameter(description = CheckAndSet.PARAM_DESCRIPTION) @RequestParam(required = false) String cas) {
+        return sources.deleted(store.deleteSource(name, CheckAndSet.parse(cas)));
     }
 }

@@ -16,6 +16,10 @@ import java.util.Optional;
  * <p>Every successful write advances the store-wide index by one; the written item and its
  * table take that index as their modify index. Writes are serialized; readers never block.
  *
+ * <p>Replacing and deleting writes may carry a {@link WriteCondition} (Consul's check-and-set): the
+ * modify index the writer read, checked atomically with the write; a stale one throws
+ * {@link StaleIndexException} and changes nothing. The overloads without one are unconditional.
+ *
  * <p>Metrics and presets are the built-in catalog merged with the operator's own. Writing a
  * built-in name creates an override; deleting an override restores the built-in; a built-in that
  * is not overridden cannot be deleted.
@@ -48,7 +52,16 @@ public interface ConfigStore {
      *
      * @throws InvalidConfigException if the source is invalid
      */
-    Stored<Source> putSource(Source source);
+    default Stored<Source> putSource(Source source) {
+        return putSource(source, WriteCondition.any());
+    }
+
+    /**
+     * {@link #putSource(Source)} if the source's modify index is still the one {@code condition} expects.
+     *
+     * @throws StaleIndexException if it is not; nothing was changed
+     */
+    Stored<Source> putSource(Source source, WriteCondition condition);
 
     /**
      * Removes a source.
@@ -56,7 +69,12 @@ public interface ConfigStore {
      * @return the new store index
      * @throws NoSuchItemException if there is no such source
      */
-    long deleteSource(String name);
+    default long deleteSource(String name) {
+        return deleteSource(name, WriteCondition.any());
+    }
+
+    /** {@link #deleteSource(String)} if the source's modify index is still the one {@code condition} expects. */
+    long deleteSource(String name, WriteCondition condition);
 
     /**
      * Adds a metric of the operator's own.
@@ -66,7 +84,12 @@ public interface ConfigStore {
     Stored<MetricDefinition> createMetric(MetricDefinition metric);
 
     /** Creates, replaces, or overrides the built-in metric of that name. */
-    Stored<MetricDefinition> putMetric(MetricDefinition metric);
+    default Stored<MetricDefinition> putMetric(MetricDefinition metric) {
+        return putMetric(metric, WriteCondition.any());
+    }
+
+    /** {@link #putMetric(MetricDefinition)} under {@code condition}; see {@link #putSource(Source, WriteCondition)}. */
+    Stored<MetricDefinition> putMetric(MetricDefinition metric, WriteCondition condition);
 
     /**
      * Removes the operator's metric, or the override of a built-in one (which then applies again).
@@ -75,16 +98,31 @@ public interface ConfigStore {
      * @throws ItemInUseException if a source or preset refers to it and no built-in takes its place
      * @throws BuiltInItemException if it is a built-in that is not overridden
      */
-    long deleteMetric(String name);
+    default long deleteMetric(String name) {
+        return deleteMetric(name, WriteCondition.any());
+    }
+
+    /** {@link #deleteMetric(String)} under {@code condition}. */
+    long deleteMetric(String name, WriteCondition condition);
 
     /** Adds a preset of the operator's own; see {@link #createMetric}. */
     Stored<Preset> createPreset(Preset preset);
 
     /** Creates, replaces, or overrides the built-in preset of that name. */
-    Stored<Preset> putPreset(Preset preset);
+    default Stored<Preset> putPreset(Preset preset) {
+        return putPreset(preset, WriteCondition.any());
+    }
+
+    /** {@link #putPreset(Preset)} under {@code condition}. */
+    Stored<Preset> putPreset(Preset preset, WriteCondition condition);
 
     /** Removes a preset; see {@link #deleteMetric}. */
-    long deletePreset(String name);
+    default long deletePreset(String name) {
+        return deletePreset(name, WriteCondition.any());
+    }
+
+    /** {@link #deletePreset(String)} under {@code condition}. */
+    long deletePreset(String name, WriteCondition condition);
 
     /**
      * Creates or replaces every item of {@code changes} in one write (one index step), validated

@@ -122,7 +122,7 @@ class StateConfigStore implements ConfigStore {
 
     @Override
     public Stored<Source> createSource(Source source) {
-        return write(SOURCES, source.name(), current -> {
+        return write(SOURCES, source.name(), WriteCondition.any(), current -> {
             if (current.origin(SOURCES, source.name()) != null) {
                 throw new DuplicateItemException(SOURCES, source.name(), false);
             }
@@ -132,16 +132,16 @@ class StateConfigStore implements ConfigStore {
     }
 
     @Override
-    public Stored<Source> putSource(Source source) {
-        return write(SOURCES, source.name(), current -> {
+    public Stored<Source> putSource(Source source, WriteCondition condition) {
+        return write(SOURCES, source.name(), condition, current -> {
             requireValid(SOURCES, source.name(), SourceRules.check(source, current.snapshot()));
             return source;
         });
     }
 
     @Override
-    public long deleteSource(String name) {
-        return remove(SOURCES, name, current -> {
+    public long deleteSource(String name, WriteCondition condition) {
+        return remove(SOURCES, name, condition, current -> {
             if (current.origin(SOURCES, name) == null) {
                 throw new NoSuchItemException(SOURCES, name);
             }
@@ -150,7 +150,7 @@ class StateConfigStore implements ConfigStore {
 
     @Override
     public Stored<MetricDefinition> createMetric(MetricDefinition metric) {
-        return write(METRICS, metric.name(), current -> {
+        return write(METRICS, metric.name(), WriteCondition.any(), current -> {
             refuseDuplicate(current, METRICS, metric.name());
             requireValid(METRICS, metric.name(), MetricRules.check(metric));
             return metric;
@@ -158,22 +158,22 @@ class StateConfigStore implements ConfigStore {
     }
 
     @Override
-    public Stored<MetricDefinition> putMetric(MetricDefinition metric) {
-        return write(METRICS, metric.name(), current -> {
+    public Stored<MetricDefinition> putMetric(MetricDefinition metric, WriteCondition condition) {
+        return write(METRICS, metric.name(), condition, current -> {
             requireValid(METRICS, metric.name(), MetricRules.check(metric));
             return metric;
         });
     }
 
     @Override
-    public long deleteMetric(String name) {
-        return remove(METRICS, name, current -> refuseDelete(current, METRICS, name,
+    public long deleteMetric(String name, WriteCondition condition) {
+        return remove(METRICS, name, condition, current -> refuseDelete(current, METRICS, name,
                 () -> ItemUsers.ofMetric(current.snapshot(), name)));
     }
 
     @Override
     public Stored<Preset> createPreset(Preset preset) {
-        return write(PRESETS, preset.name(), current -> {
+        return write(PRESETS, preset.name(), WriteCondition.any(), current -> {
             refuseDuplicate(current, PRESETS, preset.name());
             requireValid(PRESETS, preset.name(), PresetRules.check(preset, current.snapshot()));
             return preset;
@@ -181,16 +181,16 @@ class StateConfigStore implements ConfigStore {
     }
 
     @Override
-    public Stored<Preset> putPreset(Preset preset) {
-        return write(PRESETS, preset.name(), current -> {
+    public Stored<Preset> putPreset(Preset preset, WriteCondition condition) {
+        return write(PRESETS, preset.name(), condition, current -> {
             requireValid(PRESETS, preset.name(), PresetRules.check(preset, current.snapshot()));
             return preset;
         });
     }
 
     @Override
-    public long deletePreset(String name) {
-        return remove(PRESETS, name, current -> refuseDelete(current, PRESETS, name,
+    public long deletePreset(String name, WriteCondition condition) {
+        return remove(PRESETS, name, condition, current -> refuseDelete(current, PRESETS, name,
                 () -> ItemUsers.ofPreset(current.snapshot(), name)));
     }
 
@@ -302,14 +302,16 @@ class StateConfigStore implements ConfigStore {
     }
 
     /**
-     * Sets the operator's item {@code name} to what {@code decide} returns; {@code decide} runs
-     * under the write lock and throws to refuse. Writing an item equal to the stored one is a
-     * no-op that keeps its modify index and wakes nobody.
+     * Sets the operator's item {@code name} to what {@code decide} returns; {@code condition} is
+     * checked and {@code decide} runs under the write lock, against the freshest state, and either
+     * throws to refuse. Writing an item equal to the stored one is a no-op that keeps its modify
+     * index and wakes nobody.
      */
-    private <T> Stored<T> write(StoreTable table, String name, Function<StoreState, T> decide) {
+    private <T> Stored<T> write(StoreTable table, String name, WriteCondition condition, Function<StoreState, T> decide) {
         writeLock.lock();
         try {
             StoreState current = begin();
+            condition.check(table, name, current.snapshot().modifyIndex(table, name));
             T item = decide.apply(current);
             ItemOrigin origin = current.origin(table, name);
             if (item.equals(userItem(current, table, name))) {
@@ -327,11 +329,17 @@ class StateConfigStore implements ConfigStore {
         }
     }
 
-    /** Removes the operator's item {@code name} after {@code check} (under the write lock) allowed it. */
-    private long remove(StoreTable table, String name, Consumer<StoreState> check) {
+    /**
+     * Removes the operator's item {@code name} after {@code condition} and {@code check} (under the
+     * write lock) allowed it. A missing item is "not found" whatever the condition expected.
+     */
+    private long remove(StoreTable table, String name, WriteCondition condition, Consumer<StoreState> check) {
         writeLock.lock();
         try {
             StoreState current = begin();
+            if (current.origin(table, name) != null) {
+                condition.check(table, name, current.snapshot().modifyIndex(table, name));
+            }
             check.accept(current);
             long index = current.index() + 1;
             Object builtIn = builtInItem(current, table, name);

@@ -34,12 +34,12 @@ final class PackageRules {
             List.of("config"),                                    // process settings
             List.of("store"),                                     // where the configuration lives
             List.of("nativemetric"),                              // metrics without SQL
-            List.of("discovery", "host", "serverlog"),            // what sources stand for; native metric kinds
+            List.of("discovery", "host", "serverlog", "insights"), // what sources stand for; native metric kinds
             List.of("kind"),                                      // the kinds of endpoint, one package per family
             List.of("reaper", "sink"),                            // collection engine; delivery
             List.of("lease", "changes"),                          // fleet leases over the reaper; change events before the sinks
             List.of("api"),                                       // the shared web layer
-            List.of("source", "metric", "pgwatch", "operations", "demo", "")); // admin API features, the demo, the application
+            List.of("source", "metric", "pgwatch", "operations", "window", "demo", "")); // admin API features (window: the recent window), the demo, the application
 
     private PackageRules() {
     }
@@ -92,7 +92,8 @@ final class PackageRules {
     /** Native metrics are found in the registry; the engine never names an implementation. */
     static ArchRule reaperUsesNativeMetricsOnlyThroughTheRegistry(String root) {
         return noClasses().that().resideInAPackage(root + ".reaper..")
-                .should().dependOnClassesThat().resideInAnyPackage(root + ".host..", root + ".serverlog..");
+                .should().dependOnClassesThat().resideInAnyPackage(root + ".host..", root + ".serverlog..",
+                        root + ".insights..");
     }
 
     /** The engine, the store, the sinks and the API know kinds only through the registry in {@code kind}. */

@@ -22,6 +22,7 @@ import io.pgharvest.architecture.violations.store.StoreCallingTheApi;
 import io.pgharvest.architecture.violations.support.HelperKnowingTheDomain;
 import io.pgharvest.architecture.violations.support.HelperUsingSpring;
 import io.pgharvest.architecture.violations.unlayered.PackageWithoutALayer;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -30,6 +31,7 @@ import org.junit.jupiter.api.Test;
  * never fail on pgharvest either. Each case imports only the classes it needs, and checks that the
  * same rule passes on the compliant classes next to them.
  */
+@Tag("fast")
 class PackageRulesCanFailTest {
 
     private static final String ROOT = "io.pgharvest.architecture.violations";

@@ -64,21 +64,31 @@ abstract class ConsoleTestBase {
 
     /** Loads the console afresh (logged out) and logs in with the token. */
     void logIn() {
-        browser.driver().get(baseUrl());
-        WebElement token = waitFor(By.id("token"));
+        logIn(browser);
+    }
+
+    /** Logs {@code in} (the class's browser, or a second one of a test's own) into the console. */
+    void logIn(TestBrowser in) {
+        in.driver().get(baseUrl());
+        WebElement token = in.waiting(Duration.ofSeconds(10))
+                .until(ExpectedConditions.visibilityOfElementLocated(By.id("token")));
         token.sendKeys(TOKEN);
-        browser.driver().findElement(By.id("login")).click();
-        waitFor(By.id("nav"));
-        browser.waiting(Duration.ofSeconds(5)).until(driver -> driver.findElement(By.id("nav")).isDisplayed());
+        in.driver().findElement(By.id("login")).click();
+        in.waiting(Duration.ofSeconds(5)).until(driver -> driver.findElement(By.id("nav")).isDisplayed());
     }
 
     /** Shows the page at {@code hash} (such as {@code #/metrics}), logging in first when needed. */
     void open(String hash) {
-        if (!browser.driver().getCurrentUrl().startsWith(baseUrl())
-                || browser.driver().findElements(By.id("token")).size() > 0) {
-            logIn();
+        open(browser, hash);
+    }
+
+    /** {@link #open(String)} in {@code in}. */
+    void open(TestBrowser in, String hash) {
+        if (!in.driver().getCurrentUrl().startsWith(baseUrl())
+                || in.driver().findElements(By.id("token")).size() > 0) {
+            logIn(in);
         }
-        browser.driver().executeScript("location.hash = arguments[0]", hash);
+        in.driver().executeScript("location.hash = arguments[0]", hash);
     }
 
     WebElement waitFor(By locator) {

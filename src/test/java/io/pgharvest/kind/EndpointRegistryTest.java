@@ -11,6 +11,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Set;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -18,6 +19,7 @@ import org.junit.jupiter.api.Test;
  * endpoint, a kind without one (Patroni: its members are collected) is refused with a reason, and
  * a new endpoint is reached by its kind with nothing else changed.
  */
+@Tag("fast")
 class EndpointRegistryTest {
 
     /** An endpoint written for the test: what adding a kind takes on the engine's side. */

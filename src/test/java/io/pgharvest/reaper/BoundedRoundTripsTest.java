@@ -80,7 +80,7 @@ class BoundedRoundTripsTest {
         var selection = new LinkedHashMap<String, Integer>();
         for (int i = 1; i <= 12; i++) {
             // Half read the locked table, half do not: the first waiting one fails the pipeline.
-            String sql = i % 2 == 0 ? "select count(*) + " + i + " as v from locked_target" : "select " + i + " as v";
+            String sql = i % 2 == 0 ? "select count(*) + " + i + " as v from public.locked_target" : "select " + i + " as v";
             metrics.add(metric("l%02d".formatted(i), sql));
             selection.put("l%02d".formatted(i), 10);
         }

@@ -80,7 +80,7 @@ class FailureIsolationTest {
         pg.createDatabase("isolation_db");
         pg.execute("isolation_db", "drop table if exists flaky_target");
         var metrics = java.util.List.of(metric("steady", "select 1 as v"),
-                metric("flaky", "select count(*) as n from flaky_target"));
+                metric("flaky", "select count(*) as n from public.flaky_target"));
         var kit = new ReaperTestKit();
         var timer = new ManualTickTimer(Instant.parse("2026-03-01T10:00:00.300Z"));
         var reaper = new SourceReaper(ReaperTestKit.config(
@@ -116,7 +116,7 @@ class FailureIsolationTest {
         pg.createDatabase("isolation_db");
         pg.execute("isolation_db", "drop table if exists divisor; create table divisor(d int); insert into divisor values (0)");
         var metrics = java.util.List.of(metric("steady", "select 1 as v"),
-                metric("divides", "select 10 / (select d from divisor) as quotient"));
+                metric("divides", "select 10 / (select d from public.divisor) as quotient"));
         var kit = new ReaperTestKit();
         var timer = new ManualTickTimer(Instant.parse("2026-03-01T10:00:00.300Z"));
         var reaper = new SourceReaper(ReaperTestKit.config(

@@ -59,14 +59,14 @@ class FanOutEquivalenceTest {
     private static final MetricDefinition FIXTURE_STATEMENTS = new MetricDefinition("fo_statements", "",
             Map.of(10, """
                     select s.query as tag_query, s.calls
-                    from pg_stat_statements s
+                    from public.pg_stat_statements s
                     where s.dbid = (select oid from pg_database where datname = current_database())
                       and s.query like '%fanout_fixture_marker%'
                     order by s.query"""),
             List.of(), false, NodeStatus.ANY, null, null, null,
             Map.of(10, """
                     select d.datname as fan_out_dbname, s.query as tag_query, s.calls
-                    from pg_stat_statements s join pg_database d on d.oid = s.dbid
+                    from public.pg_stat_statements s join pg_database d on d.oid = s.dbid
                     where s.query like '%fanout_fixture_marker%'
                     order by d.datname, s.query"""));
     /**
@@ -77,7 +77,7 @@ class FanOutEquivalenceTest {
             imported("im_statements", """
                     with mine as (
                       select s.queryid, sum(s.calls)::int8 as calls, max(s.query) as query
-                      from pg_stat_statements s
+                      from public.pg_stat_statements s
                       where s.dbid = (select oid from pg_database where datname = current_database())
                         and s.query like '%fanout_fixture_marker%'
                       group by s.queryid
@@ -87,7 +87,7 @@ class FanOutEquivalenceTest {
                     from mine order by calls desc, query limit 2"""),
             imported("im_statement_totals", """
                     select coalesce(sum(calls), 0)::int8 as calls, count(*) as statements
-                    from pg_stat_statements
+                    from public.pg_stat_statements
                     where dbid = (select oid from pg_database where datname = current_database())
                       and query like '%fanout_only_in_b%'"""),
             imported("im_activity", """

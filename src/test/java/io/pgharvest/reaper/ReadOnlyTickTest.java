@@ -41,19 +41,19 @@ class ReadOnlyTickTest {
                 create function become_plain() returns text language sql
                   as $f$ select set_config('role', 'ro_tick_plain', false) $f$;
                 create function write_row() returns int language plpgsql
-                  as $f$ begin insert into t values (99); return 1; end $f$;
+                  as $f$ begin insert into public.t values (99); return 1; end $f$;
                 create function turn_off_read_only() returns text language sql
                   as $f$ select set_config('transaction_read_only', 'off', false) $f$;
                 create function leave_read_only_default() returns text language sql
                   as $f$ select set_config('default_transaction_read_only', 'off', false) $f$;
                 """);
         var metrics = List.of(
-                metric("become_plain", "select become_plain() as r"),
-                metric("leave_default", "select leave_read_only_default() as r"),
+                metric("become_plain", "select public.become_plain() as r"),
+                metric("leave_default", "select public.leave_read_only_default() as r"),
                 metric("who", "select current_user::text as who, current_setting('transaction_read_only') as ro,"
                         + " current_setting('default_transaction_read_only') as default_ro"),
-                metric("write_row", "select write_row() as w"),
-                metric("read_write", "select turn_off_read_only() as r"));
+                metric("write_row", "select public.write_row() as w"),
+                metric("read_write", "select public.turn_off_read_only() as r"));
         // become_plain and leave_default every 20 s, who every 10 s: on every other tick who runs
         // without them, and must find the session as it was opened.
         var selection = Map.of("become_plain", 20, "leave_default", 20, "who", 10, "write_row", 10, "read_write", 10);

@@ -47,7 +47,7 @@ class SessionKillerIsolationTest {
             metrics.add(metric("good%02d".formatted(i), "select " + i + " as v"));
             selection.put("good%02d".formatted(i), 10);
         }
-        metrics.add(metric("killer", "select goodbye() as bye"));
+        metrics.add(metric("killer", "select public.goodbye() as bye"));
         selection.put("killer", 10);
         var kit = new ReaperTestKit();
         var timer = new ManualTickTimer(Instant.parse("2026-03-01T10:00:00.300Z"));

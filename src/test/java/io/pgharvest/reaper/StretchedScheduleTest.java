@@ -33,7 +33,7 @@ class StretchedScheduleTest {
         var kit = new ReaperTestKit();
         var timer = new ManualTickTimer(Instant.parse("2026-03-01T10:00:00.100Z"));
         var reaper = new SourceReaper(ReaperTestKit.config(source("stretch", pg.connStr(db), Map.of("locked", 10)),
-                List.of(metric("locked", "select count(*) as n from stretch_target"))), kit.context, timer);
+                List.of(metric("locked", "select count(*) as n from public.stretch_target"))), kit.context, timer);
         var roundTrips = new ArrayList<Double>();
         int sleeps = 1;
         SourceRuntimeStatus slow;

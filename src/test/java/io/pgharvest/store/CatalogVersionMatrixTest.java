@@ -2,6 +2,7 @@ package io.pgharvest.store;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.pgharvest.kind.postgres.SessionOpener;
 import io.pgharvest.model.MetricDefinition;
 import io.pgharvest.testsupport.TestPostgres;
 import java.io.IOException;
@@ -183,15 +184,15 @@ class CatalogVersionMatrixTest {
     }
 
     /**
-     * A session configured like the engine's (read-only, lock and statement timeouts), as a
-     * monitoring role that is no superuser.
+     * A session configured like the engine's (read-only, lock and statement timeouts, the pinned
+     * search_path), as a monitoring role that is no superuser.
      */
     private static Connection monitoringSession(TestPostgres server) throws SQLException {
         Properties props = new Properties();
         props.setProperty("user", MatrixFixture.MONITOR_ROLE);
         props.setProperty("ApplicationName", "pgharvest");
         props.setProperty("options", "-c default_transaction_read_only=on -c lock_timeout=2000"
-                + " -c statement_timeout=30000");
+                + " -c statement_timeout=30000 -c search_path=" + SessionOpener.PINNED_SEARCH_PATH);
         Connection connection = DriverManager.getConnection(
                 "jdbc:postgresql://" + server.host() + ":" + server.port() + "/" + MatrixFixture.DB, props);
         connection.setAutoCommit(false);

@@ -195,6 +195,87 @@ abstract class ConfigStoreContract {
         assertThat(all.get()).isEqualTo(written);
     }
 
+    @Test
+    void aWriteConditionalOnAStaleModifyIndexIsRefusedNamingTheCurrentOneAndChangesNothing() {
+        ConfigStore store = open();
+        long read = store.createSource(source("cas")).modifyIndex();
+        long changed = store.putSource(source("cas", false, "basic"), WriteCondition.modifyIndex(read)).modifyIndex();
+        ConfigSnapshot before = store.snapshot();
+
+        assertThatThrownBy(() -> store.putSource(source("cas", true, "basic"), WriteCondition.modifyIndex(read)))
+                .isInstanceOfSatisfying(StaleIndexException.class, e -> {
+                    assertThat(e.current()).isEqualTo(changed);
+                    assertThat(e.expected()).isEqualTo(read);
+                    assertThat(e.getMessage()).contains("'cas'").contains(Long.toString(changed));
+                });
+        assertThatThrownBy(() -> store.deleteSource("cas", WriteCondition.modifyIndex(read)))
+                .isInstanceOf(StaleIndexException.class);
+        // cas=0: only while the item does not exist
+        assertThatThrownBy(() -> store.putSource(source("cas"), WriteCondition.modifyIndex(0)))
+                .isInstanceOf(StaleIndexException.class);
+
+        assertThat(store.snapshot()).isEqualTo(before);
+        assertThat(store.changes().index()).isEqualTo(before.index());
+        assertThat(store.snapshot().sources().get("cas").enabled()).isFalse();
+        assertThat(store.deleteSource("cas", WriteCondition.modifyIndex(changed))).isEqualTo(changed + 1);
+        assertThat(store.putSource(source("cas"), WriteCondition.modifyIndex(0)).created()).isTrue();
+    }
+
+    @Test
+    void metricsAndPresetsTakeWriteConditionsToo() {
+        ConfigStore store = open();
+        long builtIn = store.snapshot().modifyIndex(StoreTable.METRICS, "db_stats");
+        var override = new MetricDefinition("db_stats", "mine", Map.of(14, "select 2 as two"), List.of(), false,
+                null, null, null, null);
+        assertThatThrownBy(() -> store.putMetric(override, WriteCondition.modifyIndex(builtIn + 1000)))
+                .isInstanceOfSatisfying(StaleIndexException.class, e -> assertThat(e.current()).isEqualTo(builtIn));
+        long overridden = store.putMetric(override, WriteCondition.modifyIndex(builtIn)).modifyIndex();
+        assertThatThrownBy(() -> store.deleteMetric("db_stats", WriteCondition.modifyIndex(builtIn)))
+                .isInstanceOf(StaleIndexException.class);
+        store.deleteMetric("db_stats", WriteCondition.modifyIndex(overridden));
+
+        long preset = store.createPreset(new Preset("cas_preset", null, Map.of("db_stats", 10))).modifyIndex();
+        assertThatThrownBy(() -> store.putPreset(new Preset("cas_preset", null, Map.of("db_stats", 20)),
+                WriteCondition.modifyIndex(preset - 1))).isInstanceOf(StaleIndexException.class);
+        assertThatThrownBy(() -> store.deletePreset("cas_preset", WriteCondition.modifyIndex(preset - 1)))
+                .isInstanceOf(StaleIndexException.class);
+        assertThat(store.snapshot().presets().get("cas_preset").metrics()).containsEntry("db_stats", 10);
+        store.deletePreset("cas_preset", WriteCondition.modifyIndex(preset));
+        assertThat(store.snapshot().presets()).doesNotContainKey("cas_preset");
+    }
+
+    @Test
+    void ofManyWritersThatReadTheSameModifyIndexExactlyOneSucceeds() throws Exception {
+        ConfigStore store = open();
+        long read = store.createSource(source("race")).modifyIndex();
+        int writers = 16;
+        var start = new java.util.concurrent.CountDownLatch(1);
+        var outcomes = new java.util.ArrayList<java.util.concurrent.Future<Boolean>>();
+        try (var executor = java.util.concurrent.Executors.newVirtualThreadPerTaskExecutor()) {
+            for (int i = 0; i < writers; i++) {
+                var tags = Map.of("writer", Integer.toString(i));
+                Source mine = new Source("race", "postgresql://u:pw@db/race", null, null, true, "basic", Map.of(),
+                        null, Map.of(), tags, false, null, null);
+                outcomes.add(executor.submit(() -> {
+                    start.await();
+                    try {
+                        store.putSource(mine, WriteCondition.modifyIndex(read));
+                        return true;
+                    } catch (StaleIndexException e) {
+                        return false;
+                    }
+                }));
+            }
+            start.countDown();
+            int won = 0;
+            for (var outcome : outcomes) {
+                won += outcome.get() ? 1 : 0;
+            }
+            assertThat(won).isEqualTo(1);
+        }
+        assertThat(store.snapshot().modifyIndex(StoreTable.SOURCES, "race")).isEqualTo(read + 1);
+    }
+
     static long await(ConfigStore store, StoreTable table, long seen) {
         try {
             return (table == null ? store.changes() : store.changes(table)).awaitAbove(seen, Duration.ofSeconds(30));

@@ -23,6 +23,22 @@ class PostgresConfigStoreContractTest extends ConfigStoreContract {
         opened.forEach(PostgresConfigStore::close);
     }
 
+    /** Two collector instances on one configuration database: the check runs against the row-locked state. */
+    @org.junit.jupiter.api.Test
+    void aWriteConditionalOnAnIndexAnotherInstanceMovedIsRefused() {
+        ConfigStore first = open();
+        ConfigStore second = open();
+        long read = first.createSource(source("shared")).modifyIndex();
+
+        first.putSource(source("shared", false, "basic"), WriteCondition.modifyIndex(read));
+
+        org.assertj.core.api.Assertions.assertThatThrownBy(
+                () -> second.putSource(source("shared", true, "basic"), WriteCondition.modifyIndex(read)))
+                .isInstanceOfSatisfying(StaleIndexException.class,
+                        e -> org.assertj.core.api.Assertions.assertThat(e.current()).isEqualTo(read + 1));
+        org.assertj.core.api.Assertions.assertThat(open().snapshot().sources().get("shared").enabled()).isFalse();
+    }
+
     @Override
     ConfigStore open() {
         PostgresConfigStore store = PostgresConfigStore.open(new StoreProperties(url, Duration.ofMillis(500)));

@@ -151,7 +151,7 @@ final class ConsoleClient implements AutoCloseable {
     }
 
     private void authenticateAndAwaitReady(long deadline) throws IOException, SQLException {
-        Scram scram = null;
+        ScramLogin scram = null;
         while (true) {
             socket.setSoTimeout(millisUntil(deadline));
             char type = (char) in.readUnsignedByte();
@@ -169,7 +169,7 @@ final class ConsoleClient implements AutoCloseable {
         }
     }
 
-    private Scram authenticate(DataInputStream message, Scram scram) throws IOException, SQLException {
+    private ScramLogin authenticate(DataInputStream message, ScramLogin scram) throws IOException, SQLException {
         int code = message.readInt();
         switch (code) {
             case 0 -> {
@@ -187,13 +187,9 @@ final class ConsoleClient implements AutoCloseable {
                 while (!(mechanism = readCString(message)).isEmpty()) {
                     mechanisms.add(mechanism);
                 }
-                if (!mechanisms.contains(Scram.MECHANISM)) {
-                    throw new SQLException("the server offers only SASL mechanisms " + mechanisms
-                            + "; pgharvest's console client speaks " + Scram.MECHANISM, CANNOT_CONNECT);
-                }
-                Scram started = new Scram(password());
+                ScramLogin started = ScramLogin.start(mechanisms, password(), CANNOT_CONNECT);
                 byte[] first = started.clientFirstMessage().getBytes(StandardCharsets.UTF_8);
-                byte[] name = (Scram.MECHANISM + "\0").getBytes(StandardCharsets.US_ASCII);
+                byte[] name = (started.mechanism() + "\0").getBytes(StandardCharsets.US_ASCII);
                 out.writeByte('p');
                 out.writeInt(4 + name.length + 4 + first.length);
                 out.write(name);
@@ -211,7 +207,7 @@ final class ConsoleClient implements AutoCloseable {
         return scram;
     }
 
-    private static Scram requireScram(Scram scram) throws SQLException {
+    private static ScramLogin requireScram(ScramLogin scram) throws SQLException {
         if (scram == null) {
             throw new SQLException("the server continued a SASL exchange that was never started", PROTOCOL_VIOLATION);
         }

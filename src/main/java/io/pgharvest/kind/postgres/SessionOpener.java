@@ -36,6 +36,12 @@ public final class SessionOpener {
     private static final String INSUFFICIENT_PRIVILEGE = "42501";
 
     /**
+     * The only schemas a monitoring session searches: the system catalog first, the session's
+     * temporary schema (which a SELECT cannot fill) last. Metrics name every other schema.
+     */
+    public static final String PINNED_SEARCH_PATH = "pg_catalog,pg_temp";
+
+    /**
      * Logins to one server in progress at once. Without a bound, 300 databases of one cluster
      * starting together made it fork 300 backends at once and logins timed out after 5 s (each
      * then retried, adding to the storm); eight at a time open them all in a few seconds. Per
@@ -182,8 +188,12 @@ public final class SessionOpener {
         // parsed and planned by the source again (docs/engine.md, "One round trip").
         props.setProperty("prepareThreshold", "1");
         // Travels in the startup packet (no extra round trip for SETs), after the operator's own
-        // options, so that these win.
+        // options, so that these win. A setting from the startup packet also wins over the
+        // monitored server's ALTER DATABASE / ALTER ROLE ... SET, which its database owner
+        // controls: search_path is pinned so that no name a metric leaves unqualified resolves to
+        // an object the owner created (a public.pg_stat_database view over a function of theirs).
         String options = "-c default_transaction_read_only=on"
+                + " -c search_path=" + PINNED_SEARCH_PATH
                 + " -c lock_timeout=" + settings.lockTimeout().toMillis()
                 + " -c statement_timeout=" + settings.defaultStatementTimeout().toMillis();
         String existing = props.getProperty("options");

@@ -13,12 +13,12 @@ import java.util.Set;
  * <p>This check is the friendly first line: it says early, with a reason, why a metric is
  * refused. The boundary is PostgreSQL's (docs/security.md): the engine sends each metric as one
  * Parse message of a subquery inside {@code BEGIN READ ONLY ... ROLLBACK}, releases advisory
- * locks after it, and refuses superuser logins by default, so a spelling this scanner misses
+ * locks after it, and refuses superuser logins by default, so a spelling this check misses
  * still cannot write, end the transaction or leave anything in the session.
  *
- * <p>The scanner understands PostgreSQL's lexical structure (comments, nested block comments,
- * string constants with their escapes, dollar quoting, quoted identifiers), so a keyword or a
- * semicolon inside a string is not mistaken for code.
+ * <p>The text is read by {@link SqlLexer}, so a keyword or a semicolon inside a string or a comment
+ * is not mistaken for code, and SQL handed to query_to_xml as a constant is read as the value the
+ * server gives that constant (escapes applied).
  */
 public final class MetricSql {
 
@@ -74,9 +74,6 @@ public final class MetricSql {
      */
     private static final List<String> DYNAMIC_SQL_PREFIXES = List.of("query_to_xml", "cursor_to_xml");
 
-    /** From here on, every character can be part of a name in PostgreSQL's lexer. */
-    private static final char NON_ASCII = 0x80;
-
     /** Marks a word that was a quoted identifier: it names something, it is never a keyword. */
     private static final String QUOTED = "\"";
 
@@ -109,12 +106,20 @@ public final class MetricSql {
         if (sql == null || sql.isBlank()) {
             return Optional.of("the query must not be empty");
         }
+        SqlLexer.Lexed lexed = SqlLexer.lex(sql);
+        if (lexed.problem().isPresent()) {
+            return lexed.problem();
+        }
+        List<SqlLexer.Token> code = lexed.code();
+        Optional<String> escapedName = escapedName(code);
+        if (escapedName.isPresent()) {
+            return escapedName;
+        }
         List<List<String>> statements;
-        Scanner scanner = new Scanner(sql);
         try {
-            statements = scanner.statements();
+            statements = statements(code);
         } catch (IllegalArgumentException e) {
-            return Optional.of(e.getMessage());
+            return Optional.of("has a quoted name the server refuses: " + e.getMessage());
         }
         if (statements.isEmpty()) {
             return Optional.of("the query must not be empty");
@@ -145,16 +150,28 @@ public final class MetricSql {
         if (inCode.isPresent() || words.stream().noneMatch(MetricSql::runsSqlText)) {
             return inCode;
         }
-        for (String constant : scanner.constants()) {
+        return problemInSqlText(code);
+    }
+
+    /** What the SQL handed as constants to a built-in that runs it would do. */
+    private static Optional<String> problemInSqlText(List<SqlLexer.Token> code) {
+        for (SqlLexer.Token constant : code) {
+            if (constant.kind() != SqlLexer.Kind.STRING) {
+                continue;
+            }
             try {
-                for (List<String> inner : new Scanner(constant).statements()) {
-                    Optional<String> problem = wordProblem(inner).or(() -> rowLock(inner));
+                SqlLexer.Lexed inner = SqlLexer.lex(constant.value());
+                if (inner.problem().isPresent()) {
+                    return Optional.of("runs SQL given as text, and a constant of it " + inner.problem().get());
+                }
+                for (List<String> innerWords : statements(inner.code())) {
+                    Optional<String> problem = wordProblem(innerWords).or(() -> rowLock(innerWords));
                     if (problem.isPresent()) {
                         return problem.map(p -> p + " (in SQL given as text)");
                     }
                 }
             } catch (IllegalArgumentException e) {
-                return Optional.of("runs SQL given as text, and a constant of it " + e.getMessage());
+                return Optional.of("runs SQL given as text, and a constant of it is refused: " + e.getMessage());
             }
         }
         return Optional.empty();
@@ -208,188 +225,39 @@ public final class MetricSql {
     }
 
     /**
-     * Splits SQL into statements of lower-cased words (keywords and identifiers, quoted ones
-     * unquoted but kept as written), skipping comments, constants and punctuation. Leading
-     * parentheses do not count, so {@code (select 1) union (select 2)} starts with SELECT.
+     * The statements of lexed SQL as lists of words (keywords and names folded as the server folds
+     * them; quoted names marked with {@link #QUOTED} and kept as written), leaving out comments,
+     * constants and punctuation. Leading parentheses do not count, so {@code (select 1) union
+     * (select 2)} starts with SELECT.
      */
-    private static final class Scanner {
-
-        private final String sql;
-        private final List<String> constants = new ArrayList<>();
-        private int at;
-
-        Scanner(String sql) {
-            this.sql = sql;
-        }
-
-        /** The string constants' texts met by {@link #statements()} (quotes and tags removed, escapes kept). */
-        List<String> constants() {
-            return constants;
-        }
-
-        List<List<String>> statements() {
-            var statements = new ArrayList<List<String>>();
-            var words = new ArrayList<String>();
-            while (at < sql.length()) {
-                char c = sql.charAt(at);
-                if (c == ';') {
-                    at++;
-                    if (!words.isEmpty()) {
-                        statements.add(List.copyOf(words));
-                        words.clear();
-                    }
-                } else if (c == '-' && peek(1) == '-') {
-                    skipLineComment();
-                } else if (c == '/' && peek(1) == '*') {
-                    skipBlockComment();
-                } else if (c == '\'') {
-                    skipString(isEscapeStringPrefix());
-                } else if (c == '"') {
-                    refuseUnicodeEscapes();
-                    words.add(quotedIdentifier());
-                } else if (c == '$' && dollarTag() != null) {
-                    skipDollarQuoted(dollarTag());
-                } else if (Character.isLetter(c) || c == '_' || c >= NON_ASCII) {
-                    words.add(word());
-                } else {
-                    at++;
+    private static List<List<String>> statements(List<SqlLexer.Token> code) {
+        var statements = new ArrayList<List<String>>();
+        var words = new ArrayList<String>();
+        for (SqlLexer.Token token : code) {
+            if (token.is(";")) {
+                if (!words.isEmpty()) {
+                    statements.add(List.copyOf(words));
+                    words.clear();
                 }
+            } else if (token.kind() == SqlLexer.Kind.WORD) {
+                words.add(token.word());
+            } else if (token.kind() == SqlLexer.Kind.QUOTED_IDENTIFIER) {
+                // A quoted name is compared as written: "PG_TERMINATE_BACKEND" is another function.
+                words.add(QUOTED + token.value());
             }
-            if (!words.isEmpty()) {
-                statements.add(List.copyOf(words));
-            }
-            return statements;
         }
+        if (!words.isEmpty()) {
+            statements.add(List.copyOf(words));
+        }
+        return statements;
+    }
 
-        /**
-         * PostgreSQL reads every non-ASCII character as part of a name (its lexer works on bytes,
-         * and all bytes of a multi-byte character are above 0x7F), not only letters.
-         */
-        private static boolean isNameChar(char c) {
-            return Character.isLetterOrDigit(c) || c == '_' || c >= NON_ASCII;
-        }
-
-        /**
-         * U&"..." names may spell any function with escapes ({@code U&"\0070g_..."}); a metric
-         * writes its names plainly.
-         */
-        private void refuseUnicodeEscapes() {
-            if (at >= 2 && sql.charAt(at - 1) == '&' && (sql.charAt(at - 2) == 'u' || sql.charAt(at - 2) == 'U')) {
-                throw new IllegalArgumentException("has a Unicode-escaped name (U&\"...\"): write names plainly");
-            }
-        }
-
-        private char peek(int ahead) {
-            int index = at + ahead;
-            return index < sql.length() ? sql.charAt(index) : '\0';
-        }
-
-        private String word() {
-            int start = at;
-            while (at < sql.length() && (isNameChar(sql.charAt(at)) || sql.charAt(at) == '$')) {
-                at++;
-            }
-            return sql.substring(start, at).toLowerCase(Locale.ROOT);
-        }
-
-        /** E'...' (and e'...') allow backslash escapes; the prefix letter was already read as a word. */
-        private boolean isEscapeStringPrefix() {
-            if (at == 0) {
-                return false;
-            }
-            char before = sql.charAt(at - 1);
-            boolean standalone = at < 2 || !(Character.isLetterOrDigit(sql.charAt(at - 2)) || sql.charAt(at - 2) == '_');
-            return (before == 'e' || before == 'E') && standalone;
-        }
-
-        private void skipString(boolean backslashEscapes) {
-            at++;
-            int start = at;
-            while (at < sql.length()) {
-                char c = sql.charAt(at);
-                if (backslashEscapes && c == '\\') {
-                    at += 2;
-                } else if (c == '\'' && peek(1) == '\'') {
-                    at += 2;
-                } else if (c == '\'') {
-                    constants.add(sql.substring(start, at).replace("''", "'"));
-                    at++;
-                    return;
-                } else {
-                    at++;
-                }
-            }
-            throw new IllegalArgumentException("has a string constant that is never closed");
-        }
-
-        private String quotedIdentifier() {
-            var name = new StringBuilder();
-            at++;
-            while (at < sql.length()) {
-                char c = sql.charAt(at);
-                if (c == '"' && peek(1) == '"') {
-                    name.append('"');
-                    at += 2;
-                } else if (c == '"') {
-                    at++;
-                    // A quoted name is compared as written: "PG_TERMINATE_BACKEND" is another function.
-                    return QUOTED + name;
-                } else {
-                    name.append(c);
-                    at++;
-                }
-            }
-            throw new IllegalArgumentException("has a quoted identifier that is never closed");
-        }
-
-        /** A line comment ends at a line feed or a carriage return, as in PostgreSQL's lexer. */
-        private void skipLineComment() {
-            while (at < sql.length() && sql.charAt(at) != '\n' && sql.charAt(at) != '\r') {
-                at++;
-            }
-        }
-
-        private void skipBlockComment() {
-            int depth = 0;
-            while (at < sql.length()) {
-                if (sql.startsWith("/*", at)) {
-                    depth++;
-                    at += 2;
-                } else if (sql.startsWith("*/", at)) {
-                    depth--;
-                    at += 2;
-                    if (depth == 0) {
-                        return;
-                    }
-                } else {
-                    at++;
-                }
-            }
-            throw new IllegalArgumentException("has a comment that is never closed");
-        }
-
-        /** The $tag$ starting here, or null when this '$' is not one (e.g. a $1 parameter). */
-        private String dollarTag() {
-            if (at > 0 && isNameChar(sql.charAt(at - 1))) {
-                return null; // part of an identifier such as a$b (or é$b: any non-ASCII character is a name's)
-            }
-            int end = at + 1;
-            while (end < sql.length() && isNameChar(sql.charAt(end))) {
-                end++;
-            }
-            if (end >= sql.length() || sql.charAt(end) != '$' || (end > at + 1 && Character.isDigit(sql.charAt(at + 1)))) {
-                return null;
-            }
-            return sql.substring(at, end + 1);
-        }
-
-        private void skipDollarQuoted(String tag) {
-            int close = sql.indexOf(tag, at + tag.length());
-            if (close < 0) {
-                throw new IllegalArgumentException("has a dollar-quoted constant " + tag + " that is never closed");
-            }
-            constants.add(sql.substring(at + tag.length(), close));
-            at = close + tag.length();
-        }
+    /**
+     * U&"..." names may spell any function with escapes ({@code U&"\0070g_..."}); a metric writes
+     * its names plainly.
+     */
+    private static Optional<String> escapedName(List<SqlLexer.Token> code) {
+        return code.stream().filter(t -> t.kind() == SqlLexer.Kind.QUOTED_IDENTIFIER && !t.text().startsWith("\""))
+                .findFirst().map(t -> "has a Unicode-escaped name (U&\"...\"): write names plainly");
     }
 }

@@ -6,8 +6,10 @@ import io.pgharvest.model.Measurement;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
+@Tag("fast")
 class PatroniApiMetricsTest {
 
     /** As Patroni 3.0.2 (Debian 12) writes it, including its stray space before one label set. */

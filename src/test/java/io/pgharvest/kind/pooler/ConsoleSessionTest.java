@@ -88,6 +88,22 @@ class ConsoleSessionTest {
     }
 
     @Test
+    void aScramPasswordIsPreparedWithSaslprepAsTheServerPreparesIt() throws SQLException {
+        // SASLprep maps the no-break space to a space: pgbouncer derives its secret from "Console pw-32x",
+        // so a client that sent the password's bytes as they are would be refused.
+        String password = "Console\u00A0pw-32x";
+        try (TestPgbouncer bouncer = TestPgbouncer.start(TestPostgres.shared(), "scram-sha-256", "console_prep",
+                password)) {
+            ConnectionString conn = ConnectionString.parse("host=127.0.0.1 port=" + bouncer.port() + " dbname="
+                    + TestPgbouncer.CONSOLE + " user=console_prep password='" + password + "'");
+            try (ConsoleClientSession session = opener.openConsole(conn, ConsoleDialect.PGBOUNCER)) {
+                assertThat(session.run("show databases", TIMEOUT)).extracting(row -> row.values().get("name"))
+                        .contains(TestPgbouncer.DATABASE);
+            }
+        }
+    }
+
+    @Test
     void aWrongPasswordIsRefusedWithoutRevealingIt() {
         for (TestPgbouncer bouncer : List.of(md5Bouncer, scramBouncer)) {
             assertThatThrownBy(() -> opener.openConsole(console(bouncer, USER, "Wrong-pw-555"), ConsoleDialect.PGBOUNCER))

@@ -36,7 +36,7 @@ class MetricBoundaryTest {
 
     private static final String DB = "boundary_db";
     private static final String GOOD = "select current_setting('default_transaction_read_only') as ro,"
-            + " current_user::text as who, (select count(*) from t) as n";
+            + " current_user::text as who, (select count(*) from public.t) as n";
     private static TestPostgres pg;
     private static Connection observer;
     private static Connection victim;
@@ -52,11 +52,11 @@ class MetricBoundaryTest {
         pg.execute(DB, """
                 create extension pg_stat_statements;
                 create table t (id int);
-                insert into t values (1), (2), (3);
+                insert into public.t values (1), (2), (3);
                 create role bnd_monitor login;
                 grant pg_monitor to bnd_monitor;
                 grant select on t to bnd_monitor;
-                create procedure p() language sql as $$ insert into t values (9) $$;
+                create procedure p() language sql as $$ insert into public.t values (9) $$;
                 """ + (dblink ? "create extension dblink;" : ""));
         observer = pg.connect(DB);
         victim = pg.connect(DB);
@@ -100,14 +100,14 @@ class MetricBoundaryTest {
         bodies.put("unicode wal switch", "select U&\"\\0070g_switch_wal\"() as a");
         bodies.put("unicode cancel", "select U&\"\\0070g_cancel_backend\"(" + victimPid + ") as a");
         bodies.put("unicode terminate", "select U&\"\\0070g_terminate_backend\"(" + victimPid + ") as a");
-        bodies.put("comment ended by CR", "select 1 as a -- c\rcommit; set transaction read write; delete from t; select 1");
+        bodies.put("comment ended by CR", "select 1 as a -- c\rcommit; set transaction read write; delete from public.t; select 1");
         bodies.put("comment ended by CR, call", "select 1 as a --\r; call p(); select 1");
-        bodies.put("dollar after non-ASCII", "select 1 as a, €$$; set transaction read write; delete from t; select $$ as b");
-        bodies.put("dollar after non-ASCII letter", "select 1 as é$$, 2 as b; delete from t; select $$ as c");
+        bodies.put("dollar after non-ASCII", "select 1 as a, €$$; set transaction read write; delete from public.t; select $$ as b");
+        bodies.put("dollar after non-ASCII letter", "select 1 as é$$, 2 as b; delete from public.t; select $$ as c");
         bodies.put("query_to_xml lock", "select query_to_xml('select pg_advisory_lock(7)', true, false, '') as a");
         bodies.put("query_to_xml slot", "select query_to_xml('select pg_create_physical_replication_slot(''bnd_slot2'')',"
                 + " true, false, '') as a");
-        bodies.put("query_to_xml delete", "select query_to_xml('delete from t returning id', true, false, '') as a");
+        bodies.put("query_to_xml delete", "select query_to_xml('delete from public.t returning id', true, false, '') as a");
         bodies.put("query_to_xml_and_xmlschema lock",
                 "select query_to_xml_and_xmlschema('select pg_advisory_lock(8)', true, false, '') as a");
         if (!superuser) {
@@ -124,32 +124,32 @@ class MetricBoundaryTest {
         bodies.put("pg_ls_dir", "select pg_ls_dir('.') as a");
         bodies.put("txid_current", "select txid_current() as a");
         bodies.put("unicode pg_current_xact_id", "select U&\"\\0070g_current_xact_id\"() as a");
-        bodies.put("for share", "select * from t for share");
-        bodies.put("for key share", "select * from t for key share");
-        bodies.put("for update", "select * from t for update");
+        bodies.put("for share", "select * from public.t for share");
+        bodies.put("for key share", "select * from public.t for key share");
+        bodies.put("for update", "select * from public.t for update");
         bodies.put("set_config role", "select set_config('role', 'pg_monitor', false) as a");
         bodies.put("unicode set_config read write",
                 "select U&\"\\0073et_config\"('default_transaction_read_only', 'off', false) as a");
-        bodies.put("two statements", "select 1 as a; delete from t");
+        bodies.put("two statements", "select 1 as a; delete from public.t");
         bodies.put("commit", "commit");
         bodies.put("set transaction read write", "set transaction read write");
         bodies.put("call", "call p()");
         bodies.put("prepare", "prepare x as select 1");
         bodies.put("listen", "listen c");
         bodies.put("copy to program", "copy (select 1) to program 'touch /tmp/boundary-pwned'");
-        bodies.put("explain analyze", "explain analyze delete from t");
-        bodies.put("select into", "select * into t2 from t");
-        bodies.put("data-modifying with", "with d as (delete from t returning *) select * from d");
-        bodies.put("do block", "do $$ begin delete from t; end $$");
-        bodies.put("close the subquery", "select 1 as a) as m; delete from t; select * from (select 1");
+        bodies.put("explain analyze", "explain analyze delete from public.t");
+        bodies.put("select into", "select * into public.t2 from public.t");
+        bodies.put("data-modifying with", "with d as (delete from public.t returning *) select * from d");
+        bodies.put("do block", "do $$ begin delete from public.t; end $$");
+        bodies.put("close the subquery", "select 1 as a) as m; delete from public.t; select * from (select 1");
         bodies.put("close the subquery, union", "select 1 as a) as m union all select pg_advisory_lock(45) from (select 1");
         bodies.put("unterminated quote", "select 'a");
         bodies.put("unterminated comment", "select 1 as a /*");
         bodies.put("JDBC escape", "select {fn user()} as a");
         if (dblink) {
-            bodies.put("dblink_exec", "select dblink_exec('dbname=" + DB + " user=postgres', 'delete from t') as a");
+            bodies.put("dblink_exec", "select dblink_exec('dbname=" + DB + " user=postgres', 'delete from public.t') as a");
             bodies.put("unicode dblink_exec", "select U&\"\\0064blink_exec\"('dbname=" + DB
-                    + " user=postgres', 'delete from t') as a");
+                    + " user=postgres', 'delete from public.t') as a");
         }
         return bodies;
     }
@@ -264,7 +264,7 @@ class MetricBoundaryTest {
 
         static ServerState read(Connection c) throws SQLException {
             try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery("""
-                    select (select string_agg(id::text, ',' order by id) from t),
+                    select (select string_agg(id::text, ',' order by id) from public.t),
                            (select count(*) from pg_locks where locktype = 'advisory'),
                            (select count(*) from pg_replication_slots),
                            (select coalesce(stats_reset::text, '') from pg_stat_database where datname = current_database()),

@@ -4,12 +4,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
 import java.time.Instant;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
  * One fetch at a time per shared metric: while one source holds the claim, the others do not
  * fetch; the claim ends when released, or when it lapses because its holder never settled it.
  */
+@Tag("fast")
 class InstanceMetricCacheClaimTest {
 
     private static final Instant T0 = Instant.parse("2026-03-01T10:00:00Z");

@@ -4,9 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.List;
 import java.util.Set;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /** The binary search over a source's suspects, one trial at a time (SeveralCulpritsTest runs it on a server). */
+@Tag("fast")
 class SuspectGroupsTest {
 
     private static final Set<String> ALL = Set.of("a", "b", "c", "d", "e", "f", "g", "h");

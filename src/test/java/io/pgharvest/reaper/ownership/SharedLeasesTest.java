@@ -8,9 +8,11 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /** The reapers of one discovering source share its fleet lease: acquired by the first, released by the last. */
+@Tag("fast")
 class SharedLeasesTest {
 
     private static final Instant HANDED_OVER_AT = Instant.parse("2026-11-23T01:00:00Z");

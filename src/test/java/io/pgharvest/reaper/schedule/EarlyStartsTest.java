@@ -5,8 +5,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.pgharvest.model.connection.ConnectionString;
 import java.util.ArrayList;
 import java.util.List;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
+@Tag("fast")
 class EarlyStartsTest {
 
     private final EarlyStarts early = new EarlyStarts();

@@ -4,12 +4,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Instant;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
 
 /** A metric that fails on every tick is logged when it starts failing and when it recovers, not per tick. */
 @ExtendWith(OutputCaptureExtension.class)
+@Tag("fast")
 class MetricLedgerLoggingTest {
 
     @Test

@@ -22,10 +22,12 @@ import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.stream.LongStream;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.springframework.util.unit.DataSize;
 
+@Tag("fast")
 class SinkDispatcherTest {
 
     @TempDir

@@ -19,6 +19,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.zip.CRC32C;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.springframework.util.unit.DataSize;
@@ -28,6 +29,7 @@ import org.springframework.util.unit.DataSize;
  * bug) is set aside in quarantine/ and counted; the records around it are delivered and the
  * writer keeps running.
  */
+@Tag("fast")
 class SpillQuarantineTest {
 
     @TempDir

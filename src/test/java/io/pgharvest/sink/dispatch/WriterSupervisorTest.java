@@ -15,11 +15,13 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.springframework.util.unit.DataSize;
 
 /** A sink writer hit by an unexpected error is shown FAILED, restarted, and loses nothing. */
+@Tag("fast")
 class WriterSupervisorTest {
 
     @TempDir

@@ -1,0 +1,97 @@
+package io.pgharvest.insights;
+
+import io.pgharvest.nativemetric.NativeMetric;
+import io.pgharvest.nativemetric.SqlReader;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * pg_stat_statements as installed in the source's database: the schema it lives in, its version
+ * and the columns its view has, read once per collector (and again after a read failed because
+ * the extension was dropped, moved or updated). The statistics query is built for exactly these
+ * columns, so one code path serves every version from 1.9 (PostgreSQL 14) on.
+ *
+ * @param schema the extension's schema
+ * @param version the installed extension version
+ * @param counters the counters this version has, each with the column it is read from
+ * @param statsSince whether entries carry {@code stats_since} (1.11, PostgreSQL 17)
+ */
+record StatementsExtension(String schema, String version, List<ReadCounter> counters, boolean statsSince) {
+
+    /** A counter and the column of this version it is read from. */
+    record ReadCounter(StatementCounter counter, String column) {
+    }
+
+    private static final String FIND_SQL = """
+            select n.nspname::text as schema, e.extversion::text as version,
+                   (select string_agg(a.attname::text, ',') from pg_attribute a
+                     where a.attrelid = to_regclass(format('%I.pg_stat_statements', n.nspname))
+                       and a.attnum > 0 and not a.attisdropped) as columns
+              from pg_extension e join pg_namespace n on n.oid = e.extnamespace
+             where e.extname = 'pg_stat_statements'""";
+
+    /** SQLStates after which the extension is looked up again: undefined table, function or column. */
+    static final Set<String> CHANGED_STATES = Set.of("42P01", "42883", "42703");
+
+    /**
+     * Looks the extension up in the session's database.
+     *
+     * @throws NativeMetric.Unavailable when it is not installed there, or older than 1.9
+     */
+    static StatementsExtension find(SqlReader sql, String database) throws SQLException, NativeMetric.Unavailable {
+        List<Map<String, Object>> rows = sql.query(FIND_SQL);
+        if (rows.isEmpty()) {
+            throw new NativeMetric.Unavailable("pg_stat_statements is not installed in database " + database
+                    + " (CREATE EXTENSION pg_stat_statements there; the server needs it in"
+                    + " shared_preload_libraries)");
+        }
+        Map<String, Object> row = rows.getFirst();
+        String columnList = (String) row.get("columns");
+        Set<String> columns = columnList == null ? Set.of() : Set.of(columnList.split(","));
+        String version = (String) row.get("version");
+        if (!columns.contains("toplevel")) {
+            throw new NativeMetric.Unavailable("pg_stat_statements " + version + " in database " + database
+                    + " is older than 1.9 (ALTER EXTENSION pg_stat_statements UPDATE)");
+        }
+        var counters = new ArrayList<ReadCounter>();
+        for (StatementCounter counter : StatementCounter.ALL) {
+            counter.columns().stream().filter(columns::contains).findFirst()
+                    .ifPresent(column -> counters.add(new ReadCounter(counter, column)));
+        }
+        return new StatementsExtension((String) row.get("schema"), version, List.copyOf(counters),
+                columns.contains("stats_since"));
+    }
+
+    /**
+     * The statistics of the session's database without texts ({@code pg_stat_statements(false)}:
+     * the server does not read its query text file), with the extension's dealloc count and last
+     * reset on every row, and one row of nulls when there are no entries. Times as epoch
+     * microseconds, counters as float8 (exact for whole numbers below 2^53).
+     */
+    String statisticsSql() {
+        String quoted = '"' + schema.replace("\"", "\"\"") + '"';
+        var sql = new StringBuilder("""
+                select i.dealloc::int8 as dealloc, (extract(epoch from i.stats_reset) * 1e6)::int8 as stats_reset,
+                       s.*
+                  from %s.pg_stat_statements_info i
+                  left join lateral (
+                    select s.queryid::int8 as queryid, s.userid::int8 as userid, s.toplevel,
+                           coalesce(r.rolname::text, s.userid::text) as rolname""".formatted(quoted));
+        sql.append(statsSince ? ",\n       (extract(epoch from s.stats_since) * 1e6)::int8 as stats_since"
+                : ",\n       null::int8 as stats_since");
+        for (ReadCounter read : counters) {
+            sql.append(",\n       s.").append(read.column()).append("::float8 as ").append(read.counter().field());
+        }
+        sql.append("""
+
+                      from %s.pg_stat_statements(false) s
+                      left join pg_catalog.pg_roles r on r.oid = s.userid
+                     where s.dbid = (select d.oid from pg_catalog.pg_database d where d.datname = current_database())
+                       and s.queryid is not null
+                  ) s on true""".formatted(quoted));
+        return sql.toString();
+    }
+}

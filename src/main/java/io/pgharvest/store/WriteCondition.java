@@ -1,0 +1,49 @@
+package io.pgharvest.store;
+
+import io.pgharvest.model.StoreTable;
+
+/**
+ * What a write expects of the item it replaces or deletes: nothing, or Consul's check-and-set, the
+ * modify index the writer read. The store checks it under its write lock against the freshest
+ * state (on a shared configuration database: after locking the store index row), so of two writers
+ * that read the same index exactly one succeeds. An expected index of 0 means "no such item yet".
+ */
+public final class WriteCondition {
+
+    private static final WriteCondition ANY = new WriteCondition(-1);
+
+    private final long expected;
+
+    private WriteCondition(long expected) {
+        this.expected = expected;
+    }
+
+    /** An unconditional write. */
+    public static WriteCondition any() {
+        return ANY;
+    }
+
+    /**
+     * A write that succeeds only while the item's modify index is still {@code modifyIndex}.
+     *
+     * @throws IllegalArgumentException if it is negative (the API refuses that before it gets here)
+     */
+    public static WriteCondition modifyIndex(long modifyIndex) {
+        if (modifyIndex < 0) {
+            throw new IllegalArgumentException("a modify index is never negative: " + modifyIndex);
+        }
+        return new WriteCondition(modifyIndex);
+    }
+
+    /** @throws StaleIndexException if the item's index is no longer the expected one */
+    void check(StoreTable table, String name, long actual) {
+        if (expected >= 0 && expected != actual) {
+            throw new StaleIndexException(table, name, expected, actual);
+        }
+    }
+
+    @Override
+    public String toString() {
+        return expected < 0 ? "any" : "cas=" + expected;
+    }
+}

@@ -1,0 +1,105 @@
+package io.pgharvest.window;
+
+import io.pgharvest.model.Measurement;
+import io.pgharvest.support.ChangeNotifier;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * The recent window: per source, the numeric series of the {@link ChartedColumns} for the last
+ * span, within a hard {@link MemoryBudget}. Written by one {@link WindowFeed} thread, read by API
+ * requests. {@link #changes()} advances with every recorded measurement of any source (the fleet's
+ * key numbers park on it); each source has its own notifier too.
+ */
+final class RecentWindow {
+
+    private final WindowLimits limits;
+    private final MemoryBudget budget;
+    private final Clock clock;
+    private final Map<String, SourceWindow> sources = new ConcurrentHashMap<>();
+    private final ChangeNotifier changes = new ChangeNotifier(0);
+    private final AtomicLong recorded = new AtomicLong();
+    private final LongAdder refusedSeries = new LongAdder();
+
+    RecentWindow(WindowLimits limits, long maxMemoryBytes, Clock clock) {
+        this.limits = limits;
+        this.budget = new MemoryBudget(maxMemoryBytes);
+        this.clock = clock;
+    }
+
+    /** Keeps the charted columns of the measurements; called by the one writer thread. */
+    void record(List<Measurement> measurements) {
+        boolean any = false;
+        for (Measurement m : measurements) {
+            Map<String, SeriesKind> columns = ChartedColumns.of(m.metric());
+            if (columns != null && !m.rows().isEmpty()) {
+                sources.computeIfAbsent(m.source(), name -> new SourceWindow(name, limits, budget, refusedSeries)).record(m, columns);
+                any = true;
+            }
+        }
+        if (any) {
+            changes.advanceTo(recorded.incrementAndGet());
+        }
+    }
+
+    /** The source's series of {@code metrics} (all when empty) since {@code fromMillis}; empty when it has none. */
+    List<Series> read(String source, long fromMillis, Set<String> metrics) {
+        SourceWindow window = sources.get(source);
+        return window == null ? List.of() : window.read(fromMillis, metrics);
+    }
+
+    /** Every source's key numbers, by name. */
+    List<KeyNumbers> keyNumbers() {
+        var numbers = new ArrayList<KeyNumbers>(sources.size());
+        for (SourceWindow window : sources.values()) {
+            numbers.add(window.keyNumbers());
+        }
+        numbers.sort(java.util.Comparator.comparing(KeyNumbers::source));
+        return numbers;
+    }
+
+    /**
+     * The notifier of one source's series, made (empty) on first ask so a client can wait for a
+     * source's first points. Callers ask only for sources that exist.
+     */
+    ChangeNotifier changesOf(String source) {
+        return sources.computeIfAbsent(source, name -> new SourceWindow(name, limits, budget, refusedSeries)).changes();
+    }
+
+    Optional<SourceWindow> source(String name) {
+        return Optional.ofNullable(sources.get(name));
+    }
+
+    /** Drops points' series that left the span and sources with none left. */
+    void sweep() {
+        long cutoff = clock.millis() - limits.spanMillis();
+        sources.values().removeIf(window -> window.dropOlderThan(cutoff) && window.changes().waiters() == 0);
+    }
+
+    ChangeNotifier changes() {
+        return changes;
+    }
+
+    MemoryBudget budget() {
+        return budget;
+    }
+
+    WindowLimits limits() {
+        return limits;
+    }
+
+    long refusedSeries() {
+        return refusedSeries.sum();
+    }
+
+    int seriesCount() {
+        return sources.values().stream().mapToInt(SourceWindow::seriesCount).sum();
+    }
+}

@@ -1,0 +1,174 @@
+package io.pgharvest.window;
+
+import io.pgharvest.model.Measurement;
+import io.pgharvest.support.ChangeNotifier;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * The series of one source. One writer (the window's feed thread) and any number of readers (API
+ * requests) share it under one lock held for array copies only, never for I/O. Each recorded
+ * measurement advances {@link #changes()}, which the API's blocking form for this source parks on.
+ */
+final class SourceWindow {
+
+    private final String source;
+    private final WindowLimits limits;
+    private final MemoryBudget budget;
+    private final ReentrantLock lock = new ReentrantLock();
+    private final Map<SeriesKey, SeriesRing> series = new HashMap<>();
+    private final ChangeNotifier changes = new ChangeNotifier(0);
+    private long recorded;
+    private long newest;
+
+    private final LongAdder refusedSeries;
+
+    SourceWindow(String source, WindowLimits limits, MemoryBudget budget, LongAdder refusedSeries) {
+        this.source = source;
+        this.limits = limits;
+        this.budget = budget;
+        this.refusedSeries = refusedSeries;
+    }
+
+    /** Keeps the charted columns of {@code m}; a series beyond the per-source cap or the budget is refused and counted. */
+    void record(Measurement m, Map<String, SeriesKind> columns) {
+        long time = m.time().toEpochMilli();
+        long sequence;
+        lock.lock();
+        try {
+            for (Measurement.Row row : m.rows()) {
+                for (Map.Entry<String, Object> cell : row.values().entrySet()) {
+                    if (cell.getValue() instanceof Number number && columns.containsKey(cell.getKey())) {
+                        SeriesRing ring = ringFor(new SeriesKey(m.metric(), cell.getKey(), row.tags()));
+                        if (ring != null) {
+                            ring.append(time, number.doubleValue(), limits.spanMillis(), limits.pointsPerSeries(), budget);
+                        }
+                    }
+                }
+            }
+            newest = Math.max(newest, time);
+            sequence = ++recorded;
+        } finally {
+            lock.unlock();
+        }
+        changes.advanceTo(sequence);
+    }
+
+    private SeriesRing ringFor(SeriesKey key) {
+        SeriesRing ring = series.get(key);
+        if (ring != null) {
+            return ring;
+        }
+        if (series.size() >= limits.seriesPerSource() || (ring = SeriesRing.open(budget)) == null) {
+            refusedSeries.increment();
+            return null;
+        }
+        series.put(key, ring);
+        return ring;
+    }
+
+    /** The series of {@code metrics} (all when empty) with their points at or after {@code from}. */
+    List<Series> read(long from, Set<String> metrics) {
+        var found = new ArrayList<Series>();
+        lock.lock();
+        try {
+            for (Map.Entry<SeriesKey, SeriesRing> entry : series.entrySet()) {
+                SeriesKey key = entry.getKey();
+                if (metrics.isEmpty() || metrics.contains(key.metric())) {
+                    SeriesKind kind = ChartedColumns.kind(key.metric(), key.column()).orElse(SeriesKind.GAUGE);
+                    found.add(SeriesReader.read(key, kind, entry.getValue(), from));
+                }
+            }
+        } finally {
+            lock.unlock();
+        }
+        found.sort(SeriesReader.ORDER);
+        return found;
+    }
+
+    KeyNumbers keyNumbers() {
+        lock.lock();
+        try {
+            Double commits = latestRate("db_stats", "xact_commit");
+            Double rollbacks = latestRate("db_stats", "xact_rollback");
+            Double connections = latest("backends", "total");
+            Double lag = latest("replication", "replay_lag_b");
+            return new KeyNumbers(source, commits == null ? null : commits + (rollbacks == null ? 0 : rollbacks),
+                    connections != null ? connections : latest("db_stats", "numbackends"),
+                    latest("db_size", "size_b"), lag != null ? lag : latest("wal_receiver", "unreplayed_b"),
+                    newest == 0 ? null : Instant.ofEpochMilli(newest));
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** The largest newest value of the column over its rows, or null. Caller holds the lock. */
+    private Double latest(String metric, String column) {
+        Double max = null;
+        for (Map.Entry<SeriesKey, SeriesRing> entry : series.entrySet()) {
+            SeriesRing ring = entry.getValue();
+            if (entry.getKey().metric().equals(metric) && entry.getKey().column().equals(column) && ring.size() > 0) {
+                double value = ring.value(ring.size() - 1);
+                max = max == null ? value : Math.max(max, value);
+            }
+        }
+        return max;
+    }
+
+    /** The sum over rows of the counter's rate between its last two points, or null. Caller holds the lock. */
+    private Double latestRate(String metric, String column) {
+        Double sum = null;
+        for (Map.Entry<SeriesKey, SeriesRing> entry : series.entrySet()) {
+            SeriesRing ring = entry.getValue();
+            if (entry.getKey().metric().equals(metric) && entry.getKey().column().equals(column) && ring.size() > 1) {
+                int last = ring.size() - 1;
+                double rate = SeriesReader.rate(ring, last);
+                if (!Double.isNaN(rate)) {
+                    sum = sum == null ? rate : sum + rate;
+                }
+            }
+        }
+        return sum;
+    }
+
+    /** Drops series whose newest point is before {@code cutoff}, releasing their memory; true when none is left. */
+    boolean dropOlderThan(long cutoff) {
+        lock.lock();
+        try {
+            for (Iterator<SeriesRing> rings = series.values().iterator(); rings.hasNext();) {
+                SeriesRing ring = rings.next();
+                if (ring.size() == 0 || ring.newestTime() < cutoff) {
+                    budget.release(ring.reservedBytes());
+                    rings.remove();
+                }
+            }
+            return series.isEmpty();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    ChangeNotifier changes() {
+        return changes;
+    }
+
+    String source() {
+        return source;
+    }
+
+    int seriesCount() {
+        lock.lock();
+        try {
+            return series.size();
+        } finally {
+            lock.unlock();
+        }
+    }
+}

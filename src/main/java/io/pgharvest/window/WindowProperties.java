@@ -1,0 +1,43 @@
+package io.pgharvest.window;
+
+import jakarta.validation.constraints.Max;
+import jakarta.validation.constraints.Min;
+import jakarta.validation.constraints.NotNull;
+import java.time.Duration;
+import org.hibernate.validator.constraints.time.DurationMax;
+import org.hibernate.validator.constraints.time.DurationMin;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.DefaultValue;
+import org.springframework.util.unit.DataSize;
+import org.springframework.validation.annotation.Validated;
+
+/**
+ * The recent window of numeric series that the console's charts and {@code GET
+ * /api/v1/sources/{name}/window} read (docs/console.md).
+ *
+ * @param enabled whether pgharvest keeps the window at all; off, the charts are empty and the
+ *     window's API answers with no series
+ * @param span how far back the window keeps points (the longest span the API and charts offer)
+ * @param pointsPerSeries the most points one series keeps: a series collected more often than
+ *     span / pointsPerSeries keeps only its newest points (720 covers one hour at 5 s)
+ * @param seriesPerSource the most series one source may have (its rows times charted columns:
+ *     query statistics are the many); new series beyond it are refused and counted
+ * @param maxMemory the hard bound on the memory of all series together (points and the fixed cost
+ *     of each series); a series that would pass it keeps fewer points, a new one is refused
+ * @param queuedBatches how many published batches may wait for the window's writer; past it a batch is
+ *     dropped and counted, never waited for (the reapers never slow down for the window)
+ */
+@ConfigurationProperties("pgharvest.window")
+@Validated
+public record WindowProperties(
+        @DefaultValue("true") boolean enabled,
+        @DefaultValue("1h") @NotNull @DurationMin(minutes = 1) @DurationMax(hours = 24) Duration span,
+        @DefaultValue("720") @Min(2) @Max(100_000) int pointsPerSeries,
+        @DefaultValue("1000") @Min(1) @Max(1_000_000) int seriesPerSource,
+        @DefaultValue("64MB") @NotNull DataSize maxMemory,
+        @DefaultValue("10000") @Min(1) @Max(1_000_000) int queuedBatches) {
+
+    WindowLimits limits() {
+        return new WindowLimits(span.toMillis(), pointsPerSeries, seriesPerSource);
+    }
+}
