@@ -96,9 +96,9 @@ export function isStale(error) {
  * long-poll per page, never a polling storm. A change answers at once; without one the query comes
  * back after 10 s with fresh figures that do not wake it (last tick times), and a server shutting
  * down gracefully waits at most that long for the page's open request. Returns a stop function
- * (called when the page is left).
+ * (called when the page is left). `pause` (ms) spaces the queries of data that changes all the time.
  */
-export function live(path, render, {wait = '10s', onError} = {}) {
+export function live(path, render, {wait = '10s', onError, pause = 0} = {}) {
   const controller = new AbortController();
   let index = null;
   (async () => {
@@ -111,6 +111,9 @@ export function live(path, render, {wait = '10s', onError} = {}) {
         failures = 0;
         index = answer.index;
         render(answer.body);
+        // A query whose data changes all the time (the fleet's key numbers) is re-asked at most
+        // once per pause, not once per change.
+        if (pause) await new Promise(resolve => setTimeout(resolve, pause));
       } catch (error) {
         if (controller.signal.aborted || error.status === 401) return;
         onError?.(error);

@@ -3,11 +3,15 @@
 // fleet of a thousand sources stays smooth while it updates and a focused link or checkbox stays focused.
 import {el, fill, formatDuration, heading, timeCell, seconds, keepAgesCurrent, morph, place} from './dom.js';
 import {live, get, put, enc, isStale} from './api.js';
+import {formatBytes, formatCount} from './charts.js';
 
 const PAGE = 250;
 export const STATES = ['starting', 'connected', 'disconnected', 'stalled', 'failed', 'disabled', 'configured'];
+/** The key numbers from the recent window (GET /api/v1/window), with how each shows. */
+const NUMBERS = {tps: v => `${formatCount(v)}/s`, connections: formatCount, sizeBytes: formatBytes, lagBytes: formatBytes};
 const COLUMNS = [
-  ['name', 'Source'], ['kind', 'Kind'], ['group', 'Group'], ['state', 'State'], ['lastTickStart', 'Last tick'],
+  ['name', 'Source'], ['kind', 'Kind'], ['group', 'Group'], ['state', 'State'],
+  ['tps', 'TPS'], ['connections', 'Conns'], ['sizeBytes', 'Size'], ['lagBytes', 'Lag'], ['lastTickStart', 'Last tick'],
   ['lastTickDuration', 'Tick'], ['soloMetrics', 'Solo lane'], ['lastError', 'Last error'], ['owner', 'Owner'],
   ['enabled', 'Enabled'],
 ];
@@ -15,7 +19,8 @@ const COLUMNS = [
 export function renderOverview(view) {
   // A page of rows at a time: the browser lays out 250 rows in a fraction of the time of 1,000
   // (ConsoleRenderBenchmarkTest); counts, filter and sort always cover the whole fleet.
-  const state = {entries: [], rows: new Map(), sort: 'name', descending: false, text: '', only: '', limit: PAGE};
+  const state = {entries: [], rows: new Map(), numbers: new Map(), sort: 'name', descending: false, text: '', only: '',
+    limit: PAGE};
   const counts = el('div', {class: 'counts', id: 'state-counts', role: 'group', 'aria-label': 'Sources per state'});
   const search = el('input', {type: 'search', id: 'filter', placeholder: 'Filter by name, group, kind or error',
     'aria-label': 'Filter sources', oninput: () => { state.text = search.value.toLowerCase(); arrange(); }});
@@ -36,7 +41,8 @@ export function renderOverview(view) {
       el('div', {class: 'toolbar'}, search, stateFilter), notice, el('div', {class: 'table-wrap'}, table), empty, more);
 
   function sortBy(key) {
-    state.descending = state.sort === key ? !state.descending : false;
+    // Key numbers sort busiest (largest) first: the database to look at is one click away.
+    state.descending = state.sort === key ? !state.descending : key in NUMBERS;
     state.sort = key;
     headRow.querySelectorAll('th').forEach(th => th.setAttribute('aria-sort',
         th.dataset.key === key ? (state.descending ? 'descending' : 'ascending') : 'none'));
@@ -68,7 +74,8 @@ export function renderOverview(view) {
         && (!state.text || [entry.name, entry.group, entry.kind, entry.lastError, entry.owner]
           .some(value => value && value.toLowerCase().includes(state.text))));
     const value = entry => state.sort === 'lastTickDuration' ? seconds(entry.lastTickDuration) ?? -1
-      : state.sort === 'soloMetrics' ? entry.soloMetrics.length : entry[state.sort] ?? '';
+      : state.sort === 'soloMetrics' ? entry.soloMetrics.length
+      : state.sort in NUMBERS ? state.numbers.get(entry.name)?.[state.sort] ?? -1 : entry[state.sort] ?? '';
     visible.sort((a, b) => {
       const [x, y] = [value(a), value(b)];
       const order = x < y ? -1 : x > y ? 1 : a.name < b.name ? -1 : 1;
@@ -76,6 +83,7 @@ export function renderOverview(view) {
     });
     const shown = visible.slice(0, state.limit);
     place(body, shown.map(rowFor));
+    showNumbers();
     empty.hidden = visible.length > 0;
     more.hidden = shown.length === visible.length;
     fill(moreText, `Showing ${shown.length} of ${visible.length} sources; filter, sort or `);
@@ -106,6 +114,7 @@ export function renderOverview(view) {
         cell('name', el('a', {href: `#/sources/${enc(entry.name)}`}, entry.name)),
         cell('kind', entry.kind), cell('group', entry.group),
         cell('state', el('span', {class: `badge state-${entry.state}`}, entry.state)),
+        Object.keys(NUMBERS).map(key => cell(key)),
         cell('lastTickStart', timeCell(entry.lastTickStart)),
         cell('lastTickDuration', formatDuration(entry.lastTickDuration)),
         cell('soloMetrics', entry.soloMetrics.join(', ')),
@@ -115,10 +124,30 @@ export function renderOverview(view) {
         cell('enabled', toggle));
   }
 
+  /** Writes the key numbers into the shown rows' cells in place: a row is never rebuilt for them. */
+  function showNumbers() {
+    for (const row of body.rows) {
+      const numbers = state.numbers.get(row.dataset.source);
+      for (const [key, format] of Object.entries(NUMBERS)) {
+        const value = numbers?.[key];
+        const text = value === null || value === undefined ? '' : format(value);
+        const cell = row.querySelector(`.col-${key}`);
+        if (cell.textContent !== text) cell.textContent = text;
+      }
+    }
+  }
+
+  function renderNumbers(list) {
+    state.numbers = new Map(list.map(numbers => [numbers.source, numbers]));
+    if (state.sort in NUMBERS) arrange();
+    else showNumbers();
+  }
+
   const stopAges = keepAgesCurrent(body);
+  const stopNumbers = live('/api/v1/window', renderNumbers, {pause: 5000});
   const stopLive = live('/api/v1/status', render,
       {onError: error => fill(notice, `Live update failed: ${error.message}; retrying.`)});
-  return () => { stopAges(); stopLive(); };
+  return () => { stopAges(); stopLive(); stopNumbers(); };
 }
 
 /**

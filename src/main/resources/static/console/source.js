@@ -3,11 +3,13 @@ import {el, fill, heading, timeCell, formatDuration, keepAgesCurrent, morph} fro
 import {get, post, put, del, live, enc, isStale} from './api.js';
 import {field, input, select, showProblems, clearProblems, parsePairs, formatPairs} from './form.js';
 import {setEnabled} from './overview.js';
+import {renderCharts} from './charts.js';
 
 export function renderSource(view, name) {
   const notice = el('p', {class: 'notice', role: 'status'});
   const config = el('dl', {class: 'details', id: 'source-config'});
   const status = el('div', {id: 'source-status'});
+  const health = el('section', {id: 'source-health'});
   const testResult = el('div', {id: 'test-result', role: 'status'});
   // The configuration as last read, with its modifyIndex: what the toggle and the delete are conditional on.
   let shown = null;
@@ -32,7 +34,7 @@ export function renderSource(view, name) {
       el('button', {type: 'button', class: 'danger', id: 'delete', onclick: () => {
         confirmBox.hidden = false; confirmBox.querySelector('button').focus();
       }}, 'Delete')),
-  confirmBox, notice, testResult, el('section', {}, el('h2', {}, 'Configuration'), config), status);
+  confirmBox, notice, testResult, health, el('section', {}, el('h2', {}, 'Configuration'), config), status);
 
   // Read again whenever the live status reports another modifyIndex: an edit elsewhere, or a
   // restart, shows here without a reload.
@@ -54,7 +56,8 @@ export function renderSource(view, name) {
     if (s.modifyIndex !== shown?.modifyIndex) readConfig();
     renderStatus(status, s);
   }, {onError: error => fill(notice, error.status === 404 ? 'No such source.' : `Live update failed: ${error.message}`)});
-  return () => { stopAges(); stopLive(); };
+  const stopCharts = renderCharts(health, name);
+  return () => { stopAges(); stopLive(); stopCharts(); };
 }
 
 function renderStatus(container, s) {

@@ -14,6 +14,9 @@ import java.util.TreeMap;
  * or override the preset's intervals in seconds; an interval of 0 removes a preset metric.
  * The standby selection works the same way and applies while the server is in recovery;
  * when both standby fields are empty the primary selection is used on standbys too.
+ * {@code keepQueryLiterals} lets the literals of statement texts ({@code query} columns of
+ * long_running_queries and the like) reach the sinks as the server reports them; by default they
+ * are redacted ({@link QueryTextRedaction}).
  *
  * <p>This record is the one description of a source's shape. Three other shapes map onto it, each
  * differing only where its boundary needs it (each says why in its own Javadoc):
@@ -34,7 +37,8 @@ public record Source(
         Map<String, String> tags,
         boolean onlyIfPrimary,
         String includePattern,
-        String excludePattern) {
+        String excludePattern,
+        boolean keepQueryLiterals) {
 
     public static final String DEFAULT_GROUP = "default";
 
@@ -54,9 +58,26 @@ public record Source(
     /** A source whose connection string is parsed here, at the boundary where it enters, by {@code kind}. */
     public Source(String name, String connStr, SourceKind kind, String group, boolean enabled, String preset,
             Map<String, Integer> metrics, String standbyPreset, Map<String, Integer> standbyMetrics,
-            Map<String, String> tags, boolean onlyIfPrimary, String includePattern, String excludePattern) {
+            Map<String, String> tags, boolean onlyIfPrimary, String includePattern, String excludePattern,
+            boolean keepQueryLiterals) {
         this(name, SourceConnection.parse(kind, connStr), kind, group, enabled, preset, metrics, standbyPreset,
-                standbyMetrics, tags, onlyIfPrimary, includePattern, excludePattern);
+                standbyMetrics, tags, onlyIfPrimary, includePattern, excludePattern, keepQueryLiterals);
+    }
+
+    /** A source whose statement texts lose their literals (the default), connection string parsed here. */
+    public Source(String name, String connStr, SourceKind kind, String group, boolean enabled, String preset,
+            Map<String, Integer> metrics, String standbyPreset, Map<String, Integer> standbyMetrics,
+            Map<String, String> tags, boolean onlyIfPrimary, String includePattern, String excludePattern) {
+        this(name, connStr, kind, group, enabled, preset, metrics, standbyPreset, standbyMetrics, tags,
+                onlyIfPrimary, includePattern, excludePattern, false);
+    }
+
+    /** A source whose statement texts lose their literals (the default). */
+    public Source(String name, SourceConnection connection, SourceKind kind, String group, boolean enabled,
+            String preset, Map<String, Integer> metrics, String standbyPreset, Map<String, Integer> standbyMetrics,
+            Map<String, String> tags, boolean onlyIfPrimary, String includePattern, String excludePattern) {
+        this(name, connection, kind, group, enabled, preset, metrics, standbyPreset, standbyMetrics, tags,
+                onlyIfPrimary, includePattern, excludePattern, false);
     }
 
     /** The connection string as written, password included: for storage only. */
@@ -71,7 +92,7 @@ public record Source(
 
     public Source withConnection(SourceConnection newConnection) {
         return new Source(name, newConnection, kind, group, enabled, preset, metrics, standbyPreset,
-                standbyMetrics, tags, onlyIfPrimary, includePattern, excludePattern);
+                standbyMetrics, tags, onlyIfPrimary, includePattern, excludePattern, keepQueryLiterals);
     }
 
     /** Never prints the password: records print every component, and connStr holds secrets. */

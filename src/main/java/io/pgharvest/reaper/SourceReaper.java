@@ -3,6 +3,7 @@ package io.pgharvest.reaper;
 import io.pgharvest.kind.ServerFacts;
 import io.pgharvest.kind.SourceSession;
 import io.pgharvest.model.Measurement;
+import io.pgharvest.model.QueryTextRedaction;
 import io.pgharvest.model.MetricDefinition;
 import io.pgharvest.model.MetricLane;
 import io.pgharvest.model.SessionState;
@@ -467,7 +468,9 @@ final class SourceReaper {
             return;
         }
         try {
-            context.publisher().publish(measurements);
+            // Literals leave here or nowhere: everything downstream (sinks, status, logs) sees the redacted text.
+            context.publisher().publish(config.source().keepQueryLiterals() ? measurements
+                    : QueryTextRedaction.redact(measurements));
         } catch (RuntimeException e) {
             log.error("Source {}: could not hand {} measurements to the sinks", name, measurements.size(), e);
         }

@@ -16,7 +16,7 @@ import java.util.Map;
 /**
  * A source as a client sends it. Only {@code connStr} is required ({@code name} too on create,
  * where the path does not carry it); the rest has defaults: kind postgres, group default,
- * enabled true, onlyIfPrimary false.
+ * enabled true, onlyIfPrimary false, keepQueryLiterals false.
  *
  * <p>Why this is not {@link Source} itself: the flags are {@code Boolean} so an absent one takes
  * its default; {@code kind} is text so that an unknown kind is reported as a field problem
@@ -48,7 +48,10 @@ record SourceRequest(
         Map<String, String> tags,
         Boolean onlyIfPrimary,
         String includePattern,
-        String excludePattern) {
+        String excludePattern,
+        @Schema(description = "let statement texts (long_running_queries, idle_in_transaction, ...) reach the sinks"
+                + " with their literals; by default every constant is replaced by $n", example = "false")
+        Boolean keepQueryLiterals) {
 
     /**
      * The source named {@code pathName} (or, when null, by the body), with the separate password
@@ -69,7 +72,8 @@ record SourceRequest(
         Source source = new Source(effectiveName == null ? "" : effectiveName,
                 SourceConnection.parse(parsedKind, connStr == null ? "" : connStr).withPassword(password), parsedKind, group,
                 enabled == null || enabled, blankToNull(preset), metrics, blankToNull(standbyPreset), standbyMetrics,
-                tags, onlyIfPrimary != null && onlyIfPrimary, blankToNull(includePattern), blankToNull(excludePattern));
+                tags, onlyIfPrimary != null && onlyIfPrimary, blankToNull(includePattern), blankToNull(excludePattern),
+                keepQueryLiterals != null && keepQueryLiterals);
         if (!problems.isEmpty()) {
             var mapped = problems.stream().map(FieldProblem::field).toList();
             SourceRules.check(source, config).stream().filter(p -> !mapped.contains(p.field())).forEach(problems::add);

@@ -27,12 +27,14 @@ record SourceResponse(
         boolean onlyIfPrimary,
         String includePattern,
         String excludePattern,
+        boolean keepQueryLiterals,
         @Schema(description = "store index of the source's last change", accessMode = Schema.AccessMode.READ_ONLY)
         long modifyIndex) {
 
     static SourceResponse of(Source source, long modifyIndex) {
         return new SourceResponse(source.name(), source.connection().masked(), source.kind(), source.group(),
                 source.enabled(), source.preset(), source.metrics(), source.standbyPreset(), source.standbyMetrics(),
-                source.tags(), source.onlyIfPrimary(), source.includePattern(), source.excludePattern(), modifyIndex);
+                source.tags(), source.onlyIfPrimary(), source.includePattern(), source.excludePattern(),
+                source.keepQueryLiterals(), modifyIndex);
     }
 }

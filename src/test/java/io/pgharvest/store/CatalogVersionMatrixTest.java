@@ -63,6 +63,7 @@ class CatalogVersionMatrixTest {
     private static final Map<String, String> MAY_BE_EMPTY_ON_STANDBY = Map.ofEntries(
             Map.entry("long_running_queries", "no query runs for a minute"),
             Map.entry("idle_in_transaction", "no session idles in a transaction on the standby"),
+            Map.entry("query_samples", "no other session is busy on the standby"),
             Map.entry("basebackup_progress", "no base backup is running"),
             Map.entry("replication", "the standby has no downstream standby"),
             Map.entry("replication_slot_stats", "the logical slot lives on the primary"),

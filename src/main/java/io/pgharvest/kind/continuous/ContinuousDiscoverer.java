@@ -64,7 +64,7 @@ final class ContinuousDiscoverer implements SourceDiscoverer {
                     SourceConnection.of(conn.withDatabase(database)),
                     SourceKind.POSTGRES, configured.group(), true, configured.preset(), configured.metrics(),
                     configured.standbyPreset(), configured.standbyMetrics(), configured.tags(),
-                    configured.onlyIfPrimary(), null, null);
+                    configured.onlyIfPrimary(), null, null, configured.keepQueryLiterals());
             found.add(new DiscoveredSource(derived, database));
         }
         return found;

@@ -119,7 +119,7 @@ final class PatroniDiscoverer implements SourceDiscoverer {
         }
         return Optional.of(new Source(name, connection, SourceKind.POSTGRES, configured.group(), true,
                 configured.preset(), configured.metrics(), configured.standbyPreset(), configured.standbyMetrics(),
-                configured.tags(), configured.onlyIfPrimary(), null, null));
+                configured.tags(), configured.onlyIfPrimary(), null, null, configured.keepQueryLiterals()));
     }
 
     private static String scrub(String message, DcsAddress address) {

@@ -5,9 +5,8 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * pgharvest's one reading of SQL text: PostgreSQL's lexical structure (the server's own lexer of
- * PostgreSQL 16 and later), so that a word, a literal, a comment and a statement end are where the
- * server sees them. Everything that reads metric SQL lexes it here: the read-only check
+ * pgharvest's one reading of SQL text: PostgreSQL's lexical structure, so that a word, a literal,
+ * a comment and a statement end are where the server sees them. Everything that reads metric SQL lexes it here: the read-only check
  * ({@link MetricSql}), the instance fan-out rewrite, the escaping of question marks for pgjdbc, and
  * the redaction of literals from statement texts.
  *
@@ -27,9 +26,11 @@ import java.util.Optional;
  * <li>operators as the server cuts them (a {@code --} or {@code /*} inside ends one, a trailing
  * {@code +} or {@code -} is split off unless the operator holds one of {@code ~!@#^&|`?%}).</li>
  * </ul>
- * What it does not do: parse, truncate long names (the server cuts them at 63 bytes), or refuse
- * what only the grammar refuses. It is the friendly first reading; the server's is the one that
- * counts (DESIGN.md: metric SQL).
+ * Where server versions differ it reads as the newest do: {@code E'\v'} is a vertical tab (17 and
+ * later; the letter v before), {@code 1_000}, {@code 0x1F} are one number (16 and later; before,
+ * a number and a name). What it does not do: parse, truncate long names (the server cuts them at
+ * 63 bytes), or refuse what only the grammar refuses. It is the friendly first reading; the
+ * server's is the one that counts (DESIGN.md: metric SQL).
  */
 public final class SqlLexer {
 

