@@ -1,6 +1,7 @@
 package io.pgharvest.kind.postgres;
 
 import io.pgharvest.kind.MetricQuery;
+import io.pgharvest.model.sql.SqlLexer;
 import java.sql.SQLException;
 import java.util.List;
 import java.util.Locale;
@@ -82,26 +83,34 @@ final class FailurePointer {
         return false;
     }
 
-    /** The identifier starting at {@code index} (a quoted one without its quotes), or null. */
+    /**
+     * The name whose token starts at {@code index} (a quoted one as the server reads it), or null:
+     * also when the position falls inside a word, a constant or a comment.
+     */
     static String nameAt(String sql, int index) {
         if (index < 0 || index >= sql.length()) {
             return null;
         }
-        if (sql.charAt(index) == '"') {
-            int end = sql.indexOf('"', index + 1);
-            return end < 0 ? null : sql.substring(index + 1, end);
+        for (SqlLexer.Token token : SqlLexer.lex(sql).tokens()) {
+            if (token.end() > index) {
+                if (token.start() != index) {
+                    return null;
+                }
+                return switch (token.kind()) {
+                    case WORD -> token.text();
+                    case QUOTED_IDENTIFIER -> quotedName(token);
+                    default -> null;
+                };
+            }
         }
-        if (index > 0 && isNamePart(sql.charAt(index - 1))) {
-            return null; // the position is inside a word, not at the start of a name
-        }
-        int end = index;
-        while (end < sql.length() && isNamePart(sql.charAt(end))) {
-            end++;
-        }
-        return end == index ? null : sql.substring(index, end);
+        return null;
     }
 
-    private static boolean isNamePart(char c) {
-        return Character.isLetterOrDigit(c) || c == '_' || c == '$';
+    private static String quotedName(SqlLexer.Token token) {
+        try {
+            return token.value();
+        } catch (IllegalArgumentException e) {
+            return null; // a spelling the server refuses names nothing
+        }
     }
 }

@@ -36,9 +36,11 @@ import org.postgresql.core.BaseConnection;
  * {@link #run} is therefore all-or-nothing; the caller isolates the culprit by re-running the
  * queries one by one.
  *
- * <p>Metrics with their own statement timeout are grouped by it, each group opened by a
- * {@code set_config(..., true)} call: the setting is transaction-local, so it bounds exactly the
- * statements up to the next group, and the round trip's transaction ends it.
+ * <p>Metrics with their own statement timeout are grouped by it. Every metric after the first
+ * is preceded by a {@code set_config('statement_timeout', ..., true)} call: the setting is
+ * transaction-local, so the round trip's transaction ends it, and setting it before each metric
+ * means no metric can switch it off for the ones after it. pgharvest's own deadline
+ * ({@link RoundTripDeadline}) bounds the round trip besides, whatever happens on the server.
  *
  * <p>Read-only boundary (docs/security.md): every round trip is framed as
  * {@code BEGIN READ ONLY; <metrics>; <advisory unlock>; ROLLBACK}, one transaction. Each metric is
@@ -144,10 +146,8 @@ public final class QueryPipeline implements AutoCloseable {
             refuseIfNotReading(query);
         }
         allowNetworkSilenceFor(queries);
-        // Metrics under the session's own limit first, then one group per other limit, each
-        // opened by a transaction-local set_config. The setting holds until the next group or
-        // the end of the pipeline's implicit transaction, so no reset is needed and each
-        // distinct limit costs one statement per tick, not two per metric.
+        // Metrics under the session's own limit first (the first of them needs no set_config),
+        // then by limit. Each set_config is transaction-local: the ROLLBACK ends it, no reset.
         Integer[] order = new Integer[queries.size()];
         for (int i = 0; i < order.length; i++) {
             order[i] = i;
@@ -156,19 +156,24 @@ public final class QueryPipeline implements AutoCloseable {
         var parts = new ArrayList<String>();
         parts.add(BEGIN);
         int[] partOfQuery = new int[queries.size()];
-        Duration currentTimeout = sessionStatementTimeout;
+        Duration budget = Duration.ZERO;
+        boolean first = true;
         for (int index : order) {
             MetricQuery query = queries.get(index);
-            if (!query.statementTimeout().equals(currentTimeout)) {
+            // The session's limit holds for the first metric; every later one sets its limit
+            // again, since the metric before it may have switched it off (set_config assembled
+            // for query_to_xml, or inside a function) for the rest of the transaction.
+            if (!first || !query.statementTimeout().equals(sessionStatementTimeout)) {
                 parts.add(setTimeout(query.statementTimeout()));
-                currentTimeout = query.statementTimeout();
             }
+            first = false;
             partOfQuery[index] = parts.size();
             parts.add(sent(query));
+            budget = budget.plus(query.statementTimeout());
         }
         parts.add(CLEANUP);
         parts.add(ROLLBACK);
-        List<FetchedRows> all = execute(parts);
+        List<FetchedRows> all = execute(parts, budget);
         if (all.size() != parts.size()) {
             // A metric's SQL held several statements: results cannot be attributed. Refusing
             // makes the caller run the queries one by one, where each gets its last result.
@@ -205,7 +210,7 @@ public final class QueryPipeline implements AutoCloseable {
         parts.add(sent(query));
         parts.add(CLEANUP);
         parts.add(ROLLBACK);
-        List<FetchedRows> all = execute(parts);
+        List<FetchedRows> all = execute(parts, query.statementTimeout());
         if (all.size() != parts.size()) {
             throw new PipelineShapeException(parts.size(), all.size());
         }
@@ -320,9 +325,13 @@ public final class QueryPipeline implements AutoCloseable {
         }
     }
 
-    private List<FetchedRows> execute(List<String> parts) throws SQLException {
+    /**
+     * Runs {@code parts} within {@code budget} (the sum of their metrics' limits) by pgharvest's
+     * own clock as well as the server's ({@link RoundTripDeadline}).
+     */
+    private List<FetchedRows> execute(List<String> parts, Duration budget) throws SQLException {
         Prepared prepared = preparedFor(parts);
-        try {
+        try (var deadline = RoundTripDeadline.start(connection, budget)) {
             return collect(prepared.statement(), prepared.statement().execute());
         } catch (SQLException e) {
             // The statement stays cached: pgjdbc parses it again on the server when it was not

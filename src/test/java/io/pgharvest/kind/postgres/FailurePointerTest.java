@@ -54,6 +54,10 @@ class FailurePointerTest {
         assertThat(FailurePointer.nameAt("select * from \"Odd Name\"", 14)).isEqualTo("Odd Name");
         assertThat(FailurePointer.nameAt("select * from pg_buffercache b", 16)).isNull(); // inside a word
         assertThat(FailurePointer.nameAt("select 1", 40)).isNull();
+        assertThat(FailurePointer.nameAt("select * from \"a \"\"b\"\"\"", 14)).isEqualTo("a \"b\"");
+        // what only looks like a name, inside a constant or a comment, is none
+        assertThat(FailurePointer.nameAt("select 'x pg_buffercache' as a", 10)).isNull();
+        assertThat(FailurePointer.nameAt("select 1 /* pg_buffercache */", 12)).isNull();
     }
 
     /** The error of {@code queries} sent as one pipeline, as QueryPipeline frames them. */
