@@ -7,6 +7,8 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.function.LongSupplier;
 
 /**
  * The statement texts a Prometheus-format sink has received ({@code query_texts} rows: tag
@@ -18,8 +20,10 @@ import java.util.concurrent.ConcurrentHashMap;
  * text used or received longest ago goes, except those of the query IDs in the source's latest
  * {@code query_stats} rows (the top statements, 50 by default): a burst of texts of statements
  * outside the top does not push out the texts the series need. query_texts sends a text once per
- * query ID, so a text that went comes back only when the collector fetches it again. Thread-safe:
- * the sink's writer remembers while a scrape reads.
+ * query ID, so a text that went comes back only when the collector fetches it again. A source that
+ * sent neither metric for {@link #FORGET_AFTER_NANOS} (removed, disabled, or its preset changed) is
+ * forgotten whole, so the map does not grow with every source the fleet ever had. Thread-safe: the
+ * sink's writer remembers while a scrape reads.
  */
 final class StatementTexts {
 
@@ -30,7 +34,21 @@ final class StatementTexts {
     static final String QUERY_ID_TAG = "queryid";
     static final String TEXT_COLUMN = "query";
 
+    /** A source's texts go after an hour without query_stats or query_texts (query_stats runs every minute by default). */
+    static final long FORGET_AFTER_NANOS = TimeUnit.HOURS.toNanos(1);
+
     private final Map<String, SourceTexts> bySource = new ConcurrentHashMap<>();
+    private final LongSupplier nanoTime;
+    private volatile long lastSweep;
+
+    StatementTexts() {
+        this(System::nanoTime);
+    }
+
+    StatementTexts(LongSupplier nanoTime) {
+        this.nanoTime = nanoTime;
+        this.lastSweep = nanoTime.getAsLong();
+    }
 
     /** Keeps the texts of {@code query_texts}, and which query IDs {@code query_stats} shows; ignores the rest. */
     void remember(Measurement m) {
@@ -38,8 +56,11 @@ final class StatementTexts {
         if (!texts && !QUERY_STATS.equals(m.metric())) {
             return;
         }
+        long now = nanoTime.getAsLong();
+        forgetIdleSources(now);
         SourceTexts source = bySource.computeIfAbsent(m.source(), name -> new SourceTexts());
         synchronized (source) {
+            source.lastSeen = now;
             if (texts) {
                 for (Measurement.Row row : m.rows()) {
                     String queryId = row.tags().get(QUERY_ID_TAG);
@@ -59,6 +80,24 @@ final class StatementTexts {
         }
     }
 
+    /** Sources whose texts are kept (for tests and the bound's check). */
+    int sources() {
+        return bySource.size();
+    }
+
+    /** At most once a minute, drops the sources not heard of for {@link #FORGET_AFTER_NANOS}. */
+    private void forgetIdleSources(long now) {
+        if (now - lastSweep < TimeUnit.MINUTES.toNanos(1)) {
+            return;
+        }
+        lastSweep = now;
+        bySource.values().removeIf(texts -> {
+            synchronized (texts) {
+                return now - texts.lastSeen > FORGET_AFTER_NANOS;
+            }
+        });
+    }
+
     /** The text of {@code queryId} on {@code source}, or null when none was received (or it went). */
     String textOf(String source, String queryId) {
         SourceTexts texts = bySource.get(source);
@@ -74,6 +113,7 @@ final class StatementTexts {
     private static final class SourceTexts {
         final LinkedHashMap<String, String> byQueryId = new LinkedHashMap<>(64, 0.75f, true);
         final Set<String> shown = new HashSet<>();
+        long lastSeen;
 
         void put(String queryId, String text) {
             byQueryId.put(queryId, text);

@@ -108,7 +108,7 @@ class ConsoleEditingTest extends ConsoleTestBase {
     void aSourceIsCopiedWithANewPasswordAndDeletedAfterConfirmation() {
         api("POST", "/api/v1/sources", """
                 {"name": "copy-me", "connStr": "postgresql://monitor:first-secret@127.0.0.1:1/app", "enabled": false,
-                 "preset": "basic", "tags": {"env": "test"}}""");
+                 "preset": "basic", "tags": {"env": "test"}, "keepQueryLiterals": true}""");
         open("#/sources/copy-me");
         waitFor(By.linkText("Copy")).click();
         browser.waiting(Duration.ofSeconds(5)).ignoring(org.openqa.selenium.StaleElementReferenceException.class)
@@ -121,6 +121,7 @@ class ConsoleEditingTest extends ConsoleTestBase {
         browser.driver().findElement(By.id("save")).click();
         awaitText(By.cssSelector("#view h1"), "copy-me-copy"::equals);
         assertThat(api("GET", "/api/v1/sources/copy-me-copy", null)).contains("\"env\":\"test\"")
+                .contains("\"keepQueryLiterals\":true") // the form sends back the opt-in it was shown
                 .doesNotContain("second-secret");
 
         assertThat(browser.driver().findElement(By.id("confirm-delete")).isDisplayed()).isFalse();
