@@ -63,6 +63,7 @@ final class SinkChannel {
     private final StopSignal stopSignal = new StopSignal();
     private final Spiller spiller;
     private final SinkWriter writer;
+    private final String destination;
     private Thread writerThread;
     private Thread spillerThread;
 
@@ -70,10 +71,11 @@ final class SinkChannel {
      * @param spillDir this sink's own directory; the spill log left there by an earlier run is
      *     delivered first
      */
-    SinkChannel(Sink sink, String type, DeliverySettings settings, Path spillDir,
+    SinkChannel(Sink sink, String type, String destination, DeliverySettings settings, Path spillDir,
             MeterRegistry registry, Clock clock) throws IOException {
         this.sink = sink;
         this.type = type;
+        this.destination = destination;
         this.settings = settings;
         this.meters = new SinkMeters(sink.name(), registry);
         this.queue = new ChannelQueue(settings);
@@ -158,7 +160,7 @@ final class SinkChannel {
     }
 
     SinkStatus status() {
-        return new SinkStatus(sink.name(), type, health.up(), health.lastError(), health.lastErrorAt(), queue.queued(),
+        return new SinkStatus(sink.name(), type, destination, health.up(), health.lastError(), health.lastErrorAt(), queue.queued(),
                 spill.undelivered(), spill.bytes(), meters.written(), meters.dropped(), meters.failures(),
                 meters.quarantined(), health.writerFailure(), meters.writerRestarts(), rejections.parked(),
                 rejections.conflicts(), rejections.refusedMeasurements(), rejections.refusedBatches());
