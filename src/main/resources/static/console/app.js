@@ -30,7 +30,7 @@ onReachability(since => {
 });
 
 const routes = [
-  [/^\/$/, renderOverview],
+  [/^\/(?:\?(.*))?$/, (v, query) => renderOverview(v, query)],
   [/^\/sources\/new$/, (v) => renderSourceForm(v, null)],
   [/^\/sources\/([^/]+)\/edit$/, (v, name) => renderSourceForm(v, name, false)],
   [/^\/sources\/([^/]+)\/copy$/, (v, name) => renderSourceForm(v, name, true)],

@@ -64,6 +64,9 @@ export function renderSource(view, name) {
 
 function renderStatus(container, s) {
   const runtime = s.runtime;
+  const nothing = s.enabled && s.kind !== 'patroni' && Object.keys(s.metrics || {}).length === 0
+    ? el('p', {class: 'warning', id: 'collects-nothing', role: 'alert'}, 'This source collects nothing: it has no preset',
+        ' and no custom intervals. Edit it and choose a preset or give intervals.') : null;
   const facts = el('dl', {class: 'details'},
       el('dt', {}, 'State'), el('dd', {}, el('span', {class: `badge state-${s.state}`, id: 'source-state'}, s.state)),
       runtime?.lastConnectionError ? [el('dt', {}, 'Connection error'),
@@ -89,7 +92,7 @@ function renderStatus(container, s) {
           el('a', {href: `#/sources/${enc(m.name)}`}, m.name), ` ${m.role ?? ''} ${m.state ?? ''}`,
           m.retiredAt ? ' (retired)' : '')))) : null;
   // Updated in place: nodes whose data did not change (and the focus) stay.
-  morph(container, el('div', {id: container.id}, el('section', {}, el('h2', {}, 'Status'), facts), members,
+  morph(container, el('div', {id: container.id}, el('section', {}, el('h2', {}, 'Status'), nothing, facts), members,
       el('section', {}, el('h2', {}, 'Metrics'), el('div', {class: 'table-wrap'}, el('table', {class: 'cards'},
           el('thead', {}, el('tr', {}, ['Metric', 'Interval', 'Lane', 'Last success', 'Last error']
               .map(h => el('th', {scope: 'col'}, h)))), el('tbody', {id: 'source-metrics'}, metricRows))))));
@@ -170,10 +173,25 @@ function buildForm(form, source, presetNames, editing, copy, originalName, reloa
       field('Include pattern (discovering kinds)', 'includePattern', f.includePattern),
       field('Exclude pattern (discovering kinds)', 'excludePattern', f.excludePattern),
       el('div', {class: 'actions'}, testDraft, el('button', {type: 'submit', id: 'save'}, 'Save')), result);
+  let collectNothing = false;
   form.addEventListener('submit', async event => {
     event.preventDefault();
     clearProblems(form);
     const body = request();
+    // Saved without a preset or an interval, a source connects and silently collects nothing.
+    const selected = body.preset || Object.values(body.metrics).some(interval => interval !== 0);
+    if (!selected && body.kind !== 'patroni' && !collectNothing) {
+      const error = form.querySelector('#error-preset');
+      fill(error, 'Without a preset or custom intervals this source would collect nothing. Choose a preset or'
+          + ' give intervals, or ', el('button', {type: 'button', id: 'save-anyway', onclick: () => {
+        collectNothing = true;
+        form.requestSubmit();
+      }}, 'save it anyway'), '.');
+      f.preset.setAttribute('aria-invalid', 'true');
+      f.preset.scrollIntoView({block: 'center'});
+      f.preset.focus();
+      return;
+    }
     try {
       // An edit is conditional on the version the form was filled from (check-and-set).
       if (editing) await put(`/api/v1/sources/${enc(originalName)}`, body, source.modifyIndex);
