@@ -29,6 +29,7 @@ export function renderSource(view, name) {
       el('button', {type: 'button', onclick: () => { confirmBox.hidden = true; }}, 'Cancel'));
   fill(view, heading(name,
       el('label', {class: 'inline'}, toggle, ' enabled'),
+      el('a', {class: 'button', href: `#/sources/${enc(name)}/queries`, id: 'queries-link'}, 'Queries'),
       el('a', {class: 'button', href: `#/sources/${enc(name)}/edit`}, 'Edit'),
       el('a', {class: 'button', href: `#/sources/${enc(name)}/copy`}, 'Copy'),
       el('button', {type: 'button', id: 'test-stored', onclick: () => testConnection(
