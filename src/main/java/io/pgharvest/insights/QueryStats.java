@@ -20,6 +20,6 @@ final class QueryStats implements NativeMetric {
 
     @Override
     public Collector newCollector() {
-        return new QueryStatsCollector(properties.topStatements());
+        return new QueryStatsCollector(properties.topStatements(), properties.includeOwnStatements());
     }
 }

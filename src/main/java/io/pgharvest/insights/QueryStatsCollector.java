@@ -22,12 +22,22 @@ import java.util.List;
 final class QueryStatsCollector implements NativeMetric.Collector {
 
     private final int top;
+    private final boolean includeOwnStatements;
     private StatementsExtension extension;
     private StatementSnapshot previous;
 
-    /** @param top how many statements get rows of their own */
+    /** @param top how many statements get rows of their own; pgharvest's own statements left out */
     QueryStatsCollector(int top) {
+        this(top, false);
+    }
+
+    /**
+     * @param top how many statements get rows of their own
+     * @param includeOwnStatements whether the statements of the session's own roles count
+     */
+    QueryStatsCollector(int top, boolean includeOwnStatements) {
         this.top = top;
+        this.includeOwnStatements = includeOwnStatements;
     }
 
     @Override
@@ -39,7 +49,7 @@ final class QueryStatsCollector implements NativeMetric.Collector {
         try {
             current = StatementSnapshot.of(target.now(), extension.counters().stream()
                     .map(StatementsExtension.ReadCounter::counter).toList(),
-                    target.sql().query(extension.statisticsSql()));
+                    target.sql().query(extension.statisticsSql(includeOwnStatements)));
         } catch (SQLException e) {
             if (StatementsExtension.CHANGED_STATES.contains(e.getSQLState())) {
                 extension = null; // dropped, moved or updated: look it up again on the next tick

@@ -27,7 +27,7 @@ record StatementSnapshot(Instant at, long dealloc, Long statsReset, List<Stateme
         return counters.size();
     }
 
-    /** Builds a snapshot from the rows of {@link StatementsExtension#statisticsSql()}. */
+    /** Builds a snapshot from the rows of {@link StatementsExtension#statisticsSql(boolean)}. */
     static StatementSnapshot of(Instant at, List<StatementCounter> counters, List<Map<String, Object>> rows) {
         long dealloc = 0;
         Long statsReset = null;

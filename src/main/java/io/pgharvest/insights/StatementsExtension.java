@@ -88,9 +88,11 @@ record StatementsExtension(String schema, String version, List<ReadCounter> coun
      * The statistics of the session's database without texts ({@code pg_stat_statements(false)}:
      * the server does not read its query text file), with the extension's dealloc count and last
      * reset on every row, and one row of nulls when there are no entries. Times as epoch
-     * microseconds, counters as float8 (exact for whole numbers below 2^53).
+     * microseconds, counters as float8 (exact for whole numbers below 2^53). Without
+     * {@code includeOwnStatements} the entries of the session's login role and of the role it acts
+     * as are left out: pgharvest's own reads are not the database's workload.
      */
-    String statisticsSql() {
+    String statisticsSql(boolean includeOwnStatements) {
         String quoted = quotedSchema();
         var sql = new StringBuilder("""
                 select i.dealloc::int8 as dealloc, (extract(epoch from i.stats_reset) * 1e6)::int8 as stats_reset,
@@ -109,8 +111,10 @@ record StatementsExtension(String schema, String version, List<ReadCounter> coun
                       from %s.pg_stat_statements(false) s
                       left join pg_catalog.pg_roles r on r.oid = s.userid
                      where s.dbid = (select d.oid from pg_catalog.pg_database d where d.datname = current_database())
-                       and s.queryid is not null
-                  ) s on true""".formatted(quoted));
+                       and s.queryid is not null%s
+                  ) s on true""".formatted(quoted, includeOwnStatements ? ""
+                : "\n                       and s.userid not in (select o.oid from pg_catalog.pg_roles o"
+                        + " where o.rolname in (session_user, current_user))"));
         return sql.toString();
     }
 

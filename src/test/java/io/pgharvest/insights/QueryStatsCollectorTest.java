@@ -120,8 +120,8 @@ class QueryStatsCollectorTest {
             var collector = new QueryStatsCollector(3);
             collect(collector, monitor);
             for (int round = 0; round < 3; round++) {
-                // The collector's read itself is counted after its snapshot, so the totals read
-                // from another database just after each read bracket exactly one change.
+                // The totals leave the monitoring role out as the collector does, and are read
+                // from another database just after each read, so they bracket exactly one change.
                 long before = totalCalls(outside);
                 runHot(work, 5);
                 burst(work, 1000 + round * 10, 10);
@@ -131,6 +131,23 @@ class QueryStatsCollectorTest {
                 assertThat(rows.stream().mapToLong(r -> (Long) r.values().get("calls")).sum())
                         .as("round %d", round).isEqualTo(after - before);
             }
+        }
+    }
+
+    @Test
+    void theMonitoringRolesOwnStatementsAreLeftOutUnlessAskedFor() throws Exception {
+        try (Connection work = pg.connect(DB); Connection monitor = monitorConnection()) {
+            var byDefault = new QueryStatsCollector(1000);
+            var withOwn = new QueryStatsCollector(1000, true);
+            collect(byDefault, monitor);
+            collect(withOwn, monitor);
+            runHot(work, 3);
+            List<Measurement.Row> rows = collect(byDefault, monitor);
+            List<Measurement.Row> ownRows = collect(withOwn, monitor);
+            assertThat(rows).as("the workload's statements").isNotEmpty()
+                    .noneMatch(row -> MONITOR.equals(row.tags().get("user")));
+            assertThat(ownRows).as("the collectors' own reads between the two reads")
+                    .anyMatch(row -> MONITOR.equals(row.tags().get("user")));
         }
     }
 
@@ -200,7 +217,8 @@ class QueryStatsCollectorTest {
     private static long totalCalls(Connection outside) throws SQLException {
         try (Statement st = outside.createStatement(); ResultSet rs = st.executeQuery(
                 "select coalesce(sum(calls), 0)::int8 from pg_stat_statements(false)"
-                        + " where dbid = (select oid from pg_database where datname = '" + DB + "')")) {
+                        + " where dbid = (select oid from pg_database where datname = '" + DB + "')"
+                        + " and userid <> (select oid from pg_roles where rolname = '" + MONITOR + "')")) {
             rs.next();
             return rs.getLong(1);
         }

@@ -98,7 +98,9 @@ class QueryStatsEngineTest {
 
     private static ReaperService start(Path dir, RecordingPublisher publisher, String database) {
         ConfigStore store = TestStores.inDirectory(dir);
-        var natives = new NativeMetricRegistry(List.of(new QueryStats(new QueryInsightsProperties(50)), new QueryTexts()),
+        // The workload and the source log in as one role here, so pgharvest's own statements are
+        // counted (by default they are left out: QueryStatsCollectorTest).
+        var natives = new NativeMetricRegistry(List.of(new QueryStats(new QueryInsightsProperties(50, true)), new QueryTexts()),
                 ServerLocality.system());
         var properties = new ReaperProperties(Duration.ofSeconds(1), Duration.ofSeconds(5), Duration.ofSeconds(1),
                 Duration.ofMinutes(1), Duration.ofMillis(200), Duration.ofSeconds(1), Duration.ofMinutes(1),

@@ -65,7 +65,7 @@ class QueryTextsCollectorTest {
     void theTextsQueryIsANativeQueryTheEngineSends() {
         var extension = new StatementsExtension("public", "1.11", List.of(), true);
         assertThat(MetricSql.problemOfNativeQuery(extension.textsSql())).isEmpty();
-        assertThat(MetricSql.problemOfNativeQuery(extension.statisticsSql())).isEmpty();
+        assertThat(MetricSql.problemOfNativeQuery(extension.statisticsSql(false))).isEmpty();
     }
 
     private static List<String> texts(List<Measurement.Row> rows) {
