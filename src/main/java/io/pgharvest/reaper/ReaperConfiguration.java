@@ -7,6 +7,7 @@ import io.pgharvest.discovery.SourceDiscoverer;
 import io.pgharvest.discovery.SourceExpansion;
 import io.pgharvest.endpoint.ConnectionTester;
 import io.pgharvest.endpoint.ConsoleDialect;
+import io.pgharvest.endpoint.ResultLimits;
 import io.pgharvest.endpoint.SessionOpener;
 import io.pgharvest.endpoint.SessionSettings;
 import io.pgharvest.model.MeasurementPublisher;
@@ -28,7 +29,8 @@ class ReaperConfiguration {
     SessionOpener sessionOpener(ReaperProperties properties, HarvestProperties harvest, SecurityProperties security) {
         return new SessionOpener(new SessionSettings(harvest.connectTimeout(), properties.defaultStatementTimeout(),
                 properties.lockTimeout(), properties.socketTimeout(), properties.refusePrivilegedSources(),
-                security.allowSuperuserSources()));
+                security.allowSuperuserSources(),
+                new ResultLimits(properties.maxResultRows())));
     }
 
     /** pgbouncer's admin console: one {@link ConsoleEndpoint} per console dialect. */
