@@ -4,6 +4,7 @@ import {el, fill, ago} from './dom.js';
 import {setToken, acceptToken, loggedIn, logOut, onLoggedOut, onReachability, get, ApiError} from './api.js';
 import {renderOverview} from './overview.js';
 import {renderSource, renderSourceForm} from './source.js';
+import {renderQueries, renderStatement} from './queries.js';
 import {renderMetrics, renderPresets} from './catalog.js';
 import {renderSinks} from './sinks.js';
 import {renderLogs} from './logs.js';
@@ -30,10 +31,12 @@ onReachability(since => {
 });
 
 const routes = [
-  [/^\/$/, renderOverview],
+  [/^\/(?:\?(.*))?$/, (v, query) => renderOverview(v, query)],
   [/^\/sources\/new$/, (v) => renderSourceForm(v, null)],
   [/^\/sources\/([^/]+)\/edit$/, (v, name) => renderSourceForm(v, name, false)],
   [/^\/sources\/([^/]+)\/copy$/, (v, name) => renderSourceForm(v, name, true)],
+  [/^\/sources\/([^/]+)\/queries$/, renderQueries],
+  [/^\/sources\/([^/]+)\/queries\/([^/]+)$/, renderStatement],
   [/^\/sources\/([^/]+)$/, renderSource],
   [/^\/metrics$/, renderMetrics],
   [/^\/presets$/, renderPresets],

@@ -2,23 +2,7 @@
 import {el, fill, heading} from './dom.js';
 import {get, post, put, del, live, enc, isStale} from './api.js';
 import {field, input, textarea, select, showProblems, clearProblems, parsePairs, formatPairs} from './form.js';
-
-/** name -> sources using it (through their preset or their own intervals). */
-function usage(sources, presets) {
-  const byPreset = Object.fromEntries(presets.map(p => [p.name, p.metrics]));
-  const metrics = {}, presetUsers = {};
-  for (const s of sources) {
-    const used = new Set();
-    for (const preset of [s.preset, s.standbyPreset]) {
-      if (!preset) continue;
-      (presetUsers[preset] ??= new Set()).add(s.name);
-      Object.keys(byPreset[preset] || {}).forEach(m => used.add(m));
-    }
-    Object.entries({...s.metrics, ...s.standbyMetrics}).forEach(([m, interval]) => interval > 0 && used.add(m));
-    used.forEach(m => (metrics[m] ??= new Set()).add(s.name));
-  }
-  return {metrics, presets: presetUsers};
-}
+import {usage} from './usage.js';
 
 /** A searchable list page with an editor panel; `kind` is 'metrics' or 'presets'. */
 function catalogPage(view, kind, title, describe, editor) {
@@ -41,11 +25,15 @@ function catalogPage(view, kind, title, describe, editor) {
           el('td', {'data-label': 'Name'}, el('strong', {}, item.name), item.builtIn ? el('small', {},
               item.overridden ? ' built-in, overridden' : ' built-in') : null),
           el('td', {'data-label': 'Details'}, describe(item)),
-          el('td', {'data-label': 'Used by'}, users.length ? users.map((u, i) => [i ? ', ' : '',
-            el('a', {href: `#/sources/${enc(u)}`}, u)]) : el('small', {}, 'no source')),
+          // A count and a link to the overview showing just those sources: a list of 1,000 names made
+          // the page tens of thousands of pixels tall.
+          el('td', {'data-label': 'Used by'}, users.length ? el('a', {href: `#/?using=${kind === 'metrics' ? 'metric' : 'preset'}:${
+            enc(item.name)}`}, `${users.length} ${users.length === 1 ? 'source' : 'sources'}`) : el('small', {}, 'no source')),
           el('td', {}, el('button', {type: 'button', onclick: () => editor(panel, item, reload)}, 'Edit'), ' ',
-              el('button', {type: 'button', class: 'danger', onclick: event => confirmDelete(event.target, kind, item, reload)},
-                  item.builtIn && !item.overridden ? 'Delete (built-in: refused)' : 'Delete')));
+              // A built-in item cannot be deleted, so it offers no delete; an override can only be reverted.
+              item.builtIn && !item.overridden ? null : el('button', {type: 'button', class: item.overridden ? '' : 'danger',
+                onclick: event => confirmDelete(event.target, kind, item, reload)},
+              item.overridden ? 'Revert to built-in' : 'Delete')));
     }));
   }
   async function reload() {

@@ -56,12 +56,9 @@ export function renderCharts(container, name) {
   fill(container, el('div', {class: 'heading'}, el('h2', {}, 'Health'), el('label', {class: 'inline'}, 'last ', spanSelect)),
       notice, grid);
   for (const spec of CHARTS) {
-    const plot = el('div', {class: 'plot'});
-    const empty = el('p', {class: 'empty', hidden: true}, `Not collected: this source's metrics need ${spec.needs}.`);
-    const figure = el('figure', {class: 'chart', 'data-chart': spec.id, 'data-points': '0'},
-        el('figcaption', {}, spec.title), plot, empty);
-    grid.append(figure);
-    charts.set(spec.id, {spec, figure, plot, empty, uplot: null, key: ''});
+    const chart = chartFigure(spec);
+    grid.append(chart.figure);
+    charts.set(spec.id, chart);
   }
   let span = '15m';
   let spansShown = false;
@@ -79,13 +76,13 @@ export function renderCharts(container, name) {
     }, {wait: '30s', onError: error => fill(notice, `Charts: ${error.message}`)});
   };
   spanSelect.addEventListener('change', () => { span = spanSelect.value; start(); });
-  const resize = () => charts.forEach(chart => chart.uplot?.setSize(sizeOf(chart.plot)));
-  window.addEventListener('resize', resize);
+  const stopResize = followResize([...charts.values()]);
   start();
-  return () => { stopLive?.(); window.removeEventListener('resize', resize); charts.forEach(c => c.uplot?.destroy()); };
+  return () => { stopLive?.(); stopResize(); };
 }
 
-function showSpans(select, windowSpan, chosen) {
+/** Fills a span selector with the spans up to the window's (an ISO-8601 duration such as PT1H). */
+export function showSpans(select, windowSpan, chosen) {
   const most = isoSeconds(windowSpan);
   fill(select, SPANS.filter(([, seconds]) => seconds <= most)
       .map(([label]) => el('option', {value: label, selected: label === chosen}, label)));
@@ -100,25 +97,50 @@ function draw(charts, answer) {
   const from = Date.parse(answer.from) / 1000;
   const to = Date.parse(answer.to) / 1000;
   for (const chart of charts.values()) {
-    const lines = chart.spec.lines(answer.series).filter(line => line.times.length > 0);
-    chart.empty.hidden = lines.length > 0;
-    chart.plot.hidden = lines.length === 0;
-    chart.figure.dataset.points = String(lines.reduce((n, line) => n + line.times.length, 0));
-    chart.figure.dataset.last = lines.length ? String(lines[0].values[lines[0].values.length - 1]) : '';
-    if (lines.length === 0) continue;
-    const data = aligned(lines);
-    const key = lines.map(line => line.label).join('\n');
-    if (!chart.uplot || chart.key !== key) {
-      chart.uplot?.destroy();
-      chart.key = key;
-      chart.uplot = new globalThis.uPlot(optionsOf(chart, lines), data, chart.plot);
-    } else {
-      chart.uplot.setData(data, false);
-    }
-    chart.uplot.setScale('x', {min: from, max: to});
-    // Without the pointer on the chart, the legend shows the newest values.
-    chart.uplot.setLegend({idx: data[0].length - 1});
+    updateChart(chart, chart.spec.lines(answer.series), from, to);
   }
+}
+
+/**
+ * A chart's figure for updateChart: `spec` has id, title, unit (rate, count, percent, bytes,
+ * byterate, millis) and needs (what to collect when it has no data).
+ */
+export function chartFigure(spec) {
+  const plot = el('div', {class: 'plot'});
+  const empty = el('p', {class: 'empty', hidden: true},
+      spec.empty ?? `Not collected: this source's metrics need ${spec.needs}.`);
+  const figure = el('figure', {class: 'chart', 'data-chart': spec.id, 'data-points': '0'},
+      el('figcaption', {}, spec.title), plot, empty);
+  return {spec, figure, plot, empty, uplot: null, key: ''};
+}
+
+/** Gives the chart its lines for the span from..to (epoch seconds): built once, then only new data. */
+export function updateChart(chart, allLines, from, to) {
+  const lines = allLines.filter(line => line.times.length > 0);
+  chart.empty.hidden = lines.length > 0;
+  chart.plot.hidden = lines.length === 0;
+  chart.figure.dataset.points = String(lines.reduce((n, line) => n + line.times.length, 0));
+  chart.figure.dataset.last = lines.length ? String(lines[0].values[lines[0].values.length - 1]) : '';
+  if (lines.length === 0) return;
+  const data = aligned(lines);
+  const key = lines.map(line => line.label).join('\n');
+  if (!chart.uplot || chart.key !== key) {
+    chart.uplot?.destroy();
+    chart.key = key;
+    chart.uplot = new globalThis.uPlot(optionsOf(chart, lines), data, chart.plot);
+  } else {
+    chart.uplot.setData(data, false);
+  }
+  chart.uplot.setScale('x', {min: from, max: to});
+  // Without the pointer on the chart, the legend shows the newest values.
+  chart.uplot.setLegend({idx: data[0].length - 1});
+}
+
+/** Keeps every chart's width to its cell; returns a stop function. */
+export function followResize(charts) {
+  const resize = () => charts.forEach(chart => chart.uplot?.setSize(sizeOf(chart.plot)));
+  window.addEventListener('resize', resize);
+  return () => { window.removeEventListener('resize', resize); charts.forEach(chart => chart.uplot?.destroy()); };
 }
 
 function optionsOf(chart, lines) {
@@ -128,7 +150,7 @@ function optionsOf(chart, lines) {
     scales: {x: {time: true}, y: {range: (u, min, max) => [Math.min(0, min), max > 0 ? max * 1.1 : 1]}},
     axes: [{}, {values: (u, ticks) => ticks.map(format), size: 70}],
     series: [{}, ...lines.map((line, i) => ({label: line.label, stroke: COLOURS[i % COLOURS.length], width: 1.5,
-      spanGaps: true, points: {show: false}, value: (u, v) => v === null || v === undefined ? '–' : format(v)}))],
+      spanGaps: true, value: (u, v) => v === null || v === undefined ? '–' : format(v)}))],
     legend: {live: true},
     cursor: {drag: {x: false, y: false}},
   };
@@ -194,9 +216,12 @@ export const formatBytes = value => value === null || value === undefined ? ''
 export const formatCount = value => value === null || value === undefined ? '' : scaled(value, 1000, UNITS);
 
 const FORMATS = {
+  millis: v => v >= 1000 ? `${(v / 1000).toFixed(v >= 10000 ? 0 : 1)} s` : `${(+v).toFixed(v >= 10 ? 0 : 2)} ms`,
   rate: v => `${formatCount(v)}/s`,
   count: formatCount,
   percent: v => `${(+v).toFixed(v >= 99 ? 2 : 1)} %`,
   bytes: formatBytes,
   byterate: v => `${formatBytes(v)}/s`,
 };
+
+export const formatMillis = FORMATS.millis;

@@ -54,7 +54,10 @@ export function showProblems(form, error, stale) {
     return;
   }
   const unplaced = [];
-  for (const problem of error.errors || []) {
+  // A duplicate name has no field in the problem (409 duplicate): it belongs next to the name.
+  const errors = error.errors?.length || !/\/duplicate$/.test(String(error.problem?.type || ''))
+    ? error.errors || [] : [{field: 'name', message: error.message}];
+  for (const problem of errors) {
     const name = String(problem.field || '');
     const target = form.querySelector(`.field-error[data-field="${CSS.escape(name)}"]`)
         || form.querySelector(`.field-error[data-field="${CSS.escape(name.split(/[.[]/)[0])}"]`);
@@ -65,9 +68,14 @@ export function showProblems(form, error, stale) {
       unplaced.push(`${name}: ${problem.message}`);
     }
   }
-  if (general) fill(general, error.message, unplaced.map(text => el('div', {}, text)));
+  if (general && errors !== error.errors) fill(general, unplaced.map(text => el('div', {}, text)));
+  else if (general) fill(general, error.message, unplaced.map(text => el('div', {}, text)));
+  // The user's eyes go where the focus goes: the first invalid field, else the form's own error.
   const first = form.querySelector('[aria-invalid="true"]');
-  if (first) first.focus();
+  const shown = first || general;
+  if (shown === general && general) general.setAttribute('tabindex', '-1');
+  shown?.scrollIntoView({block: 'center'});
+  shown?.focus();
 }
 
 /** "a=1, b=2" <-> {a: 1, b: 2}; values are numbers when `numbers`. */

@@ -3,6 +3,7 @@
 // fleet of a thousand sources stays smooth while it updates and a focused link or checkbox stays focused.
 import {el, fill, formatDuration, heading, timeCell, seconds, keepAgesCurrent, morph, place} from './dom.js';
 import {live, get, put, enc, isStale} from './api.js';
+import {sourcesUsing} from './usage.js';
 import {formatBytes, formatCount} from './charts.js';
 
 const PAGE = 250;
@@ -16,7 +17,7 @@ const COLUMNS = [
   ['enabled', 'Enabled'],
 ];
 
-export function renderOverview(view) {
+export function renderOverview(view, query) {
   // A page of rows at a time: the browser lays out 250 rows in a fraction of the time of 1,000
   // (ConsoleRenderBenchmarkTest); counts, filter and sort always cover the whole fleet.
   const state = {entries: [], rows: new Map(), numbers: new Map(), sort: 'name', descending: false, text: '', only: '',
@@ -37,8 +38,20 @@ export function renderOverview(view) {
       ' ', el('button', {type: 'button', id: 'show-all', onclick: () => { state.limit = Infinity; arrange(); }}, 'show all'));
   const notice = el('p', {class: 'notice', role: 'status'});
   const table = el('table', {class: 'fleet cards'}, el('thead', {}, headRow), body);
-  fill(view, heading('Fleet', el('a', {href: '#/sources/new', class: 'button'}, 'Add source')), counts,
+  // #/?using=metric:NAME (or preset:NAME), linked from the metric and preset pages: only the sources using it.
+  const using = new URLSearchParams(query || '').get('using');
+  const usingFilter = el('p', {id: 'using-filter', class: 'notice', hidden: !using});
+  fill(view, heading('Fleet', el('a', {href: '#/sources/new', class: 'button'}, 'Add source')), counts, usingFilter,
       el('div', {class: 'toolbar'}, search, stateFilter), notice, el('div', {class: 'table-wrap'}, table), empty, more);
+  if (using) {
+    state.names = new Set();
+    Promise.all([get('/api/v1/sources'), get('/api/v1/presets')]).then(([{body: sources}, {body: presets}]) => {
+      state.names = sourcesUsing(using, sources, presets) ?? new Set();
+      fill(usingFilter, `Only the ${state.names.size} sources using ${using.replace(':', ' ')}. `,
+          el('a', {href: '#/'}, 'Show all sources'));
+      arrange();
+    }).catch(error => fill(usingFilter, error.message));
+  }
 
   function sortBy(key) {
     // Key numbers sort busiest (largest) first: the database to look at is one click away.
@@ -70,7 +83,8 @@ export function renderOverview(view) {
   }
 
   function arrange() {
-    const visible = state.entries.filter(entry => (!state.only || entry.state === state.only)
+    const visible = state.entries.filter(entry => (!state.names || state.names.has(entry.name))
+        && (!state.only || entry.state === state.only)
         && (!state.text || [entry.name, entry.group, entry.kind, entry.lastError, entry.owner]
           .some(value => value && value.toLowerCase().includes(state.text))));
     const value = entry => state.sort === 'lastTickDuration' ? seconds(entry.lastTickDuration) ?? -1

@@ -5,8 +5,6 @@ import {field, input, select, showProblems, clearProblems, parsePairs, formatPai
 import {setEnabled} from './overview.js';
 import {renderCharts} from './charts.js';
 
-const KINDS = ['postgres', 'postgres-continuous-discovery', 'pgbouncer', 'pgpool', 'patroni'];
-
 export function renderSource(view, name) {
   const notice = el('p', {class: 'notice', role: 'status'});
   const config = el('dl', {class: 'details', id: 'source-config'});
@@ -29,6 +27,7 @@ export function renderSource(view, name) {
       el('button', {type: 'button', onclick: () => { confirmBox.hidden = true; }}, 'Cancel'));
   fill(view, heading(name,
       el('label', {class: 'inline'}, toggle, ' enabled'),
+      el('a', {class: 'button', href: `#/sources/${enc(name)}/queries`, id: 'queries-link'}, 'Queries'),
       el('a', {class: 'button', href: `#/sources/${enc(name)}/edit`}, 'Edit'),
       el('a', {class: 'button', href: `#/sources/${enc(name)}/copy`}, 'Copy'),
       el('button', {type: 'button', id: 'test-stored', onclick: () => testConnection(
@@ -64,6 +63,9 @@ export function renderSource(view, name) {
 
 function renderStatus(container, s) {
   const runtime = s.runtime;
+  const nothing = s.enabled && s.kind !== 'patroni' && Object.keys(s.metrics || {}).length === 0
+    ? el('p', {class: 'warning', id: 'collects-nothing', role: 'alert'}, 'This source collects nothing: it has no preset',
+        ' and no custom intervals. Edit it and choose a preset or give intervals.') : null;
   const facts = el('dl', {class: 'details'},
       el('dt', {}, 'State'), el('dd', {}, el('span', {class: `badge state-${s.state}`, id: 'source-state'}, s.state)),
       runtime?.lastConnectionError ? [el('dt', {}, 'Connection error'),
@@ -89,7 +91,7 @@ function renderStatus(container, s) {
           el('a', {href: `#/sources/${enc(m.name)}`}, m.name), ` ${m.role ?? ''} ${m.state ?? ''}`,
           m.retiredAt ? ' (retired)' : '')))) : null;
   // Updated in place: nodes whose data did not change (and the focus) stay.
-  morph(container, el('div', {id: container.id}, el('section', {}, el('h2', {}, 'Status'), facts), members,
+  morph(container, el('div', {id: container.id}, el('section', {}, el('h2', {}, 'Status'), nothing, facts), members,
       el('section', {}, el('h2', {}, 'Metrics'), el('div', {class: 'table-wrap'}, el('table', {class: 'cards'},
           el('thead', {}, el('tr', {}, ['Metric', 'Interval', 'Lane', 'Last success', 'Last error']
               .map(h => el('th', {scope: 'col'}, h)))), el('tbody', {id: 'source-metrics'}, metricRows))))));
@@ -116,19 +118,21 @@ export function renderSourceForm(view, name, copy) {
   const form = el('form', {class: 'card', novalidate: true});
   fill(view, heading(editing ? `Edit ${name}` : copy ? `Copy of ${name}` : 'Add a source'), form);
   const reload = () => renderSourceForm(view, name, copy);
-  Promise.all([name ? get(`/api/v1/sources/${enc(name)}`) : Promise.resolve({body: {}}), get('/api/v1/presets')])
-    .then(([{body: source}, {body: presets}]) => buildForm(form, source, presets.map(p => p.name), editing, copy, name,
-        reload))
+  // The kinds come from the collector's kind registry: a kind added there shows here without a change.
+  Promise.all([name ? get(`/api/v1/sources/${enc(name)}`) : Promise.resolve({body: {}}), get('/api/v1/presets'),
+    get('/api/v1/kinds')])
+    .then(([{body: source}, {body: presets}, {body: kinds}]) => buildForm(form, source, presets.map(p => p.name),
+        kinds.map(k => k.kind), editing, copy, name, reload))
     .catch(error => fill(form, el('p', {class: 'form-error'}, error.message)));
 }
 
-function buildForm(form, source, presetNames, editing, copy, originalName, reload) {
+function buildForm(form, source, presetNames, kindNames, editing, copy, originalName, reload) {
   const f = {
     name: input(copy ? `${source.name}-copy` : source.name, {required: true, disabled: editing}),
     connStr: input(source.connStr, {required: true, placeholder: 'postgresql://user:password@host:5432/db',
       autocomplete: 'off', spellcheck: 'false'}),
     password: el('input', {type: 'password', autocomplete: 'new-password'}),
-    kind: select(KINDS, source.kind ?? 'postgres'),
+    kind: select(kindNames, source.kind ?? 'postgres'),
     group: input(source.group ?? 'default'),
     preset: select(['', ...presetNames], source.preset ?? ''),
     metrics: input(formatPairs(source.metrics), {placeholder: 'metric=seconds, …'}),
@@ -170,10 +174,25 @@ function buildForm(form, source, presetNames, editing, copy, originalName, reloa
       field('Include pattern (discovering kinds)', 'includePattern', f.includePattern),
       field('Exclude pattern (discovering kinds)', 'excludePattern', f.excludePattern),
       el('div', {class: 'actions'}, testDraft, el('button', {type: 'submit', id: 'save'}, 'Save')), result);
+  let collectNothing = false;
   form.addEventListener('submit', async event => {
     event.preventDefault();
     clearProblems(form);
     const body = request();
+    // Saved without a preset or an interval, a source connects and silently collects nothing.
+    const selected = body.preset || Object.values(body.metrics).some(interval => interval !== 0);
+    if (!selected && body.kind !== 'patroni' && !collectNothing) {
+      const error = form.querySelector('#error-preset');
+      fill(error, 'Without a preset or custom intervals this source would collect nothing. Choose a preset or'
+          + ' give intervals, or ', el('button', {type: 'button', id: 'save-anyway', onclick: () => {
+        collectNothing = true;
+        form.requestSubmit();
+      }}, 'save it anyway'), '.');
+      f.preset.setAttribute('aria-invalid', 'true');
+      f.preset.scrollIntoView({block: 'center'});
+      f.preset.focus();
+      return;
+    }
     try {
       // An edit is conditional on the version the form was filled from (check-and-set).
       if (editing) await put(`/api/v1/sources/${enc(originalName)}`, body, source.modifyIndex);

@@ -1,6 +1,6 @@
 package io.pgharvest.reaper;
 
-import io.pgharvest.endpoint.ResultLimits;
+import io.pgharvest.kind.ResultLimits;
 import jakarta.validation.constraints.NotNull;
 import java.time.Duration;
 import org.springframework.boot.context.properties.ConfigurationProperties;

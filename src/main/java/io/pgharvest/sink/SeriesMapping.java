@@ -23,11 +23,24 @@ import java.util.TreeMap;
  * collide with {@code source}, with {@value #INSTANCE_LABEL} or use the reserved {@code __} prefix
  * gets a {@code tag_} prefix. In a fleet every series also carries {@value #INSTANCE_LABEL}, the
  * fleet instance id of the collector.
+ *
+ * <p>Statement texts are never labels of a field: the rows of {@code query_stats} (the top
+ * statements plus one {@code other} row, labels {@code queryid} and {@code dbname}) are joined to
+ * their text by one gauge per query ID, {@value #TEXT_INFO_FAMILY}{@code {source, dbname, queryid,
+ * query="..."} 1}, sent with each {@code query_stats} measurement for the query IDs whose text the
+ * sink received from {@code query_texts} ({@link #remember}). A database's thousands of statements
+ * thus give at most the top N + 1 series per field and N text series. The older
+ * {@code stat_statements} keeps its text as the label {@code query} for pgwatch's dashboards.
  */
 public final class SeriesMapping {
 
     public static final String PREFIX = "pgharvest_";
     public static final String INSTANCE_LABEL = "pgharvest_instance";
+    /** The family that gives each top statement of {@code query_stats} its text. */
+    public static final String TEXT_INFO_FAMILY = PREFIX + "query_text_info";
+    private static final String TEXT_INFO_COLUMN = "query_text_info";
+    private static final String TEXT_LABEL = "query";
+    private static final String DBNAME_TAG = "dbname";
     private static final String TOTAL = "_total";
 
     /** Receives the samples of one measurement, row by row. */
@@ -71,6 +84,7 @@ public final class SeriesMapping {
     }
 
     private final MetricCatalog catalog;
+    private final StatementTexts texts = new StatementTexts();
     /** The fleet instance id for {@link #INSTANCE_LABEL}; null with a single instance. */
     private final String instanceId;
 
@@ -79,8 +93,28 @@ public final class SeriesMapping {
         this.instanceId = instanceId;
     }
 
-    /** Calls {@code visitor} for every sample of {@code m}, rows in order, columns in row order. */
+    /**
+     * Keeps the statement texts of a {@code query_texts} measurement for the text series of
+     * {@code query_stats} measurements, and which query IDs the latest {@code query_stats} shows
+     * (their texts are kept first). A sink calls it for every measurement it receives, before
+     * {@link #visit}; other metrics are ignored.
+     */
+    public void remember(Measurement m) {
+        texts.remember(m);
+    }
+
+    /**
+     * Calls {@code visitor} for every sample of {@code m}, rows in order, columns in row order,
+     * then, for {@code query_stats}, one {@value #TEXT_INFO_FAMILY} sample per query ID with a known text.
+     */
     public void visit(Measurement m, SampleVisitor visitor) {
+        visitFields(m, visitor);
+        if (StatementTexts.QUERY_STATS.equals(m.metric())) {
+            visitTexts(m, visitor);
+        }
+    }
+
+    private void visitFields(Measurement m, SampleVisitor visitor) {
         Optional<MetricDefinition> definition = catalog.byStorageName(m.metric());
         for (Measurement.Row row : m.rows()) {
             RowLabels labels = labels(m, row);
@@ -99,8 +133,42 @@ public final class SeriesMapping {
         }
     }
 
+    /** Each query ID once (several roles or top-level flags share a text); none for {@code other}. */
+    private void visitTexts(Measurement m, SampleVisitor visitor) {
+        var seen = new java.util.HashSet<String>();
+        for (Measurement.Row row : m.rows()) {
+            String queryId = row.tags().get(StatementTexts.QUERY_ID_TAG);
+            if (queryId == null || !seen.add(queryId)) {
+                continue;
+            }
+            String text = texts.textOf(m.source(), queryId);
+            if (text == null) {
+                continue;
+            }
+            var labels = new TreeMap<String, String>();
+            m.tags().forEach((name, value) -> labels.put(labelName(name), value));
+            String database = row.tags().get(DBNAME_TAG);
+            if (database != null) {
+                labels.put(DBNAME_TAG, database);
+            }
+            labels.put(StatementTexts.QUERY_ID_TAG, queryId);
+            labels.put(TEXT_LABEL, text);
+            labels.put("source", m.source());
+            if (instanceId != null) {
+                labels.put(INSTANCE_LABEL, instanceId);
+            }
+            visitor.sample(TEXT_INFO_FAMILY, false,
+                    new RowLabels(labels.keySet().toArray(String[]::new), labels.values().toArray(String[]::new)),
+                    TEXT_INFO_COLUMN, 1);
+        }
+    }
+
     /** HELP text of a family: which column of which metric, and the metric's description. */
     public String help(String metric, String column) {
+        if (TEXT_INFO_COLUMN.equals(column)) {
+            return "The statement text (label query, literals replaced by $n) of each query ID in the latest"
+                    + " query_stats rows; always 1";
+        }
         String description = catalog.byStorageName(metric).map(MetricDefinition::description).orElse("").strip();
         String help = "Column " + column + " of metric " + metric;
         return description.isEmpty() ? help : help + ": " + description.lines().findFirst().orElse("");

@@ -181,7 +181,7 @@ final class PgwatchYaml {
                                     : itemLines(lines.all(), number, "sources", sources.size(), line)));
                 } else if (token != JsonToken.VALUE_NULL) {
                     throw new ConfigFileException(origin, line, 0, "expected a list of sources (sources.yaml) or a"
-                            + " map with metrics and presets (metrics.yaml), found " + token, null);
+                            + " map with metrics and presets (metrics.yaml), found " + YamlWording.of(token), null);
                 }
             }
         } catch (JacksonException e) {
@@ -374,10 +374,12 @@ final class PgwatchYaml {
         TokenStreamLocation location = e.getLocation();
         int line = location == null ? 0 : Math.max(location.getLineNr(), 0);
         int column = location == null ? 0 : Math.max(location.getColumnNr(), 0);
-        String problem = e.getOriginalMessage();
+        // Jackson's own message names Java types and tokens; the user gets the problem in YAML's terms.
+        String problem = YamlWording.problem(e);
         // The YAML parser's own message quotes the offending line, which may hold a password.
         if (e.getCause() instanceof MarkedYamlEngineException yaml) {
-            problem = yaml.getContext() == null ? yaml.getProblem() : yaml.getContext() + ", " + yaml.getProblem();
+            problem = "not valid YAML: "
+                    + (yaml.getContext() == null ? yaml.getProblem() : yaml.getContext() + ", " + yaml.getProblem());
         }
         String path = JacksonPaths.describe(e.getPath());
         return new ConfigFileException(file, line, column, path.isEmpty() ? problem : path + ": " + problem, e);

@@ -43,8 +43,7 @@ final class ChartedColumns {
         kept.put("checkpointer", columns(COUNTER, "num_timed", "num_requested", "buffers_written"));
         kept.get("checkpointer").put("wal_since_redo_b", GAUGE);
         kept.put("stat_statements_totals", columns(COUNTER, "calls", "total_exec_time", "rows", "shared_blks_read"));
-        kept.put("query_stats", columns(DELTA, "calls", "total_exec_time", "rows", "shared_blks_read",
-                "shared_blks_hit", "temp_blks_written"));
+        kept.put(SourceWindow.QUERY_STATS, columns(DELTA, SourceWindow.STATEMENT_COLUMNS.toArray(String[]::new)));
         var frozen = new LinkedHashMap<String, Map<String, SeriesKind>>();
         kept.forEach((metric, columns) -> frozen.put(metric, Map.copyOf(columns)));
         return Map.copyOf(frozen);

@@ -39,10 +39,18 @@ final class RecentWindow {
         boolean any = false;
         for (Measurement m : measurements) {
             Map<String, SeriesKind> columns = ChartedColumns.of(m.metric());
-            if (columns != null && !m.rows().isEmpty()) {
-                sources.computeIfAbsent(m.source(), name -> new SourceWindow(name, limits, budget, refusedSeries)).record(m, columns);
-                any = true;
+            boolean activity = m.metric().equals(SessionSamples.METRIC) || m.metric().equals(QueryTexts.METRIC);
+            if ((columns == null && !activity) || m.rows().isEmpty()) {
+                continue;
             }
+            SourceWindow window = sources.computeIfAbsent(m.source(),
+                    name -> new SourceWindow(name, limits, budget, refusedSeries));
+            if (activity) {
+                window.recordActivity(m);
+            } else {
+                window.record(m, columns);
+            }
+            any = true;
         }
         if (any) {
             changes.advanceTo(recorded.incrementAndGet());

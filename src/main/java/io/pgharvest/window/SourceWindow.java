@@ -19,6 +19,10 @@ import java.util.concurrent.locks.ReentrantLock;
  */
 final class SourceWindow {
 
+    static final String QUERY_STATS = "query_stats";
+    /** The query_stats columns a {@link Statement} sums, in its order. */
+    static final List<String> STATEMENT_COLUMNS = List.of("calls", "total_exec_time", "rows", "shared_blks_read");
+
     private final String source;
     private final WindowLimits limits;
     private final MemoryBudget budget;
@@ -29,12 +33,16 @@ final class SourceWindow {
     private long newest;
 
     private final LongAdder refusedSeries;
+    private final SessionSamples samples;
+    private final QueryTexts texts;
 
     SourceWindow(String source, WindowLimits limits, MemoryBudget budget, LongAdder refusedSeries) {
         this.source = source;
         this.limits = limits;
         this.budget = budget;
         this.refusedSeries = refusedSeries;
+        this.samples = new SessionSamples(limits.samplesPerSource(), budget);
+        this.texts = new QueryTexts(limits.textsPerSource(), budget);
     }
 
     /** Keeps the charted columns of {@code m}; a series beyond the per-source cap or the budget is refused and counted. */
@@ -59,6 +67,73 @@ final class SourceWindow {
             lock.unlock();
         }
         changes.advanceTo(sequence);
+    }
+
+    /** Keeps the rows of {@code query_samples} or {@code query_texts}, which are not numeric series. */
+    void recordActivity(Measurement m) {
+        long sequence;
+        lock.lock();
+        try {
+            if (m.metric().equals(SessionSamples.METRIC)) {
+                samples.record(m);
+            } else {
+                texts.record(m);
+            }
+            newest = Math.max(newest, m.time().toEpochMilli());
+            sequence = ++recorded;
+        } finally {
+            lock.unlock();
+        }
+        changes.advanceTo(sequence);
+    }
+
+    /** Every statement's cost summed over the points at or after {@code from}, with its text when known. */
+    List<Statement> statements(long from) {
+        lock.lock();
+        try {
+            var sums = new HashMap<Map<String, String>, double[]>();
+            for (Map.Entry<SeriesKey, SeriesRing> entry : series.entrySet()) {
+                SeriesKey key = entry.getKey();
+                int column = STATEMENT_COLUMNS.indexOf(key.column());
+                if (key.metric().equals(QUERY_STATS) && column >= 0) {
+                    SeriesRing ring = entry.getValue();
+                    double[] sum = sums.computeIfAbsent(key.tags(), tags -> new double[STATEMENT_COLUMNS.size()]);
+                    for (int i = ring.firstAtOrAfter(from); i < ring.size(); i++) {
+                        sum[column] += ring.value(i);
+                    }
+                }
+            }
+            var found = new ArrayList<Statement>(sums.size());
+            sums.forEach((tags, sum) -> {
+                String queryid = tags.getOrDefault("queryid", "");
+                found.add(new Statement(queryid, tags.getOrDefault("dbname", ""), tags.getOrDefault("user", ""),
+                        tags.getOrDefault("toplevel", ""), sum[0], sum[1], sum[0] > 0 ? sum[1] / sum[0] : null, sum[2],
+                        sum[3], texts.text(queryid)));
+            });
+            return found;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** The text of a statement, or null when none was read. */
+    String text(String queryid) {
+        lock.lock();
+        try {
+            return texts.text(queryid);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** The samples at or after {@code from} running {@code queryid} (every sample when null), newest first. */
+    List<Sample> samples(long from, String queryid, int limit) {
+        lock.lock();
+        try {
+            return samples.read(from, sample -> queryid == null || queryid.equals(sample.queryid()), limit);
+        } finally {
+            lock.unlock();
+        }
     }
 
     private SeriesRing ringFor(SeriesKey key) {
@@ -149,7 +224,12 @@ final class SourceWindow {
                     rings.remove();
                 }
             }
-            return series.isEmpty();
+            boolean noSamples = samples.dropOlderThan(cutoff);
+            if (series.isEmpty() && noSamples) {
+                texts.clear();
+                return true;
+            }
+            return false;
         } finally {
             lock.unlock();
         }

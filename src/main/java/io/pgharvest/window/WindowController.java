@@ -19,7 +19,7 @@ import io.swagger.v3.oas.annotations.tags.Tag;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
@@ -34,6 +34,8 @@ import org.springframework.web.bind.annotation.RestController;
 @RestController
 @Tag(name = "Recent window", description = "Recent numeric series of each source, kept in memory for the charts")
 class WindowController {
+
+    private static final int MAX_SAMPLES = 100;
 
     private final RecentWindow window;
     private final ConfigStore store;
@@ -54,6 +56,15 @@ class WindowController {
     record SourceSeries(String source, Instant from, Instant to, Duration windowSpan, List<Series> series) {
     }
 
+    /** A source's statements over a span, most execution time first. */
+    record SourceStatements(String source, Instant from, Instant to, Duration windowSpan, List<Statement> statements) {
+    }
+
+    /** One statement over a span: its text, its query_stats series and the recent samples that ran it. */
+    record StatementHistory(String source, String queryid, String text, Instant from, Instant to, Duration windowSpan,
+            List<Series> series, List<Sample> samples) {
+    }
+
     @GetMapping("/api/v1/sources/{name}/window")
     @Operation(summary = "Recent series of a source",
             description = "The numeric series the recent window keeps for this source (docs/console.md lists the"
@@ -72,42 +83,92 @@ class WindowController {
             @RequestParam(required = false) List<String> metric,
             @Parameter(description = ApiDocs.INDEX_PARAM) @RequestParam(required = false) String index,
             @Parameter(description = ApiDocs.WAIT_PARAM) @RequestParam(required = false) String wait) {
-        var problems = new ArrayList<FieldProblem>();
-        Duration windowSpan = Duration.ofMillis(window.limits().spanMillis());
-        Duration shown = windowSpan;
-        if (span != null) {
-            if (!BlockingQuery.isDuration(span)) {
-                problems.add(new FieldProblem("span", "must be a duration such as 15m, 1h or 90s"));
-            } else {
-                shown = BlockingQuery.parseDuration(span);
-                if (shown.isZero() || shown.compareTo(windowSpan) > 0) {
-                    problems.add(new FieldProblem("span", "must be above 0 and at most the window's span, " + windowSpan));
-                }
-            }
-        }
         Set<String> metrics = new LinkedHashSet<>(metric == null ? List.of() : metric);
-        Set<String> unknown = new TreeSet<>(metrics);
-        unknown.removeAll(ChartedColumns.metrics());
-        if (!unknown.isEmpty()) {
-            problems.add(new FieldProblem("metric", "the window keeps no " + unknown + "; it keeps "
-                    + new TreeSet<>(ChartedColumns.metrics())));
-        }
-        BlockingQuery query = null;
-        try {
-            query = BlockingQuery.parse(index, wait);
-        } catch (InvalidParameterException e) {
-            problems.addAll(e.problems());
-        }
-        if (!problems.isEmpty()) {
-            throw new InvalidParameterException(problems);
-        }
+        var request = WindowRequest.parse(span, index, wait, windowSpan(), problems -> {
+            Set<String> unknown = new TreeSet<>(metrics);
+            unknown.removeAll(ChartedColumns.metrics());
+            if (!unknown.isEmpty()) {
+                problems.add(new FieldProblem("metric", "the window keeps no " + unknown + "; it keeps "
+                        + new TreeSet<>(ChartedColumns.metrics())));
+            }
+        });
+        requireSource(name);
+        long seen = request.query().await(window.changesOf(name));
+        Instant to = clock.instant();
+        Instant from = to.minus(request.span());
+        var body = new SourceSeries(name, from, to, windowSpan(), window.read(name, from.toEpochMilli(), metrics));
+        return ResponseEntity.ok().header(INDEX_HEADER, Long.toString(seen)).body(body);
+    }
+
+    private Duration windowSpan() {
+        return Duration.ofMillis(window.limits().spanMillis());
+    }
+
+    private void requireSource(String name) {
         if (window.source(name).isEmpty() && !store.snapshot().sources().containsKey(name)) {
             throw new NoSuchItemException(StoreTable.SOURCES, name);
         }
-        long seen = query.await(window.changesOf(name));
+    }
+
+    @GetMapping("/api/v1/sources/{name}/queries")
+    @Operation(summary = "Top statements of a source",
+            description = "Every statement of the recent window's query_stats summed over the span (calls, execution"
+                    + " time, mean time, rows, shared blocks read) with its normalized text once query_texts has read"
+                    + " it, most execution time first; dbname keeps one database's. A blocking query when index is"
+                    + " given, on the same index as the source's window.")
+    @ApiResponse(responseCode = "200", description = "The statements",
+            headers = @Header(name = INDEX_HEADER, description = "how many measurements of this source the window recorded"))
+    @ApiResponse(responseCode = "400", description = "span, index or wait is invalid",
+            content = @Content(mediaType = ApiDocs.PROBLEM_JSON, schema = @Schema(implementation = ApiDocs.Problem.class)))
+    @ApiResponse(responseCode = "404", description = "No such source",
+            content = @Content(mediaType = ApiDocs.PROBLEM_JSON, schema = @Schema(implementation = ApiDocs.Problem.class)))
+    ResponseEntity<SourceStatements> statements(@PathVariable String name,
+            @Parameter(description = "how far back, e.g. 15m; at most the window's span, which is the default")
+            @RequestParam(required = false) String span,
+            @Parameter(description = "only this database's statements") @RequestParam(required = false) String dbname,
+            @Parameter(description = ApiDocs.INDEX_PARAM) @RequestParam(required = false) String index,
+            @Parameter(description = ApiDocs.WAIT_PARAM) @RequestParam(required = false) String wait) {
+        var request = WindowRequest.parse(span, index, wait, windowSpan(), problems -> { });
+        requireSource(name);
+        long seen = request.query().await(window.changesOf(name));
         Instant to = clock.instant();
-        Instant from = to.minus(shown);
-        var body = new SourceSeries(name, from, to, windowSpan, window.read(name, from.toEpochMilli(), metrics));
+        Instant from = to.minus(request.span());
+        List<Statement> statements = window.source(name).map(w -> w.statements(from.toEpochMilli())).orElse(List.of())
+                .stream().filter(s -> dbname == null || dbname.equals(s.dbname()))
+                .sorted(Comparator.comparingDouble(Statement::totalExecTime).reversed()
+                        .thenComparing(Statement::queryid)).toList();
+        return ResponseEntity.ok().header(INDEX_HEADER, Long.toString(seen))
+                .body(new SourceStatements(name, from, to, windowSpan(), statements));
+    }
+
+    @GetMapping("/api/v1/sources/{name}/queries/{queryid}")
+    @Operation(summary = "One statement of a source",
+            description = "Its text, its query_stats series over the span (deltas per collection interval) and the"
+                    + " newest session samples that ran it (at most 100, newest first) with their wait events and"
+                    + " blocking sessions. A blocking query when index is given.")
+    @ApiResponse(responseCode = "200", description = "The statement",
+            headers = @Header(name = INDEX_HEADER, description = "how many measurements of this source the window recorded"))
+    @ApiResponse(responseCode = "400", description = "span, index or wait is invalid",
+            content = @Content(mediaType = ApiDocs.PROBLEM_JSON, schema = @Schema(implementation = ApiDocs.Problem.class)))
+    @ApiResponse(responseCode = "404", description = "No such source",
+            content = @Content(mediaType = ApiDocs.PROBLEM_JSON, schema = @Schema(implementation = ApiDocs.Problem.class)))
+    ResponseEntity<StatementHistory> statement(@PathVariable String name, @PathVariable String queryid,
+            @Parameter(description = "how far back, e.g. 15m; at most the window's span, which is the default")
+            @RequestParam(required = false) String span,
+            @Parameter(description = ApiDocs.INDEX_PARAM) @RequestParam(required = false) String index,
+            @Parameter(description = ApiDocs.WAIT_PARAM) @RequestParam(required = false) String wait) {
+        var request = WindowRequest.parse(span, index, wait, windowSpan(), problems -> { });
+        requireSource(name);
+        long seen = request.query().await(window.changesOf(name));
+        Instant to = clock.instant();
+        Instant from = to.minus(request.span());
+        long fromMillis = from.toEpochMilli();
+        List<Series> series = window.read(name, fromMillis, Set.of(SourceWindow.QUERY_STATS)).stream()
+                .filter(s -> queryid.equals(s.tags().get("queryid"))).toList();
+        var body = window.source(name)
+                .map(w -> new StatementHistory(name, queryid, w.text(queryid), from, to, windowSpan(), series,
+                        w.samples(fromMillis, queryid, MAX_SAMPLES)))
+                .orElse(new StatementHistory(name, queryid, null, from, to, windowSpan(), series, List.of()));
         return ResponseEntity.ok().header(INDEX_HEADER, Long.toString(seen)).body(body);
     }
 

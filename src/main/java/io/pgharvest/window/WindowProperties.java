@@ -22,8 +22,12 @@ import org.springframework.validation.annotation.Validated;
  *     span / pointsPerSeries keeps only its newest points (720 covers one hour at 5 s)
  * @param seriesPerSource the most series one source may have (its rows times charted columns:
  *     query statistics are the many); new series beyond it are refused and counted
+ * @param samplesPerSource the most recent session samples ({@code query_samples} rows) kept per source
+ *     for the statement pages' samples
+ * @param textsPerSource the most statement texts ({@code query_texts}) kept per source, the most
+ *     recently read ones; a text is cut at 8,192 characters
  * @param maxMemory the hard bound on the memory of all series together (points and the fixed cost
- *     of each series); a series that would pass it keeps fewer points, a new one is refused
+ *     of each series, samples and texts); a series that would pass it keeps fewer points, a new one is refused
  * @param queuedBatches how many published batches may wait for the window's writer; past it a batch is
  *     dropped and counted, never waited for (the reapers never slow down for the window)
  */
@@ -34,10 +38,12 @@ public record WindowProperties(
         @DefaultValue("1h") @NotNull @DurationMin(minutes = 1) @DurationMax(hours = 24) Duration span,
         @DefaultValue("720") @Min(2) @Max(100_000) int pointsPerSeries,
         @DefaultValue("1000") @Min(1) @Max(1_000_000) int seriesPerSource,
+        @DefaultValue("500") @Min(0) @Max(1_000_000) int samplesPerSource,
+        @DefaultValue("1000") @Min(0) @Max(1_000_000) int textsPerSource,
         @DefaultValue("64MB") @NotNull DataSize maxMemory,
         @DefaultValue("10000") @Min(1) @Max(1_000_000) int queuedBatches) {
 
     WindowLimits limits() {
-        return new WindowLimits(span.toMillis(), pointsPerSeries, seriesPerSource);
+        return new WindowLimits(span.toMillis(), pointsPerSeries, seriesPerSource, samplesPerSource, textsPerSource);
     }
 }

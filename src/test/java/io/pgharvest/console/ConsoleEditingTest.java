@@ -144,11 +144,11 @@ class ConsoleEditingTest extends ConsoleTestBase {
         open("#/presets");
         waitFor(By.id("catalog-search")).sendKeys("console_preset");
         awaitText(By.cssSelector("#presets-list tr[data-name=console_preset] td[data-label='Used by']"),
-                "preset-user"::equals);
+                "1 source"::equals);
         open("#/metrics");
         waitFor(By.id("catalog-search")).sendKeys("console_used");
         awaitText(By.cssSelector("#metrics-list tr[data-name=console_used] td[data-label='Used by']"),
-                "preset-user"::equals);
+                "1 source"::equals);
     }
 
     @Test

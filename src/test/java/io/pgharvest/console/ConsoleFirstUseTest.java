@@ -131,4 +131,101 @@ class ConsoleFirstUseTest extends ConsoleTestBase {
                 .replaceAll(",\"modifyIndex\":\\d+", ""));
         awaitText(By.id("source-config"), text -> text.contains("second-group"));
     }
+
+    @Test
+    void theMetricsPageCountsTheUsingSourcesAndLinksToTheOverviewFilteredToThem() {
+        api("POST", "/api/v1/metrics", """
+                {"name": "counted_metric", "sqls": {"14": "select 1 as v"}}""");
+        for (String name : new String[] {"count-a", "count-b", "count-c"}) {
+            api("POST", "/api/v1/sources", """
+                    {"name": "%s", "connStr": "postgresql://monitor@127.0.0.1:1/x", "enabled": false,
+                     "metrics": {"counted_metric": 60}}""".formatted(name));
+        }
+        api("POST", "/api/v1/sources", """
+                {"name": "count-other", "connStr": "postgresql://monitor@127.0.0.1:1/x", "enabled": false, "preset": "basic"}""");
+        open("#/metrics");
+        waitFor(By.id("catalog-search")).sendKeys("counted_metric");
+        String cell = awaitText(By.cssSelector("#metrics-list tr[data-name=counted_metric] td[data-label='Used by']"),
+                text -> !text.isBlank());
+        assertThat(cell).isEqualTo("3 sources");
+        browser.driver().findElement(By.cssSelector("#metrics-list tr[data-name=counted_metric] td[data-label='Used by'] a"))
+                .click();
+        browser.waiting(Duration.ofSeconds(10)).until(d -> d.findElements(By.cssSelector("#fleet tr[data-source]")).size() == 3);
+        assertThat(browser.driver().findElements(By.cssSelector("#fleet tr[data-source]")).stream()
+                .map(row -> row.getDomAttribute("data-source")).toList()).containsExactly("count-a", "count-b", "count-c");
+        assertThat(browser.driver().findElement(By.id("using-filter")).getText()).contains("counted_metric");
+    }
+
+    @Test
+    void aSourceWithoutPresetOrIntervalsIsFlaggedBeforeAndAfterSaving() {
+        open("#/sources/new");
+        waitFor(By.id("field-name")).sendKeys("collects-nothing");
+        browser.driver().findElement(By.id("field-connStr")).sendKeys("postgresql://monitor@127.0.0.1:1/x");
+        browser.driver().findElement(By.id("save")).click();
+        String warning = awaitText(By.id("error-preset"), text -> !text.isBlank());
+        assertThat(warning).contains("collect nothing");
+        assertThat(browser.driver().switchTo().activeElement().getDomAttribute("id")).isEqualTo("field-preset");
+        assertThat(http("GET", "/api/v1/sources/collects-nothing", TOKEN, null).statusCode()).isEqualTo(404);
+        browser.driver().findElement(By.id("save-anyway")).click();
+        awaitText(By.id("collects-nothing"), text -> text.contains("collects nothing"));
+    }
+
+    @Test
+    void aBadYamlImportSaysWhatIsWrongInTheUsersTermsNotTheParsers() throws Exception {
+        String[] files = {
+            "- name: bad-flag\n  conn_str: postgresql://monitor@127.0.0.1:1/app\n  is_enabled: maybe\n",
+            "- name: bad-type\n  conn_str: postgresql://monitor@127.0.0.1:1/app\n  custom_tags: [a, b]\n",
+            "just some text\n",
+            "- name: [unclosed\n",
+        };
+        open("#/import");
+        for (String content : files) {
+            java.nio.file.Path file = java.nio.file.Files.createTempFile("bad-import", ".yaml");
+            java.nio.file.Files.writeString(file, content);
+            try {
+                open("#/metrics");
+                open("#/import");
+                waitFor(By.id("field-body")).sendKeys(file.toString());
+                browser.driver().findElement(By.id("dry-run")).click();
+                String said = awaitText(By.id("error-body"), text -> !text.isBlank());
+                assertThat(said).as(content).contains("line")
+                        .doesNotContain("io.pgharvest").doesNotContain("java.").doesNotContain("JsonToken")
+                        .doesNotContain("START_").doesNotContain("VALUE_").doesNotContain("`").doesNotContain("class ")
+                        .doesNotContain("deserialize");
+            } finally {
+                java.nio.file.Files.deleteIfExists(file);
+            }
+        }
+    }
+
+    @Test
+    void aDuplicateNameIsShownAtTheNameFieldWhichGetsTheFocus() {
+        api("POST", "/api/v1/sources", """
+                {"name": "taken-name", "connStr": "postgresql://monitor@127.0.0.1:1/x", "enabled": false, "preset": "basic"}""");
+        browser.resize(1280, 500);
+        try {
+            open("#/sources/new");
+            waitFor(By.id("field-name")).sendKeys("taken-name");
+            browser.driver().findElement(By.id("field-connStr")).sendKeys("postgresql://monitor@127.0.0.1:1/x");
+            new org.openqa.selenium.support.ui.Select(browser.driver().findElement(By.id("field-preset"))).selectByValue("basic");
+            browser.driver().findElement(By.id("save")).click();
+            String said = awaitText(By.id("error-name"), text -> !text.isBlank());
+            assertThat(said).contains("already exists");
+            assertThat(browser.driver().switchTo().activeElement().getDomAttribute("id")).isEqualTo("field-name");
+            assertThat(script("const r = document.getElementById('error-name').getBoundingClientRect();"
+                    + " return r.top >= 0 && r.bottom <= window.innerHeight")).isEqualTo(true);
+        } finally {
+            browser.resize(1280, 900);
+        }
+    }
+
+    @Test
+    void builtInMetricsOfferNoDeleteButtonAndOverriddenOnesOfferToRevert() {
+        open("#/metrics");
+        waitFor(By.id("catalog-search")).sendKeys("db_stats");
+        var row = browser.waiting(Duration.ofSeconds(10)).until(d -> d.findElements(
+                By.cssSelector("#metrics-list tr[data-name=db_stats]")).stream().findFirst().orElse(null));
+        assertThat(row.findElements(By.cssSelector("button.danger"))).isEmpty();
+        assertThat(row.getText()).doesNotContain("Delete");
+    }
 }

@@ -88,7 +88,9 @@ abstract class ConsoleTestBase {
                 || in.driver().findElements(By.id("token")).size() > 0) {
             logIn(in);
         }
-        in.driver().executeScript("location.hash = arguments[0]", hash);
+        // Setting the hash the page shows already would not render it afresh (no hashchange).
+        in.driver().executeScript("if (location.hash === arguments[0]) location.hash = '#/blank';"
+                + " location.hash = arguments[0]", hash);
     }
 
     WebElement waitFor(By locator) {

@@ -14,14 +14,16 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.stream.Collectors;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /** Rules every built-in metric and preset follows; the SQL itself is run by CatalogVersionMatrixTest. */
+@Tag("fast")
 class BuiltInCatalogTest {
 
     private static final List<String> LEVELS = List.of("minimal", "basic", "standard", "exhaustive");
     /** Native metrics that read the monitored database (query insights): PostgreSQL metrics for the presets. */
-    private static final Set<String> NATIVE_DATABASE_METRICS = Set.of("query_stats");
+    private static final Set<String> NATIVE_DATABASE_METRICS = Set.of("query_stats", "query_texts");
 
     private final CatalogUnderTest catalog = CatalogUnderTest.get();
     private final ConfigSnapshot snapshot = new ConfigSnapshot(0, Map.of(), catalog.metrics(), catalog.presets(), Map.of());

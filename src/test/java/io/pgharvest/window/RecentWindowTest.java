@@ -10,9 +10,11 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /** The window's rules, without a server: what it keeps, how counters read, and its bounds. */
+@Tag("fast")
 class RecentWindowTest {
 
     private static final Instant T0 = Instant.parse("2026-11-27T10:00:00Z");
@@ -156,6 +158,52 @@ class RecentWindowTest {
         assertThat(window.changes().index()).isGreaterThan(fleet);
         assertThat(window.changesOf("a").index()).isGreaterThan(source);
         assertThat(window.changesOf("b").index()).isZero();
+    }
+
+    @Test
+    void statementsSumTheirDeltasOverTheSpanWithTheirTextAndSamplesFollowTheirQueryId() {
+        var window = new RecentWindow(HOUR, 1 << 20, clock);
+        Map<String, String> slow = Map.of("queryid", "42", "dbname", "shop", "user", "app", "toplevel", "true");
+        for (int i = 0; i < 3; i++) {
+            window.record(List.of(measurement("a", "query_stats", T0.plusSeconds(60L * i),
+                    row(values("calls", 2, "total_exec_time", 500.0, "rows", 10, "shared_blks_read", 1), slow))));
+        }
+        window.record(List.of(
+                measurement("a", "query_texts", T0.plusSeconds(120), row(values("query", "select pg_sleep($1)"),
+                        Map.of("queryid", "42"))),
+                measurement("a", "query_samples", T0.plusSeconds(121),
+                        row(values("state", "active", "wait_event_type", "Timeout", "wait_event", "PgSleep",
+                                "duration_s", 0.2, "blocking_pids", ""), Map.of("pid", "7", "queryid", "42", "dbname", "shop")),
+                        row(values("state", "active"), Map.of("pid", "8", "queryid", "43", "dbname", "shop")))));
+
+        SourceWindow source = window.source("a").orElseThrow();
+        Statement all = source.statements(0).getFirst();
+        assertThat(all).isEqualTo(new Statement("42", "shop", "app", "true", 6, 1500, 250.0, 30, 3, "select pg_sleep($1)"));
+        assertThat(source.statements(T0.plusSeconds(60).toEpochMilli()).getFirst().calls()).isEqualTo(4);
+        List<Sample> samples = source.samples(0, "42", 10);
+        assertThat(samples).extracting(Sample::pid, Sample::waitEventType, Sample::waitEvent)
+                .containsExactly(org.assertj.core.groups.Tuple.tuple("7", "Timeout", "PgSleep"));
+        assertThat(source.samples(0, null, 10)).hasSize(2);
+    }
+
+    @Test
+    void samplesKeepTheNewestUpToTheirCapacityAndReleaseTheirMemory() {
+        var window = new RecentWindow(new WindowLimits(3_600_000, 720, 100, 3, 10), 1 << 20, clock);
+        for (int i = 0; i < 5; i++) {
+            window.record(List.of(measurement("a", "query_samples", T0.plusSeconds(i),
+                    row(values("state", "active"), Map.of("pid", "p" + i, "queryid", "1")))));
+        }
+        long threeSamples = window.budget().reserved();
+        assertThat(window.source("a").orElseThrow().samples(0, null, 10)).extracting(Sample::pid)
+                .containsExactly("p4", "p3", "p2");
+
+        window.sweep(); // now = T0 + 600 s, the span is an hour: nothing leaves
+        assertThat(window.budget().reserved()).isEqualTo(threeSamples);
+        var shortSpan = new RecentWindow(new WindowLimits(60_000, 720, 100, 3, 10), 1 << 20, clock);
+        shortSpan.record(List.of(measurement("a", "query_samples", T0, row(values("state", "active"), Map.of("pid", "1")))));
+        shortSpan.sweep();
+        assertThat(shortSpan.budget().reserved()).isZero();
+        assertThat(shortSpan.source("a")).isEmpty();
     }
 
     static Measurement dbStats(String source, Instant time, long commits, int backends) {

@@ -58,6 +58,7 @@ final class SeriesStore {
     }
 
     void update(Measurement m) {
+        mapping.remember(m);
         Instant now = clock.instant();
         latest.compute(new Key(m.source(), m.metric()), (key, previous) -> {
             // Spilled or reordered measurements must not replace newer values.

@@ -80,6 +80,9 @@ final class WriteRequestEncoder {
         var order = new ArrayList<Series>();
         int[] samples = {0};
         for (Measurement m : batch) {
+            mapping.remember(m); // texts first: a batch may hold a statement's text and its figures
+        }
+        for (Measurement m : batch) {
             long timestamp = m.time().toEpochMilli();
             mapping.visit(m, (family, counter, labels, column, value) -> {
                 String name = SeriesMapping.seriesName(family, counter);

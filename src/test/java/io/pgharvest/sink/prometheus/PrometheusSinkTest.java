@@ -15,14 +15,17 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.springframework.util.unit.DataSize;
 
+@Tag("fast")
 class PrometheusSinkTest {
 
     private static final MetricDefinition DB_STATS = new MetricDefinition("db_stats", "Database statistics\nmore",
@@ -150,6 +153,46 @@ class PrometheusSinkTest {
 
         assertThat(sink.address()).isEqualTo("127.0.0.1");
         assertThat(scrape("/metrics").statusCode()).isEqualTo(200);
+    }
+
+    @Test
+    void aDatabaseOfFiveThousandStatementsGivesTheTopNPlusOtherSeriesPerFieldAndOneTextSeriesPerTopStatement()
+            throws Exception {
+        sink = start(Duration.ofMinutes(10));
+        sink.write(List.of(queryStats(clock.instant())));
+        clock.advance(Duration.ofSeconds(30));
+        var texts = new ArrayList<Measurement.Row>();
+        for (int id = 1; id <= 5_000; id++) {
+            texts.add(new Measurement.Row(Map.of("query", "select $1 from t" + id), Map.of("queryid", "" + id)));
+        }
+        sink.write(List.of(new Measurement("db1", "query_texts", clock.instant(), texts, Map.of())));
+        clock.advance(Duration.ofSeconds(30));
+        sink.write(List.of(queryStats(clock.instant())));
+
+        String body = scrape("/metrics").body();
+
+        assertThat(body.lines().filter(l -> l.startsWith("pgharvest_query_stats_calls{"))).hasSize(51);
+        assertThat(body.lines().filter(l -> l.startsWith("pgharvest_query_text_info{"))).hasSize(50);
+        assertThat(body).contains(
+                "pgharvest_query_stats_calls{dbname=\"app\",queryid=\"7\",source=\"db1\",toplevel=\"true\",user=\"u\"} 7.0",
+                "pgharvest_query_stats_calls{dbname=\"app\",queryid=\"other\",source=\"db1\"} 4950.0",
+                "pgharvest_query_text_info{dbname=\"app\",query=\"select $1 from t7\",queryid=\"7\",source=\"db1\"} 1.0");
+        assertThat(body.lines().filter(l -> l.startsWith("pgharvest_query_stats_") && l.contains("query=")))
+                .as("no field carries the text").isEmpty();
+        Promtool.Check check = Promtool.checkMetrics(body);
+        assertThat(check.exitCode()).as(check.output()).isZero();
+    }
+
+    /** query_stats of one read: the top 50 statements (query IDs 1..50) and one other row. */
+    private static Measurement queryStats(Instant time) {
+        var rows = new ArrayList<Measurement.Row>();
+        for (int id = 1; id <= 50; id++) {
+            rows.add(new Measurement.Row(Map.of("calls", id, "total_exec_time", 1.5 * id),
+                    Map.of("queryid", "" + id, "dbname", "app", "user", "u", "toplevel", "true")));
+        }
+        rows.add(new Measurement.Row(Map.of("calls", 4950, "total_exec_time", 10.0),
+                Map.of("queryid", "other", "dbname", "app")));
+        return new Measurement("db1", "query_stats", time, rows, Map.of());
     }
 
     private PrometheusSink start(Duration staleness) {

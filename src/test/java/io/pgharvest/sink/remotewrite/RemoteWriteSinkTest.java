@@ -214,6 +214,31 @@ class RemoteWriteSinkTest {
                 options.containsKey("request-timeout") ? Duration.parse("PT" + options.get("request-timeout")) : null);
     }
 
+    @Test
+    void aTopStatementsTextIsItsOwnInfoSeriesWrittenWithItsFiguresNeverALabelOfThem() throws Exception {
+        try (var receiver = new ScriptedReceiver(); var sink = sink(receiver.url())) {
+            var stats = new Measurement("db1", "query_stats", T0, List.of(
+                    new Measurement.Row(Map.of("calls", 3), Map.of("queryid", "42", "dbname", "app", "user", "u")),
+                    new Measurement.Row(Map.of("calls", 1), Map.of("queryid", "42", "dbname", "app", "user", "v")),
+                    new Measurement.Row(Map.of("calls", 9), Map.of("queryid", "other", "dbname", "app"))), Map.of());
+            var texts = new Measurement("db1", "query_texts", T0, List.of(
+                    new Measurement.Row(Map.of("query", "select $1 from orders"), Map.of("queryid", "42"))), Map.of());
+            sink.write(List.of(stats, texts));
+
+            List<WriteRequests.DecodedSeries> series = WriteRequests.decode(receiver.received().getLast().body());
+            assertThat(series).filteredOn(s -> s.labels().get("__name__").equals("pgharvest_query_stats_calls"))
+                    .hasSize(3).allSatisfy(s -> assertThat(s.labels()).doesNotContainKey("query"));
+            assertThat(series).filteredOn(s -> s.labels().get("__name__").equals("pgharvest_query_text_info"))
+                    .singleElement().satisfies(info -> {
+                        assertThat(info.labels()).containsEntry("query", "select $1 from orders")
+                                .containsEntry("queryid", "42").containsEntry("dbname", "app")
+                                .containsEntry("source", "db1").doesNotContainKey("user");
+                        assertThat(info.timestamps()).containsExactly(T0.toEpochMilli());
+                        assertThat(info.values()).containsExactly(1.0);
+                    });
+        }
+    }
+
     private static RemoteWriteSink sink(String url, String... options) {
         var map = new java.util.HashMap<String, String>(Map.of("url", url, "headers.X-Scope-OrgID", "tenant-a"));
         for (int i = 0; i < options.length; i += 2) {

@@ -1,0 +1,90 @@
+package io.pgharvest.window;
+
+import io.pgharvest.model.Measurement;
+import java.time.Instant;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Predicate;
+
+/**
+ * A source's most recent session samples ({@code query_samples} rows), newest last, at most
+ * {@code capacity}, each reserved against the window's {@link MemoryBudget}. Not thread-safe: its
+ * {@link SourceWindow} guards it.
+ */
+final class SessionSamples {
+
+    static final String METRIC = "query_samples";
+
+    private final int capacity;
+    private final MemoryBudget budget;
+    private final ArrayDeque<Sample> samples = new ArrayDeque<>();
+    private final ArrayDeque<Long> reserved = new ArrayDeque<>();
+
+    SessionSamples(int capacity, MemoryBudget budget) {
+        this.capacity = capacity;
+        this.budget = budget;
+    }
+
+    /** Keeps the measurement's rows; returns how many it refused (no room in the budget). */
+    int record(Measurement m) {
+        int refused = 0;
+        for (Measurement.Row row : m.rows()) {
+            Sample sample = sampleOf(m.time(), row);
+            long bytes = sample.bytes();
+            if (samples.size() == capacity) {
+                dropOldest();
+            }
+            if (!budget.reserve(bytes)) {
+                refused++;
+                continue;
+            }
+            samples.addLast(sample);
+            reserved.addLast(bytes);
+        }
+        return refused;
+    }
+
+    private static Sample sampleOf(Instant time, Measurement.Row row) {
+        Map<String, Object> v = row.values();
+        Map<String, String> tags = row.tags();
+        return new Sample(time, tags.getOrDefault("pid", text(v.get("pid"))), tags.getOrDefault("queryid", ""),
+                tags.getOrDefault("dbname", text(v.get("dbname"))), text(v.get("state")), text(v.get("wait_event_type")),
+                text(v.get("wait_event")), v.get("duration_s") instanceof Number n ? n.doubleValue() : null,
+                text(v.get("blocking_pids")), text(v.get("application_name")), text(v.get("user_name")));
+    }
+
+    private static String text(Object value) {
+        return value == null ? "" : value.toString();
+    }
+
+    private void dropOldest() {
+        samples.removeFirst();
+        budget.release(reserved.removeFirst());
+    }
+
+    /** The samples at or after {@code from} that {@code wanted} accepts, newest first, at most {@code limit}. */
+    List<Sample> read(long from, Predicate<Sample> wanted, int limit) {
+        var found = new ArrayList<Sample>();
+        for (Iterator<Sample> newestFirst = samples.descendingIterator(); newestFirst.hasNext() && found.size() < limit;) {
+            Sample sample = newestFirst.next();
+            if (sample.time().toEpochMilli() < from) {
+                break;
+            }
+            if (wanted.test(sample)) {
+                found.add(sample);
+            }
+        }
+        return found;
+    }
+
+    /** Drops samples taken before {@code cutoff}; true when none is left. */
+    boolean dropOlderThan(long cutoff) {
+        while (!samples.isEmpty() && samples.peekFirst().time().toEpochMilli() < cutoff) {
+            dropOldest();
+        }
+        return samples.isEmpty();
+    }
+}

@@ -1,0 +1,19 @@
+package io.pgharvest.window;
+
+/**
+ * One statement's cost over a span, summed from the {@code query_stats} deltas of the window.
+ *
+ * @param queryid the query id ({@code other}: every statement outside the top N, summed)
+ * @param dbname the database
+ * @param user the role that ran it
+ * @param toplevel whether it ran at top level ("true"/"false" as the tag reads)
+ * @param calls calls in the span
+ * @param totalExecTime execution time in the span, ms
+ * @param meanExecTime totalExecTime / calls, ms (null without calls)
+ * @param rows rows returned or affected in the span
+ * @param sharedBlksRead shared blocks read (not found in shared buffers) in the span
+ * @param text the normalized text, or null until {@code query_texts} has read it
+ */
+record Statement(String queryid, String dbname, String user, String toplevel, double calls, double totalExecTime,
+        Double meanExecTime, double rows, double sharedBlksRead, String text) {
+}

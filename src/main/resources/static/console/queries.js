@@ -1,0 +1,174 @@
+// The queries view of a source (top statements over a span, from GET /api/v1/sources/{name}/queries)
+// and one statement's page (its charts, text and recent samples, from .../queries/{queryid}). Query
+// texts come from the monitored database and are shown as text, never as markup.
+import {el, fill, heading, place} from './dom.js';
+import {live, enc} from './api.js';
+import {chartFigure, updateChart, followResize, showSpans, formatCount, formatMillis} from './charts.js';
+
+const COLUMNS = [
+  ['totalExecTime', 'Total time', formatMillis], ['calls', 'Calls', formatCount],
+  ['meanExecTime', 'Mean time', formatMillis], ['rows', 'Rows', formatCount],
+  ['sharedBlksRead', 'Shared blocks read', formatCount],
+];
+const NO_DATA = 'No statement statistics yet: collect query_stats (preset query_insights or standard and up) with '
+  + 'pg_stat_statements installed in the database; the first read is the baseline.';
+
+export function renderQueries(view, name) {
+  const state = {statements: [], sort: 'totalExecTime', dbname: '', rows: new Map(), span: '15m', spansShown: false};
+  const spanSelect = el('select', {id: 'queries-span', 'aria-label': 'Span'});
+  const dbSelect = el('select', {id: 'queries-db', 'aria-label': 'Database', onchange: () => { state.dbname = dbSelect.value; arrange(); }});
+  const notice = el('p', {class: 'notice', role: 'status'});
+  const headRow = el('tr', {}, el('th', {scope: 'col'}, 'Statement'), el('th', {scope: 'col'}, 'Database'),
+      el('th', {scope: 'col'}, 'User'), COLUMNS.map(([key, label]) => el('th', {scope: 'col', 'data-key': key,
+        'aria-sort': key === state.sort ? 'descending' : 'none', class: 'number'},
+      el('button', {type: 'button', class: 'sort', onclick: () => sortBy(key)}, label))));
+  const body = el('tbody', {id: 'statements'});
+  const empty = el('p', {class: 'empty', hidden: true}, NO_DATA);
+  fill(view, heading(`Queries of ${name}`, el('a', {class: 'button', href: `#/sources/${enc(name)}`}, 'Source')),
+      el('div', {class: 'toolbar'}, el('label', {class: 'inline'}, 'last ', spanSelect), dbSelect), notice,
+      el('div', {class: 'table-wrap'}, el('table', {class: 'cards statements'}, el('thead', {}, headRow), body)), empty);
+
+  function sortBy(key) {
+    state.sort = key;
+    headRow.querySelectorAll('th[data-key]').forEach(th => th.setAttribute('aria-sort',
+        th.dataset.key === key ? 'descending' : 'none'));
+    arrange();
+  }
+
+  function render(answer) {
+    notice.replaceChildren();
+    if (!state.spansShown) { showSpans(spanSelect, answer.windowSpan, state.span); state.spansShown = true; }
+    state.statements = answer.statements;
+    const databases = [...new Set(answer.statements.map(s => s.dbname))].sort();
+    const options = ['', ...databases];
+    if (dbSelect.options.length !== options.length || options.some((db, i) => dbSelect.options[i].value !== db)) {
+      fill(dbSelect, options.map(db => el('option', {value: db, selected: db === state.dbname}, db || 'all databases')));
+    }
+    arrange();
+  }
+
+  function arrange() {
+    const shown = state.statements.filter(s => !state.dbname || s.dbname === state.dbname)
+      .sort((a, b) => (b[state.sort] ?? -1) - (a[state.sort] ?? -1));
+    place(body, shown.map(rowFor));
+    empty.hidden = state.statements.length > 0;
+  }
+
+  function rowFor(s) {
+    const id = `${s.queryid}\u0000${s.dbname}\u0000${s.user}\u0000${s.toplevel}`;
+    const key = JSON.stringify(s);
+    const known = state.rows.get(id);
+    if (known && known.key === key) return known.row;
+    const text = s.queryid === 'other' ? '(every other statement, summed)' : s.text ?? `query id ${s.queryid} (text not read yet)`;
+    const row = el('tr', {'data-queryid': s.queryid, 'data-dbname': s.dbname},
+        el('td', {'data-label': 'Statement', class: 'statement'}, s.queryid === 'other' ? el('span', {}, text)
+          : el('a', {href: `#/sources/${enc(name)}/queries/${enc(s.queryid)}`}, el('code', {}, shorten(text)))),
+        el('td', {'data-label': 'Database'}, s.dbname), el('td', {'data-label': 'User'}, s.user),
+        COLUMNS.map(([column, label, format]) => el('td', {'data-label': label, class: `number col-${column}`},
+            s[column] === null || s[column] === undefined ? '' : format(s[column]))));
+    state.rows.set(id, {key, row});
+    return row;
+  }
+
+  let stop = null;
+  const start = () => {
+    stop?.();
+    stop = live(`/api/v1/sources/${enc(name)}/queries?span=${state.span}`, render,
+        {wait: '30s', onError: error => fill(notice, error.status === 404 ? 'No such source.' : `Live update failed: ${error.message}`)});
+  };
+  spanSelect.addEventListener('change', () => { state.span = spanSelect.value; start(); });
+  start();
+  return () => stop?.();
+}
+
+/** One line of at most 200 characters: a statement's start. */
+function shorten(text) {
+  const line = text.replace(/\s+/g, ' ').trim();
+  return line.length > 200 ? `${line.slice(0, 199)}…` : line;
+}
+
+/** query_stats rows are deltas per collection interval, and only for intervals in which the statement ran. */
+const NO_CALLS = 'No call in the span.';
+const STATEMENT_CHARTS = [
+  {id: 'calls', title: 'Calls per interval', unit: 'count', empty: NO_CALLS,
+    lines: series => [{label: 'calls', ...sum(series, 'calls')}]},
+  {id: 'mean', title: 'Mean execution time', unit: 'millis', empty: NO_CALLS,
+    lines: series => [{label: 'mean', ...divide(sum(series, 'total_exec_time'), sum(series, 'calls'))}]},
+  {id: 'rows', title: 'Rows per interval', unit: 'count', empty: NO_CALLS,
+    lines: series => [{label: 'rows', ...sum(series, 'rows')}]},
+  {id: 'reads', title: 'Shared blocks read per interval', unit: 'count', empty: NO_CALLS,
+    lines: series => [{label: 'blocks read', ...sum(series, 'shared_blks_read')}]},
+];
+
+export function renderStatement(view, name, queryid) {
+  let span = '15m';
+  let spansShown = false;
+  const spanSelect = el('select', {id: 'statement-span', 'aria-label': 'Span'});
+  const notice = el('p', {class: 'notice', role: 'status'});
+  const text = el('pre', {class: 'sql', id: 'statement-text'});
+  const charts = STATEMENT_CHARTS.map(chartFigure);
+  const samples = el('tbody', {id: 'statement-samples'});
+  const noSamples = el('p', {class: 'empty', hidden: true},
+      'No session ran it at a sample within the span (query_samples samples the sessions that are not idle).');
+  fill(view, heading(`Statement ${queryid}`, el('a', {class: 'button', href: `#/sources/${enc(name)}/queries`}, 'Queries'),
+      el('a', {class: 'button', href: `#/sources/${enc(name)}`}, 'Source')),
+  el('div', {class: 'toolbar'}, el('label', {class: 'inline'}, 'last ', spanSelect)), notice,
+  el('section', {}, el('h2', {}, 'Text'), text),
+  el('section', {}, el('h2', {}, 'History'), el('div', {class: 'charts'}, charts.map(c => c.figure))),
+  el('section', {}, el('h2', {}, 'Recent samples'), el('div', {class: 'table-wrap'}, el('table', {class: 'cards'},
+      el('thead', {}, el('tr', {}, ['Time', 'PID', 'Database', 'State', 'Wait event', 'Running for', 'Blocked by',
+        'Application', 'User'].map(h => el('th', {scope: 'col'}, h)))), samples)), noSamples),
+  el('section', {}, el('h2', {}, 'Plans'), el('p', {class: 'empty'},
+      'Plans show here once the query_plans metric collects them.')));
+
+  function render(answer) {
+    notice.replaceChildren();
+    if (!spansShown) { showSpans(spanSelect, answer.windowSpan, span); spansShown = true; }
+    const shown = answer.text ?? (queryid === 'other' ? '(every statement outside the top N, summed)'
+      : 'The text has not been read yet (query_texts reads each new statement\'s text, at most every few minutes).');
+    if (text.textContent !== shown) text.textContent = shown;
+    const from = Date.parse(answer.from) / 1000;
+    const to = Date.parse(answer.to) / 1000;
+    charts.forEach(chart => updateChart(chart, chart.spec.lines(answer.series), from, to));
+    fill(samples, answer.samples.map(s => el('tr', {'data-pid': s.pid},
+        el('td', {'data-label': 'Time'}, el('time', {datetime: s.time}, new Date(s.time).toLocaleTimeString())),
+        el('td', {'data-label': 'PID'}, s.pid), el('td', {'data-label': 'Database'}, s.dbname),
+        el('td', {'data-label': 'State'}, s.state),
+        el('td', {'data-label': 'Wait event', class: 'wait-event'}, s.waitEventType ? `${s.waitEventType}: ${s.waitEvent}` : ''),
+        el('td', {'data-label': 'Running for'}, s.durationSeconds === null ? '' : formatMillis(s.durationSeconds * 1000)),
+        el('td', {'data-label': 'Blocked by'}, s.blockingPids), el('td', {'data-label': 'Application'}, s.applicationName),
+        el('td', {'data-label': 'User'}, s.userName))));
+    noSamples.hidden = answer.samples.length > 0;
+  }
+
+  let stop = null;
+  const start = () => {
+    stop?.();
+    stop = live(`/api/v1/sources/${enc(name)}/queries/${enc(queryid)}?span=${span}`, render,
+        {wait: '30s', onError: error => fill(notice, `Live update failed: ${error.message}`)});
+  };
+  spanSelect.addEventListener('change', () => { span = spanSelect.value; start(); });
+  const stopResize = followResize(charts);
+  start();
+  return () => { stop?.(); stopResize(); };
+}
+
+/** The series of one column (several users or top-level flags) added per time. */
+function sum(series, column) {
+  const totals = new Map();
+  for (const s of series.filter(s => s.column === column)) {
+    s.times.forEach((t, i) => totals.set(t, (totals.get(t) ?? 0) + s.values[i]));
+  }
+  const times = [...totals.keys()].sort((a, b) => a - b);
+  return {times, values: times.map(t => totals.get(t))};
+}
+
+function divide(numerator, denominator) {
+  const below = new Map(denominator.times.map((t, i) => [t, denominator.values[i]]));
+  const times = [];
+  const values = [];
+  numerator.times.forEach((t, i) => {
+    if (below.get(t) > 0) { times.push(t); values.push(numerator.values[i] / below.get(t)); }
+  });
+  return {times, values};
+}

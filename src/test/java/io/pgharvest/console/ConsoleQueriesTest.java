@@ -1,0 +1,89 @@
+package io.pgharvest.console;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.pgharvest.testsupport.TestPostgres;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.time.Duration;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.openqa.selenium.By;
+import org.openqa.selenium.WebElement;
+
+/**
+ * The queries view in a real Chromium against a real PostgreSQL with pg_stat_statements: a slow
+ * statement run on the database shows among the source's top statements with its calls and mean
+ * time, and its own page charts it and shows the samples that caught it waiting; markup in a
+ * statement stays text.
+ */
+class ConsoleQueriesTest extends ConsoleTestBase {
+
+    private static final TestPostgres pg = TestPostgres.shared();
+    private static final String DB = "console_queries_db";
+    private static final String SLOW = "select /* <img src=x onerror=window.xssFired=1> */ pg_sleep(0.2)";
+
+    @BeforeAll
+    static void database() throws Exception {
+        pg.createDatabase(DB);
+        try (Connection c = pg.connect(DB); Statement s = c.createStatement()) {
+            s.execute("create extension if not exists pg_stat_statements");
+        }
+    }
+
+    @Test
+    void aSlowStatementShowsInTheQueriesViewWithItsCallsAndMeanTimeAndItsPageChartsIt() throws Exception {
+        api("POST", "/api/v1/sources", """
+                {"name": "queries-db", "connStr": "%s", "metrics": {"query_stats": 2, "query_samples": 1}}""".formatted(pg.connStr(DB)));
+        // the first read is the baseline: wait for it before the statement runs
+        browser.waiting(Duration.ofSeconds(20)).until(d -> api("GET", "/api/v1/sources/queries-db/status", null)
+                .contains("\"lastSuccess\":\"20"));
+        // five short calls, and one of 3 s beside them that the 1 s samples catch waiting (PgSleep)
+        Thread longCall = Thread.ofVirtual().start(() -> {
+            try (Connection c = pg.connect(DB); Statement s = c.createStatement()) {
+                s.execute(SLOW.replace("0.2", "3.0")); // numeric like 0.2: the same query id
+            } catch (java.sql.SQLException e) {
+                throw new IllegalStateException(e);
+            }
+        });
+        try (Connection c = pg.connect(DB); Statement s = c.createStatement()) {
+            for (int i = 0; i < 5; i++) {
+                s.execute(SLOW);
+            }
+        }
+        longCall.join();
+        String queryid;
+        try (Connection c = pg.connect(DB); Statement s = c.createStatement();
+                ResultSet r = s.executeQuery("select queryid from pg_stat_statements where query like '%xssFired%pg_sleep%'")) {
+            assertThat(r.next()).isTrue();
+            queryid = r.getString(1);
+        }
+
+        open("#/sources/queries-db/queries");
+        By row = By.cssSelector("#statements tr[data-queryid='" + queryid + "']");
+        WebElement calls = browser.waiting(Duration.ofSeconds(15)).until(d -> d.findElements(row).isEmpty() ? null
+                : d.findElement(row).findElement(By.cssSelector(".col-calls")));
+        browser.waiting(Duration.ofSeconds(10)).until(d -> d.findElement(row).findElement(By.cssSelector(".col-calls"))
+                .getText().equals("6"));
+        String mean = browser.driver().findElement(row).findElement(By.cssSelector(".col-meanExecTime")).getText();
+        assertThat(mean).endsWith("ms");
+        assertThat(Double.parseDouble(mean.replace(" ms", ""))).isBetween(600.0, 900.0); // (5 x 0.2 s + 3 s) / 6
+        assertThat(browser.driver().findElement(row).findElement(By.cssSelector("td[data-label=Database]")).getText())
+                .isEqualTo(DB);
+        browser.screenshot("queries");
+
+        browser.driver().findElement(row).findElement(By.cssSelector("a")).click();
+        awaitText(By.cssSelector("#view h1"), ("Statement " + queryid)::equals);
+        browser.waiting(Duration.ofSeconds(10)).until(d -> !d.findElement(By.id("statement-text")).getText().isBlank());
+        browser.waiting(Duration.ofSeconds(10)).until(d -> d.findElements(By.cssSelector("figure[data-chart=mean]")).size() == 1
+                && Integer.parseInt(d.findElement(By.cssSelector("figure[data-chart=mean]")).getAttribute("data-points")) >= 1);
+        assertThat(Double.parseDouble(browser.driver().findElement(By.cssSelector("figure[data-chart=mean]"))
+                .getAttribute("data-last"))).isBetween(195.0, 3100.0);
+        String waited = awaitText(By.cssSelector("#statement-samples tr .wait-event"), text -> !text.isBlank());
+        assertThat(waited).isEqualTo("Timeout: PgSleep");
+        browser.screenshot("statement");
+        assertThat(browser.driver().executeScript("return window.xssFired === undefined")).isEqualTo(true);
+        assertThat(browser.driver().findElements(By.cssSelector("#view img"))).isEmpty();
+    }
+}
