@@ -5,8 +5,6 @@ import {field, input, select, showProblems, clearProblems, parsePairs, formatPai
 import {setEnabled} from './overview.js';
 import {renderCharts} from './charts.js';
 
-const KINDS = ['postgres', 'postgres-continuous-discovery', 'pgbouncer', 'pgpool', 'patroni'];
-
 export function renderSource(view, name) {
   const notice = el('p', {class: 'notice', role: 'status'});
   const config = el('dl', {class: 'details', id: 'source-config'});
@@ -120,19 +118,21 @@ export function renderSourceForm(view, name, copy) {
   const form = el('form', {class: 'card', novalidate: true});
   fill(view, heading(editing ? `Edit ${name}` : copy ? `Copy of ${name}` : 'Add a source'), form);
   const reload = () => renderSourceForm(view, name, copy);
-  Promise.all([name ? get(`/api/v1/sources/${enc(name)}`) : Promise.resolve({body: {}}), get('/api/v1/presets')])
-    .then(([{body: source}, {body: presets}]) => buildForm(form, source, presets.map(p => p.name), editing, copy, name,
-        reload))
+  // The kinds come from the collector's kind registry: a kind added there shows here without a change.
+  Promise.all([name ? get(`/api/v1/sources/${enc(name)}`) : Promise.resolve({body: {}}), get('/api/v1/presets'),
+    get('/api/v1/kinds')])
+    .then(([{body: source}, {body: presets}, {body: kinds}]) => buildForm(form, source, presets.map(p => p.name),
+        kinds.map(k => k.kind), editing, copy, name, reload))
     .catch(error => fill(form, el('p', {class: 'form-error'}, error.message)));
 }
 
-function buildForm(form, source, presetNames, editing, copy, originalName, reload) {
+function buildForm(form, source, presetNames, kindNames, editing, copy, originalName, reload) {
   const f = {
     name: input(copy ? `${source.name}-copy` : source.name, {required: true, disabled: editing}),
     connStr: input(source.connStr, {required: true, placeholder: 'postgresql://user:password@host:5432/db',
       autocomplete: 'off', spellcheck: 'false'}),
     password: el('input', {type: 'password', autocomplete: 'new-password'}),
-    kind: select(KINDS, source.kind ?? 'postgres'),
+    kind: select(kindNames, source.kind ?? 'postgres'),
     group: input(source.group ?? 'default'),
     preset: select(['', ...presetNames], source.preset ?? ''),
     metrics: input(formatPairs(source.metrics), {placeholder: 'metric=seconds, …'}),

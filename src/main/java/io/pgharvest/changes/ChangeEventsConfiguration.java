@@ -2,8 +2,8 @@ package io.pgharvest.changes;
 
 import io.pgharvest.model.MeasurementObserver;
 import io.pgharvest.model.MeasurementPublisher;
+import io.pgharvest.sink.dispatch.SinkDispatcher;
 import io.pgharvest.sink.MetricCatalog;
-import io.pgharvest.sink.SinkDispatcher;
 import java.util.List;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.annotation.Qualifier;

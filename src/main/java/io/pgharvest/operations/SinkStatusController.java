@@ -1,6 +1,6 @@
 package io.pgharvest.operations;
 
-import io.pgharvest.sink.SinkDispatcher;
+import io.pgharvest.sink.dispatch.SinkDispatcher;
 import io.pgharvest.sink.SinkStatus;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.responses.ApiResponse;

@@ -5,13 +5,11 @@ import io.pgharvest.config.HarvestProperties;
 import io.pgharvest.discovery.DiscoveryProperties;
 import io.pgharvest.discovery.SourceDiscoverer;
 import io.pgharvest.discovery.SourceExpansion;
-import io.pgharvest.endpoint.ConnectionTester;
-import io.pgharvest.endpoint.ConsoleDialect;
-import io.pgharvest.endpoint.SessionOpener;
-import io.pgharvest.endpoint.SessionSettings;
+import io.pgharvest.kind.EndpointRegistry;
+import io.pgharvest.kind.SessionSettings;
 import io.pgharvest.model.MeasurementPublisher;
-import io.pgharvest.model.SourceKind;
 import io.pgharvest.nativemetric.NativeMetricRegistry;
+import io.pgharvest.reaper.ownership.SourceOwnership;
 import io.pgharvest.store.ConfigStore;
 import java.time.Clock;
 import java.util.List;
@@ -23,29 +21,12 @@ import org.springframework.context.annotation.Configuration;
 @Configuration(proxyBeanMethods = false)
 class ReaperConfiguration {
 
-    /** The one session opener: the engine and the admin API's connection test share its rules. */
+    /** The settings of every session to a monitored endpoint, whatever its kind. */
     @Bean
-    SessionOpener sessionOpener(ReaperProperties properties, HarvestProperties harvest, SecurityProperties security) {
-        return new SessionOpener(new SessionSettings(harvest.connectTimeout(), properties.defaultStatementTimeout(),
+    SessionSettings sessionSettings(ReaperProperties properties, HarvestProperties harvest, SecurityProperties security) {
+        return new SessionSettings(harvest.connectTimeout(), properties.defaultStatementTimeout(),
                 properties.lockTimeout(), properties.socketTimeout(), properties.refusePrivilegedSources(),
-                security.allowSuperuserSources()));
-    }
-
-    /** pgbouncer's admin console: one {@link ConsoleEndpoint} per console dialect. */
-    @Bean
-    ConsoleEndpoint pgbouncerEndpoint(SessionOpener sessions, ConnectionTester tester) {
-        return new ConsoleEndpoint(SourceKind.PGBOUNCER, ConsoleDialect.PGBOUNCER, sessions, tester);
-    }
-
-    @Bean
-    ConsoleEndpoint pgpoolEndpoint(SessionOpener sessions, ConnectionTester tester) {
-        return new ConsoleEndpoint(SourceKind.PGPOOL, ConsoleDialect.PGPOOL, sessions, tester);
-    }
-
-    /** Every {@link Endpoint} component serves the kinds it names. */
-    @Bean
-    EndpointRegistry endpointRegistry(List<Endpoint> endpoints) {
-        return new EndpointRegistry(endpoints);
+                security.allowSuperuserSources());
     }
 
     /** Every {@link SourceDiscoverer} component expands the kinds it names; the others stand for themselves. */

@@ -1,8 +1,11 @@
 package io.pgharvest.reaper;
 
+import io.pgharvest.kind.EndpointRegistry;
 import io.pgharvest.model.MeasurementPublisher;
 import io.pgharvest.model.SourceRuntimeStatus;
 import io.pgharvest.nativemetric.NativeMetricRegistry;
+import io.pgharvest.reaper.instance.InstanceRegistry;
+import io.pgharvest.reaper.tick.ReaperMeters;
 import io.pgharvest.support.Backoff;
 import java.time.Duration;
 import java.util.concurrent.ThreadFactory;

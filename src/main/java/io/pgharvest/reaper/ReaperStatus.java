@@ -1,10 +1,18 @@
 package io.pgharvest.reaper;
 
+import io.pgharvest.kind.ServerFacts;
 import io.pgharvest.model.MetricDefinition;
 import io.pgharvest.model.MetricLane;
 import io.pgharvest.model.MetricRuntimeStatus;
 import io.pgharvest.model.SessionState;
 import io.pgharvest.model.SourceRuntimeStatus;
+import io.pgharvest.reaper.instance.Instance;
+import io.pgharvest.reaper.isolation.SoloLane;
+import io.pgharvest.reaper.schedule.ScheduleStretch;
+import io.pgharvest.reaper.schedule.TickSchedule;
+import io.pgharvest.reaper.tick.MetricLedger;
+import io.pgharvest.reaper.tick.NativeLane;
+import io.pgharvest.reaper.tick.ReaperConfig;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;

@@ -1,15 +1,20 @@
 package io.pgharvest.reaper;
 
+import io.pgharvest.kind.ServerFacts;
+import io.pgharvest.kind.SourceSession;
+import io.pgharvest.reaper.instance.Instance;
+import io.pgharvest.reaper.tick.ReaperConfig;
+import io.pgharvest.reaper.tick.SourceDownException;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.Set;
 import java.util.function.Consumer;
+import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Keeps one reaper's session: opens it through the source kind's {@link Endpoint} unless the
+ * Keeps one reaper's session: opens it through the source kind's {@link io.pgharvest.kind.Endpoint} unless the
  * reconnect back-off has not passed, re-reads the server's facts when due (at once while
  * discovery asks, {@link #recheckFactsUntil}), closes it when it is lost, and keeps the source's
  * membership of its {@link Instance} in step with the session.

@@ -1,20 +1,33 @@
 package io.pgharvest.reaper;
 
+import io.pgharvest.kind.ServerFacts;
+import io.pgharvest.kind.SourceSession;
 import io.pgharvest.model.Measurement;
 import io.pgharvest.model.QueryTextRedaction;
 import io.pgharvest.model.MetricDefinition;
 import io.pgharvest.model.MetricLane;
 import io.pgharvest.model.SessionState;
 import io.pgharvest.model.SourceRuntimeStatus;
+import io.pgharvest.reaper.isolation.SoloLane;
+import io.pgharvest.reaper.schedule.ScheduleStretch;
+import io.pgharvest.reaper.schedule.TickSchedule;
+import io.pgharvest.reaper.schedule.TickTimer;
+import io.pgharvest.reaper.schedule.WakeSignal;
+import io.pgharvest.reaper.tick.MetricLedger;
+import io.pgharvest.reaper.tick.NativeLane;
+import io.pgharvest.reaper.tick.ReaperConfig;
+import io.pgharvest.reaper.tick.ReaperMeters;
+import io.pgharvest.reaper.tick.SourceDownException;
+import io.pgharvest.reaper.tick.TickRunner;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.CompletableFuture;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -123,7 +136,7 @@ final class SourceReaper {
 
     /**
      * Before {@link #start}: the first login waits until {@code gate} is done (the early first
-     * ticks of the server, {@link EarlyStarts#settled}), at most {@link #LOGIN_HOLD_LIMIT}. This
+     * ticks of the server, {@link io.pgharvest.reaper.schedule.EarlyStarts#settled}), at most {@link #LOGIN_HOLD_LIMIT}. This
      * reaper's first grid point is ahead anyway; its status shows STARTING meanwhile.
      */
     void logInAfter(CompletableFuture<Void> gate) {

@@ -36,7 +36,7 @@ record SourceRequest(
         String connStr,
         @Schema(description = "sets the password, replacing any in connStr; never returned", example = "secret")
         String password,
-        @Schema(example = "postgres", allowableValues = {"postgres", "postgres-continuous-discovery", "pgbouncer", "pgpool", "patroni"})
+        @Schema(example = "postgres", description = "one of GET /api/v1/kinds; postgres when absent")
         String kind,
         @Schema(example = "default") String group,
         @Schema(example = "true") Boolean enabled,

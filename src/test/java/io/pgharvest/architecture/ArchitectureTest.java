@@ -4,6 +4,7 @@ import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -11,6 +12,7 @@ import org.junit.jupiter.api.Test;
  * classes: a new import that closes a cycle, reaches a layer above, or pulls a framework into the
  * kernel fails the build here. {@link PackageRulesCanFailTest} shows that each rule can fail.
  */
+@Tag("fast")
 class ArchitectureTest {
 
     private static final String ROOT = "io.pgharvest";
@@ -57,5 +59,10 @@ class ArchitectureTest {
     @Test
     void reaperUsesNativeMetricsOnlyThroughTheRegistry() {
         PackageRules.reaperUsesNativeMetricsOnlyThroughTheRegistry(ROOT).check(production);
+    }
+
+    @Test
+    void kindsAreKnownOnlyThroughTheRegistry() {
+        PackageRules.kindsAreKnownOnlyThroughTheRegistry(ROOT).check(production);
     }
 }

@@ -33,8 +33,9 @@ final class PackageRules {
             List.of("fanout", "embedded"),                        // the metric SQL rewriter; embedded PostgreSQL
             List.of("config"),                                    // process settings
             List.of("store"),                                     // where the configuration lives
-            List.of("endpoint", "nativemetric"),                  // talking to monitored endpoints; metrics without SQL
-            List.of("discovery", "patroni", "host", "serverlog", "insights"), // what sources stand for; native metric kinds
+            List.of("nativemetric"),                              // metrics without SQL
+            List.of("discovery", "host", "serverlog", "insights"), // what sources stand for; native metric kinds
+            List.of("kind"),                                      // the kinds of endpoint, one package per family
             List.of("reaper", "sink"),                            // collection engine; delivery
             List.of("lease", "changes"),                          // fleet leases over the reaper; change events before the sinks
             List.of("api"),                                       // the shared web layer
@@ -95,11 +96,18 @@ final class PackageRules {
                         root + ".insights..");
     }
 
+    /** The engine, the store, the sinks and the API know kinds only through the registry in {@code kind}. */
+    static ArchRule kindsAreKnownOnlyThroughTheRegistry(String root) {
+        return noClasses().that().resideOutsideOfPackage(root + ".kind..")
+                .should().dependOnClassesThat().resideInAPackage(root + ".kind.*..")
+                .as("only a kind's own package names its classes; everyone else goes through " + root + ".kind");
+    }
+
     static List<ArchRule> all(String root) {
         return List.of(packagesFormNoCycle(root), modelDependsOnNothingButTheJdk(root),
                 supportDependsOnNoDomainPackageAndNoFramework(root), noPackageImportsOneAboveIt(root),
                 reaperAndSinksNeverImportEachOther(root), sinkCoreNeverImportsASinkKind(root),
-                reaperUsesNativeMetricsOnlyThroughTheRegistry(root));
+                reaperUsesNativeMetricsOnlyThroughTheRegistry(root), kindsAreKnownOnlyThroughTheRegistry(root));
     }
 
     /** The layer of a package under {@code root}, or -1 when it has none. */

@@ -8,17 +8,21 @@ import com.tngtech.archunit.lang.ArchRule;
 import com.tngtech.archunit.lang.EvaluationResult;
 import io.pgharvest.architecture.violations.api.ApiCallingTheStore;
 import io.pgharvest.architecture.violations.host.HostMetricKind;
+import io.pgharvest.architecture.violations.kind.KindRegistry;
+import io.pgharvest.architecture.violations.kind.pooler.PoolerKind;
 import io.pgharvest.architecture.violations.model.KernelUsingSpring;
 import io.pgharvest.architecture.violations.model.KernelValue;
+import io.pgharvest.architecture.violations.reaper.ReaperNamingAKind;
 import io.pgharvest.architecture.violations.reaper.ReaperNamingANativeMetric;
 import io.pgharvest.architecture.violations.reaper.ReaperWritingToASink;
+import io.pgharvest.architecture.violations.sink.postgres.PostgresSinkKind;
 import io.pgharvest.architecture.violations.sink.Sink;
 import io.pgharvest.architecture.violations.sink.SinkCore;
-import io.pgharvest.architecture.violations.sink.postgres.PostgresSinkKind;
 import io.pgharvest.architecture.violations.store.StoreCallingTheApi;
 import io.pgharvest.architecture.violations.support.HelperKnowingTheDomain;
 import io.pgharvest.architecture.violations.support.HelperUsingSpring;
 import io.pgharvest.architecture.violations.unlayered.PackageWithoutALayer;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -27,6 +31,7 @@ import org.junit.jupiter.api.Test;
  * never fail on pgharvest either. Each case imports only the classes it needs, and checks that the
  * same rule passes on the compliant classes next to them.
  */
+@Tag("fast")
 class PackageRulesCanFailTest {
 
     private static final String ROOT = "io.pgharvest.architecture.violations";
@@ -60,7 +65,7 @@ class PackageRulesCanFailTest {
     @Test
     void aPackageImportingOneAboveItFails() {
         assertFails(PackageRules.noPackageImportsOneAboveIt(ROOT), classes(StoreCallingTheApi.class),
-                "violations.api (layer 8) is above io.pgharvest.architecture.violations.store (layer 3)");
+                "violations.api (layer 9) is above io.pgharvest.architecture.violations.store (layer 3)");
         assertPasses(PackageRules.noPackageImportsOneAboveIt(ROOT), classes(ApiCallingTheStore.class));
     }
 
@@ -93,9 +98,17 @@ class PackageRulesCanFailTest {
     }
 
     @Test
+    void theReaperNamingAKindsClassFails() {
+        assertFails(PackageRules.kindsAreKnownOnlyThroughTheRegistry(ROOT), classes(ReaperNamingAKind.class),
+                "PoolerKind");
+        assertPasses(PackageRules.kindsAreKnownOnlyThroughTheRegistry(ROOT),
+                classes(PoolerKind.class, KindRegistry.class, ReaperWritingToASink.class));
+    }
+
+    @Test
     void everyRuleHasACaseHere() {
         // A rule added to PackageRules.all gets its violating class and a case above.
-        assertThat(PackageRules.all(ROOT)).hasSize(7);
+        assertThat(PackageRules.all(ROOT)).hasSize(8);
     }
 
     private static JavaClasses classes(Class<?>... classes) {

@@ -3,9 +3,11 @@ package io.pgharvest.bench;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.Map;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /** The harness's readers of /proc, jcmd and Prometheus output: the figures in docs/performance.md rest on them. */
+@Tag("fast")
 class BenchmarkReadingsTest {
 
     @Test

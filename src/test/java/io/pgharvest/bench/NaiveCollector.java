@@ -1,11 +1,11 @@
 package io.pgharvest.bench;
 
+import io.pgharvest.kind.FetchedRows;
+import io.pgharvest.kind.postgres.ResultSetMapper;
 import io.pgharvest.model.Measurement;
-import io.pgharvest.reaper.FetchedRows;
-import io.pgharvest.reaper.ResultSetMapper;
+import io.pgharvest.sink.jsonfile.JsonLinesSink;
 import io.pgharvest.sink.SinkProperties;
 import io.pgharvest.sink.SinkType;
-import io.pgharvest.sink.jsonfile.JsonLinesSink;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -20,16 +20,16 @@ import java.sql.Statement;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.List;
-import java.util.Map;
-import java.util.Properties;
-import java.util.concurrent.BlockingQueue;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
 
 /**
  * The per-metric design pgharvest is measured against, built only for the benchmark: one virtual

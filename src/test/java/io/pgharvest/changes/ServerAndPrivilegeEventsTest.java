@@ -3,13 +3,13 @@ package io.pgharvest.changes;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.pgharvest.kind.FetchedRows;
+import io.pgharvest.kind.postgres.ResultSetMapper;
 import io.pgharvest.model.Measurement;
-import io.pgharvest.reaper.FetchedRows;
-import io.pgharvest.reaper.ResultSetMapper;
 import io.pgharvest.testsupport.RecordingPublisher;
 import io.pgharvest.testsupport.TestPostgres;
-import java.io.IOException;
 import java.io.InputStream;
+import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.sql.Connection;
 import java.sql.ResultSet;

@@ -5,9 +5,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /** The dashboard check expands Grafana's macros and variables the way Grafana's PostgreSQL data source does. */
+@Tag("fast")
 class GrafanaSqlTest {
 
     private final GrafanaSql sql = new GrafanaSql(Instant.parse("2026-01-01T00:00:00Z"),

@@ -1,5 +1,6 @@
 package io.pgharvest.discovery;
 
+import io.pgharvest.kind.continuous.ContinuousDiscoveryTest;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 

@@ -5,17 +5,17 @@ import static org.awaitility.Awaitility.await;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.pgharvest.discovery.SourceExpansion;
-import io.pgharvest.endpoint.SessionOpener;
-import io.pgharvest.endpoint.SessionSettings;
+import io.pgharvest.kind.postgres.SessionOpener;
+import io.pgharvest.kind.SessionSettings;
 import io.pgharvest.model.Measurement;
 import io.pgharvest.model.MetricLane;
 import io.pgharvest.model.MetricRuntimeStatus;
 import io.pgharvest.model.Source;
 import io.pgharvest.nativemetric.NativeMetricRegistry;
 import io.pgharvest.nativemetric.ServerLocality;
+import io.pgharvest.reaper.ownership.SourceOwnership;
 import io.pgharvest.reaper.ReaperProperties;
 import io.pgharvest.reaper.ReaperService;
-import io.pgharvest.reaper.SourceOwnership;
 import io.pgharvest.store.ConfigStore;
 import io.pgharvest.store.TestStores;
 import io.pgharvest.testsupport.RecordingPublisher;
@@ -26,8 +26,8 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.Test;
 
 /**
  * The built-in host metrics end to end: selected by a source like any metric, collected by the
@@ -102,7 +102,7 @@ class HostMetricsEngineTest {
         var sessions = new SessionOpener(new SessionSettings(Duration.ofSeconds(2), Duration.ofSeconds(5),
                 Duration.ofSeconds(1), Duration.ofMinutes(1)));
         var service = new ReaperService(store, SourceOwnership.ALL, publisher, new SimpleMeterRegistry(), properties,
-                io.pgharvest.reaper.TestEndpoints.of(sessions), SourceExpansion.none(), Clock.systemUTC(), natives);
+                io.pgharvest.kind.TestEndpoints.of(sessions), SourceExpansion.none(), Clock.systemUTC(), natives);
         service.start();
         var selection = new java.util.HashMap<String, Integer>();
         HOST_METRICS.forEach(m -> selection.put(m, 1));

@@ -4,14 +4,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.pgharvest.discovery.SourceExpansion;
-import io.pgharvest.endpoint.SessionOpener;
-import io.pgharvest.endpoint.SessionSettings;
+import io.pgharvest.kind.postgres.SessionOpener;
+import io.pgharvest.kind.SessionSettings;
 import io.pgharvest.model.Measurement;
 import io.pgharvest.model.Source;
 import io.pgharvest.nativemetric.NativeMetricRegistry;
+import io.pgharvest.reaper.ownership.SourceOwnership;
 import io.pgharvest.reaper.ReaperProperties;
 import io.pgharvest.reaper.ReaperService;
-import io.pgharvest.reaper.SourceOwnership;
 import io.pgharvest.store.ConfigStore;
 import io.pgharvest.store.TestStores;
 import io.pgharvest.testsupport.RecordingPublisher;
@@ -22,13 +22,13 @@ import java.sql.ResultSet;
 import java.sql.Statement;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.List;
-import java.util.Map;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.Test;
+import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.Test;
 
 /**
  * query_samples end to end on a real server: a session in pg_sleep and a session waiting for a
@@ -127,7 +127,7 @@ class QuerySamplesEngineTest {
         var sessions = new SessionOpener(new SessionSettings(Duration.ofSeconds(2), Duration.ofSeconds(5),
                 Duration.ofSeconds(1), Duration.ofMinutes(1)));
         var service = new ReaperService(store, SourceOwnership.ALL, publisher, new SimpleMeterRegistry(), properties,
-                io.pgharvest.reaper.TestEndpoints.of(sessions), SourceExpansion.none(), Clock.systemUTC(),
+                io.pgharvest.kind.TestEndpoints.of(sessions), SourceExpansion.none(), Clock.systemUTC(),
                 NativeMetricRegistry.none());
         service.start();
         store.putSource(new Source("samples", pg.connStr(DB), null, null, true, null, Map.of("query_samples", 1),

@@ -5,8 +5,8 @@ import static org.awaitility.Awaitility.await;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.pgharvest.discovery.SourceExpansion;
-import io.pgharvest.endpoint.SessionOpener;
-import io.pgharvest.endpoint.SessionSettings;
+import io.pgharvest.kind.postgres.SessionOpener;
+import io.pgharvest.kind.SessionSettings;
 import io.pgharvest.model.Measurement;
 import io.pgharvest.model.MetricLane;
 import io.pgharvest.model.MetricRuntimeStatus;
@@ -15,7 +15,7 @@ import io.pgharvest.nativemetric.NativeMetricRegistry;
 import io.pgharvest.nativemetric.ServerLocality;
 import io.pgharvest.reaper.ReaperProperties;
 import io.pgharvest.reaper.ReaperService;
-import io.pgharvest.reaper.SourceOwnership;
+import io.pgharvest.reaper.ownership.SourceOwnership;
 import io.pgharvest.store.ConfigStore;
 import io.pgharvest.store.TestStores;
 import io.pgharvest.testsupport.RecordingPublisher;
@@ -101,7 +101,7 @@ class QueryStatsEngineTest {
         var sessions = new SessionOpener(new SessionSettings(Duration.ofSeconds(2), Duration.ofSeconds(5),
                 Duration.ofSeconds(1), Duration.ofMinutes(1)));
         var service = new ReaperService(store, SourceOwnership.ALL, publisher, new SimpleMeterRegistry(), properties,
-                io.pgharvest.reaper.TestEndpoints.of(sessions), SourceExpansion.none(), Clock.systemUTC(), natives);
+                io.pgharvest.kind.TestEndpoints.of(sessions), SourceExpansion.none(), Clock.systemUTC(), natives);
         service.start();
         store.putSource(new Source("insights", pg.connStr(database), null, null, true, null,
                 Map.of("query_stats", 1, "db_size", 1), null, null, Map.of("env", "insights-test"), false, null,

@@ -7,9 +7,11 @@ import java.time.Instant;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /** The rules of query_stats' rows on snapshots built by hand: no server needed. */
+@Tag("fast")
 class StatementDeltasTest {
 
     private static final List<StatementCounter> COUNTERS = List.of(StatementCounter.CALLS,

@@ -7,8 +7,10 @@ import io.pgharvest.model.connection.ConnectionString;
 import io.pgharvest.model.connection.DcsAddress;
 import io.pgharvest.model.connection.InvalidConnectionStringException;
 import java.util.List;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
+@Tag("fast")
 class SourceConnectionTest {
 
     private static final String POSTGRES = "postgresql://monitor:s3cret@db1:5433/orders?sslmode=require";

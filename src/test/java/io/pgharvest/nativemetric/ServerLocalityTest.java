@@ -5,9 +5,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.net.InetAddress;
 import java.net.NetworkInterface;
 import java.util.Collections;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /** Which servers count as running on this machine: decided from the address the server reports. */
+@Tag("fast")
 class ServerLocalityTest {
 
     private final ServerLocality system = ServerLocality.system();

@@ -9,6 +9,7 @@ import io.pgharvest.store.TestStores;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.List;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.springframework.mock.env.MockEnvironment;
@@ -18,6 +19,7 @@ import org.springframework.mock.env.MockEnvironment;
  * the rest is imported. The fixture copies the shapes of pgwatch's shipped metrics.yaml (special
  * metrics, pooler keys 0 and 3, presets naming undefined metrics, dashes), not its content.
  */
+@Tag("fast")
 class PgwatchFilesTriageTest {
 
     private static final String METRICS = """

@@ -1,5 +1,7 @@
 package io.pgharvest.reaper;
 
+import io.pgharvest.reaper.schedule.TickTimer;
+import io.pgharvest.reaper.schedule.WakeSignal;
 import static io.pgharvest.reaper.ReaperTestKit.metric;
 import static io.pgharvest.reaper.ReaperTestKit.source;
 import static org.assertj.core.api.Assertions.assertThat;

@@ -1,5 +1,6 @@
 package io.pgharvest.reaper;
 
+import io.pgharvest.kind.TestEndpoints;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;

@@ -1,12 +1,14 @@
 package io.pgharvest.reaper;
 
+import io.pgharvest.reaper.schedule.TickTimer;
+import io.pgharvest.reaper.schedule.WakeSignal;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.List;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.concurrent.TimeUnit;
+import java.util.List;
 
 /**
  * A clock the test moves by hand. Every time the reaper asks to sleep, the deadline is recorded,

@@ -1,5 +1,7 @@
 package io.pgharvest.reaper;
 
+import io.pgharvest.kind.MetricQuery;
+import io.pgharvest.kind.postgres.QueryPipeline;
 import static io.pgharvest.reaper.ReaperTestKit.metric;
 import static io.pgharvest.reaper.ReaperTestKit.source;
 import static org.assertj.core.api.Assertions.assertThat;

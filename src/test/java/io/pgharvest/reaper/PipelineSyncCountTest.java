@@ -1,5 +1,8 @@
 package io.pgharvest.reaper;
 
+import io.pgharvest.kind.FetchedRows;
+import io.pgharvest.kind.MetricQuery;
+import io.pgharvest.kind.postgres.QueryPipeline;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.pgharvest.model.MetricDefinition;

@@ -1,12 +1,13 @@
 package io.pgharvest.reaper;
 
+import io.pgharvest.kind.postgres.PostgresSession;
 import static io.pgharvest.reaper.ReaperTestKit.metric;
 import static io.pgharvest.reaper.ReaperTestKit.source;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.pgharvest.endpoint.SessionOpener;
-import io.pgharvest.endpoint.SessionSettings;
+import io.pgharvest.kind.postgres.SessionOpener;
+import io.pgharvest.kind.SessionSettings;
 import io.pgharvest.model.connection.ConnectionString;
 import io.pgharvest.model.SessionState;
 import io.pgharvest.testsupport.TestPostgres;
@@ -58,7 +59,7 @@ class PrivilegedSourceTest {
                 .isInstanceOf(SQLException.class).hasMessageContaining("is a superuser")
                 .hasMessageContaining("pgharvest.security.allow-superuser-sources")
                 .extracting(e -> ((SQLException) e).getSQLState()).isEqualTo("42501");
-        var tested = new io.pgharvest.endpoint.ConnectionTester(byDefault)
+        var tested = new io.pgharvest.kind.postgres.ConnectionTester(byDefault)
                 .testPostgres(as(TestPostgres.SUPERUSER), Duration.ofSeconds(5));
         assertThat(tested.reachable()).isFalse();
         assertThat(tested.error()).contains("is a superuser");

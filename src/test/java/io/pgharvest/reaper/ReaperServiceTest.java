@@ -1,5 +1,8 @@
 package io.pgharvest.reaper;
 
+import io.pgharvest.kind.TestEndpoints;
+import io.pgharvest.reaper.schedule.EarlyStarts;
+import io.pgharvest.reaper.tick.ReaperMeters;
 import static io.pgharvest.reaper.ReaperTestKit.metric;
 import static io.pgharvest.reaper.ReaperTestKit.source;
 import static org.assertj.core.api.Assertions.assertThat;

@@ -1,14 +1,18 @@
 package io.pgharvest.reaper;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import io.pgharvest.endpoint.SessionOpener;
-import io.pgharvest.endpoint.SessionSettings;
+import io.pgharvest.kind.postgres.SessionOpener;
+import io.pgharvest.kind.SessionSettings;
+import io.pgharvest.kind.TestEndpoints;
 import io.pgharvest.model.ConfigSnapshot;
 import io.pgharvest.model.MetricDefinition;
 import io.pgharvest.model.NodeStatus;
 import io.pgharvest.model.Source;
 import io.pgharvest.model.StoreTable;
 import io.pgharvest.nativemetric.NativeMetricRegistry;
+import io.pgharvest.reaper.instance.InstanceRegistry;
+import io.pgharvest.reaper.tick.ReaperConfig;
+import io.pgharvest.reaper.tick.ReaperMeters;
 import io.pgharvest.support.Backoff;
 import io.pgharvest.testsupport.RecordingPublisher;
 import java.time.Duration;

@@ -1,5 +1,6 @@
 package io.pgharvest.reaper;
 
+import io.pgharvest.reaper.schedule.TickTimer;
 import static io.pgharvest.reaper.ReaperTestKit.metric;
 import static io.pgharvest.reaper.ReaperTestKit.source;
 import static org.assertj.core.api.Assertions.assertThat;

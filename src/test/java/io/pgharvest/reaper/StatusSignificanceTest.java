@@ -9,9 +9,11 @@ import io.pgharvest.model.SourceRuntimeStatus;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /** Which status changes wake blocking status queries: state and lanes do, tick timings do not. */
+@Tag("fast")
 class StatusSignificanceTest {
 
     private static final Instant T0 = Instant.parse("2026-03-01T10:00:00Z");

@@ -1,5 +1,6 @@
 package io.pgharvest.reaper;
 
+import io.pgharvest.reaper.schedule.TickTimer;
 import static io.pgharvest.reaper.ReaperTestKit.metric;
 import static io.pgharvest.reaper.ReaperTestKit.metricWithTimeout;
 import static io.pgharvest.reaper.ReaperTestKit.source;

@@ -5,9 +5,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /** Records are found whole: a quoted newline does not end a CSV record, an unfinished record is left for later. */
+@Tag("fast")
 class LogFormatTest {
 
     private final List<String> seen = new ArrayList<>();

@@ -5,10 +5,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.io.StringWriter;
 import java.math.BigDecimal;
 import java.util.LinkedHashMap;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.json.JsonMapper;
 
 /** Numbers are spelt as pgwatch's Go encoder spells them (dashboards cast them to int8). */
+@Tag("fast")
 class JsonValuesTest {
 
     @Test

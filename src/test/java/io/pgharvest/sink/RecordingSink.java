@@ -3,26 +3,26 @@ package io.pgharvest.sink;
 import io.pgharvest.model.Measurement;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.List;
-import java.util.Map;
-import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.List;
+import java.util.Map;
 
 /** A sink that remembers what it got and can be switched to failing, like a database going down. */
-class RecordingSink implements Sink {
+public class RecordingSink implements Sink {
 
-    final List<List<Measurement>> batches = new CopyOnWriteArrayList<>();
-    final AtomicBoolean failing = new AtomicBoolean();
+    public final List<List<Measurement>> batches = new CopyOnWriteArrayList<>();
+    public final AtomicBoolean failing = new AtomicBoolean();
     /** Batches accepted before the sink fails again; unlimited unless a test lowers it. */
-    final AtomicInteger acceptedBatchesLeft =
+    public final AtomicInteger acceptedBatchesLeft =
             new AtomicInteger(Integer.MAX_VALUE);
-    volatile CountDownLatch blockUntil;
+    public volatile CountDownLatch blockUntil;
 
     private final String name;
 
-    RecordingSink(String name) {
+    public RecordingSink(String name) {
         this.name = name;
     }
 
@@ -44,7 +44,7 @@ class RecordingSink implements Sink {
     }
 
     /** Sequence numbers of everything delivered, in delivery order. */
-    List<Long> sequences() {
+    public List<Long> sequences() {
         var result = new ArrayList<Long>();
         for (List<Measurement> batch : batches) {
             for (Measurement m : batch) {
@@ -54,11 +54,11 @@ class RecordingSink implements Sink {
         return result;
     }
 
-    static long seq(Measurement m) {
+    public static long seq(Measurement m) {
         return ((Number) m.rows().getFirst().values().get("seq")).longValue();
     }
 
-    static Measurement measurement(long seq) {
+    public static Measurement measurement(long seq) {
         return new Measurement("src1", "test_metric", Instant.ofEpochSecond(1_700_000_000L + seq),
                 List.of(new Measurement.Row(Map.of("seq", seq, "value", seq * 1.5), Map.of("shard", "a"))),
                 Map.of("env", "test"));

@@ -2,9 +2,11 @@ package io.pgharvest.sink;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /** A bind address is a setting of the Prometheus endpoint only; elsewhere it is refused, not ignored. */
+@Tag("fast")
 class SinkAddressSettingTest {
 
     @Test

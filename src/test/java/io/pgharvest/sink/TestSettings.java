@@ -4,16 +4,16 @@ import java.time.Duration;
 import org.springframework.util.unit.DataSize;
 
 /** Sink settings for tests: small batches, short delays, quick retries. */
-final class TestSettings {
+public final class TestSettings {
 
     private TestSettings() {
     }
 
-    static SinkProperties delivery(SinkType type, int batchSize, int memoryQueue, DataSize diskBound) {
+    public static SinkProperties delivery(SinkType type, int batchSize, int memoryQueue, DataSize diskBound) {
         return delivery(type, batchSize, memoryQueue, diskBound, Duration.ofMillis(20));
     }
 
-    static SinkProperties delivery(SinkType type, int batchSize, int memoryQueue, DataSize diskBound,
+    public static SinkProperties delivery(SinkType type, int batchSize, int memoryQueue, DataSize diskBound,
             Duration batchDelay) {
         return new SinkProperties(type, null, null, null, null, null, null, batchSize, batchDelay,
                 memoryQueue, diskBound, Duration.ofMillis(20), Duration.ofMillis(100), Duration.ofSeconds(5),

@@ -14,9 +14,11 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.stream.Collectors;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /** Rules every built-in metric and preset follows; the SQL itself is run by CatalogVersionMatrixTest. */
+@Tag("fast")
 class BuiltInCatalogTest {
 
     private static final List<String> LEVELS = List.of("minimal", "basic", "standard", "exhaustive");

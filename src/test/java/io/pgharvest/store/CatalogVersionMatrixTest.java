@@ -2,7 +2,7 @@ package io.pgharvest.store;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.pgharvest.endpoint.SessionOpener;
+import io.pgharvest.kind.postgres.SessionOpener;
 import io.pgharvest.model.MetricDefinition;
 import io.pgharvest.testsupport.TestPostgres;
 import java.io.IOException;

@@ -3,8 +3,10 @@ package io.pgharvest.store;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Path;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
+@Tag("fast")
 class ConfigFileExceptionTest {
 
     @Test

@@ -17,10 +17,12 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** ConfigStore.putAll on the file store: one index step, all or nothing, also when the disk fails. */
+@Tag("fast")
 class FileConfigStorePutAllTest {
 
     @TempDir

@@ -5,9 +5,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /** docs/metrics.md is generated from the catalog; this keeps it from going stale. */
+@Tag("fast")
 class MetricsDocTest {
 
     @Test

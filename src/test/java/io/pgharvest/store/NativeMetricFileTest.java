@@ -8,10 +8,12 @@ import io.pgharvest.model.NodeStatus;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** A native metric in the store's metrics.yaml: written under the key {@code native}, read back the same. */
+@Tag("fast")
 class NativeMetricFileTest {
 
     @TempDir

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.List;
 import java.util.Map;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -12,6 +13,7 @@ import org.junit.jupiter.api.Test;
  * dashboards query; {@link CatalogVersionMatrixTest} proves on PostgreSQL 14 to 18 that every
  * metric returns exactly its declared columns, so these keys are what lands in the sink.
  */
+@Tag("fast")
 class PgwatchNamedMetricsTest {
 
     private static final Map<String, List<String>> PGWATCH_KEYS = Map.ofEntries(

@@ -2,8 +2,8 @@ package io.pgharvest.store;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.pgharvest.kind.postgres.ResultSetMapper;
 import io.pgharvest.model.Measurement;
-import io.pgharvest.reaper.ResultSetMapper;
 import io.pgharvest.testsupport.TestPostgres;
 import java.sql.Connection;
 import java.sql.ResultSet;

@@ -2,11 +2,11 @@ package io.pgharvest.testsupport;
 
 import io.pgharvest.embedded.PostgresBinaries;
 import io.pgharvest.embedded.ServerAccount;
-import io.pgharvest.endpoint.ConsoleSession;
-import io.pgharvest.endpoint.SessionOpener;
-import io.pgharvest.endpoint.SessionSettings;
-import io.pgharvest.model.Measurement;
+import io.pgharvest.kind.pooler.ConsoleClientSession;
+import io.pgharvest.kind.pooler.ConsoleOpener;
+import io.pgharvest.kind.SessionSettings;
 import io.pgharvest.model.connection.ConnectionString;
+import io.pgharvest.model.Measurement;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
@@ -19,10 +19,10 @@ import java.nio.file.Path;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.concurrent.TimeUnit;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 
 /**
  * A pgbouncer in front of a {@link TestPostgres}, for tests of pgbouncer's admin console. Uses the
@@ -164,10 +164,10 @@ public final class TestPgbouncer implements AutoCloseable {
      * returns the rows as text.
      */
     public List<Map<String, String>> queryConsole(String command) throws IOException {
-        var opener = new SessionOpener(new SessionSettings(START_TIMEOUT, START_TIMEOUT, START_TIMEOUT, START_TIMEOUT));
+        var opener = new ConsoleOpener(new SessionSettings(START_TIMEOUT, START_TIMEOUT, START_TIMEOUT, START_TIMEOUT));
         var conn = ConnectionString.parse("postgresql://" + TestPostgres.SUPERUSER + "@127.0.0.1:" + port + "/" + CONSOLE
                 + "?sslmode=disable");
-        try (ConsoleSession session = opener.openConsole(conn, io.pgharvest.endpoint.ConsoleDialect.PGBOUNCER)) {
+        try (ConsoleClientSession session = opener.openConsole(conn, io.pgharvest.kind.pooler.ConsoleDialect.PGBOUNCER)) {
             var rows = new ArrayList<Map<String, String>>();
             for (Measurement.Row row : session.run(command, START_TIMEOUT)) {
                 var text = new LinkedHashMap<String, String>();

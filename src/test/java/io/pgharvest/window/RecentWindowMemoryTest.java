@@ -10,6 +10,7 @@ import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -17,6 +18,7 @@ import org.junit.jupiter.api.Test;
  * heap it adds with what its {@link MemoryBudget} counts, so the bound the budget enforces is the
  * memory really held (the figures are in docs/console.md).
  */
+@Tag("fast")
 class RecentWindowMemoryTest {
 
     private static final int SOURCES = 50;

@@ -10,9 +10,11 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /** The window's rules, without a server: what it keeps, how counters read, and its bounds. */
+@Tag("fast")
 class RecentWindowTest {
 
     private static final Instant T0 = Instant.parse("2026-11-27T10:00:00Z");

@@ -8,6 +8,7 @@ import io.pgharvest.model.connection.ConnectionString.Format;
 import io.pgharvest.model.connection.ConnectionStringParser.Parsed;
 import java.util.List;
 import org.junit.jupiter.api.Nested;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -16,6 +17,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * The parser's contract: both libpq forms become the keywords libpq would hold, in text order,
  * and no error message quotes the text (it may hold a password anywhere).
  */
+@Tag("fast")
 class ConnectionStringParserTest {
 
     private static final String SECRET = "Zq9secretZq9";

@@ -9,6 +9,7 @@ import io.pgharvest.model.connection.ConnectionString.HostPort;
 import java.sql.SQLException;
 import java.util.Properties;
 import org.junit.jupiter.api.Nested;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -17,6 +18,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 import org.postgresql.Driver;
 import org.postgresql.PGProperty;
 
+@Tag("fast")
 class ConnectionStringTest {
 
     private static final String SECRET = "Hunter2xyz";

@@ -9,8 +9,10 @@ import io.pgharvest.model.SourceRules;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
+@Tag("fast")
 class DcsAddressTest {
 
     @Test

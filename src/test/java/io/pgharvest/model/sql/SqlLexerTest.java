@@ -7,6 +7,7 @@ import io.pgharvest.model.sql.SqlLexer.Kind;
 import io.pgharvest.model.sql.SqlLexer.Token;
 import java.util.List;
 import org.junit.jupiter.api.Nested;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -15,6 +16,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * The shapes of tokens, without a server. What the server itself reads of the hard cases is
  * compared in {@link SqlLexerAgreesWithPostgresTest}.
  */
+@Tag("fast")
 class SqlLexerTest {
 
     @Nested

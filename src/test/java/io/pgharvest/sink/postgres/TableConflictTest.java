@@ -5,8 +5,8 @@ import static org.awaitility.Awaitility.await;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.pgharvest.model.Measurement;
+import io.pgharvest.sink.dispatch.SinkDispatcher;
 import io.pgharvest.sink.Sink;
-import io.pgharvest.sink.SinkDispatcher;
 import io.pgharvest.sink.SinkProperties;
 import io.pgharvest.sink.SinkStatus;
 import io.pgharvest.sink.SinkType;
@@ -21,8 +21,8 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.Test;
 import org.springframework.util.unit.DataSize;
 
 /**

@@ -21,9 +21,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.springframework.util.unit.DataSize;
 
+@Tag("fast")
 class PrometheusSinkTest {
 
     private static final MetricDefinition DB_STATS = new MetricDefinition("db_stats", "Database statistics\nmore",

@@ -1,7 +1,7 @@
 package io.pgharvest.sink.remotewrite;
 
 import io.pgharvest.PgharvestApplication;
-import io.pgharvest.sink.SinkDispatcher;
+import io.pgharvest.sink.dispatch.SinkDispatcher;
 import io.pgharvest.sink.SinkStatus;
 import io.pgharvest.testsupport.TestPostgres;
 import java.io.IOException;
@@ -14,8 +14,8 @@ import java.util.List;
 import java.util.Map;
 import org.springframework.boot.SpringApplication;
 import org.springframework.context.ConfigurableApplicationContext;
-import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
+import tools.jackson.databind.JsonNode;
 
 /**
  * A pgharvest collecting one embedded PostgreSQL database as source {@value #SOURCE} (tag

@@ -1,0 +1,83 @@
+package io.pgharvest.kind;
+
+import java.sql.SQLException;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * A reaper's session on its source, whatever the kind of endpoint behind it: opened by the
+ * kind's {@link Endpoint}, it knows the server's facts (which SQL key applies), sends a tick's
+ * queries in one round trip, and says what an error means for it. The reaper, the tick and the
+ * native metrics have one code path for every kind.
+ *
+ * <p>Not thread-safe: owned by one reaper's thread, closed by it.
+ */
+public interface SourceSession extends AutoCloseable {
+
+    /** What the server said about itself when last asked. */
+    ServerFacts facts();
+
+    /** Asks again (version, recovery state); the new facts, also from {@link #facts()} afterwards. */
+    ServerFacts refreshFacts(Instant now) throws SQLException;
+
+    /** What the session's role could do beyond reading (read once when the session opened). */
+    RolePrivileges privileges();
+
+    /** Why {@code query} would be refused without being sent, or null when it may be sent. */
+    NotReadingException refusal(MetricQuery query);
+
+    /**
+     * Runs {@code queries} in one round trip and returns their rows in the same order.
+     *
+     * @throws SQLException if any of them failed; no result is returned then
+     */
+    List<FetchedRows> run(List<MetricQuery> queries) throws SQLException;
+
+    /** Runs one query alone, with its time limit (a round trip of its own). */
+    AloneRun runAlone(MetricQuery query) throws SQLException;
+
+    /**
+     * Runs a native metric's reading statement with bind parameters (a PostgreSQL server binds them);
+     * an endpoint that is not a PostgreSQL server refuses.
+     */
+    List<Map<String, Object>> read(String sql, Object... parameters) throws SQLException;
+
+    /** What {@code error}, thrown by this session, says about it. */
+    Failure classify(SQLException error);
+
+    /**
+     * The query of {@code sent} that {@code failure} (of their round trip) points at, when the
+     * error names exactly one; empty when only a search can tell (the default).
+     */
+    default Optional<MetricQuery> culprit(SQLException failure, List<MetricQuery> sent) {
+        return Optional.empty();
+    }
+
+    /**
+     * Whether {@code error} says the server ended the session while a round trip ran (a
+     * PostgreSQL backend terminated): one of the round trip's queries may have been the cause.
+     */
+    default boolean endedByServer(SQLException error) {
+        return false;
+    }
+
+    /** True when an error means the session itself is gone, not just one query. */
+    default boolean isBroken(SQLException error) {
+        return classify(error) == Failure.BROKEN;
+    }
+
+    @Override
+    void close();
+
+    /** How a failed round trip bears on the session and its metrics. */
+    enum Failure {
+        /** The session is gone: reconnect. */
+        BROKEN,
+        /** The server did not answer in time (statement or lock timeout, cancel): keep the session. */
+        SLOW,
+        /** The SQL itself failed (a missing relation, a privilege, a type error). */
+        METRIC
+    }
+}

@@ -1,0 +1,24 @@
+package io.pgharvest.kind.pooler;
+
+import io.pgharvest.model.MetricRules;
+
+/**
+ * What tells one admin console (reached with {@link ConsoleClient}) from another: the command that
+ * makes it name its version, which proves the endpoint is of the expected kind, and the key of a
+ * metric's {@code sqls} written for it (pgwatch's convention: {@code 0} pgbouncer, {@code 3}
+ * pgpool). A PostgreSQL server has no dialect: it is reached with pgjdbc ({@link io.pgharvest.kind.postgres.SessionOpener#open}).
+ *
+ * @param versionCommand answered with one row whose first column is the version
+ * @param sqlKey the key of the SQL written for this console in a metric's {@code sqls}
+ * @param description what the endpoint is, for error messages
+ */
+public record ConsoleDialect(String versionCommand, int sqlKey, String description) {
+
+    /** pgbouncer's admin console (database {@code pgbouncer}). */
+    public static final ConsoleDialect PGBOUNCER = new ConsoleDialect("show version", MetricRules.PGBOUNCER_SQL_KEY,
+            "pgbouncer's admin console (database pgbouncer, user in admin_users or stats_users)");
+
+    /** pgpool-II: its SHOW commands, like pgbouncer's console. */
+    public static final ConsoleDialect PGPOOL = new ConsoleDialect("show pool_version", MetricRules.PGPOOL_SQL_KEY,
+            "pgpool-II");
+}

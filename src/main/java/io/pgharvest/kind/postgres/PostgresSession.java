@@ -1,0 +1,278 @@
+package io.pgharvest.kind.postgres;
+
+import io.pgharvest.kind.AloneRun;
+import io.pgharvest.kind.FetchedRows;
+import io.pgharvest.kind.MetricQuery;
+import io.pgharvest.kind.NotReadingException;
+import io.pgharvest.kind.RolePrivileges;
+import io.pgharvest.kind.ServerFacts;
+import io.pgharvest.kind.SessionSettings;
+import io.pgharvest.kind.SourceSession;
+import io.pgharvest.model.connection.ConnectionString;
+import io.pgharvest.model.sql.MetricSql;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.ResultSetMetaData;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * A reaper's session on a PostgreSQL server ({@link PostgresEndpoint}): a pgjdbc connection opened
+ * by the {@link SessionOpener} (whose rules it shares with the connection test), the server facts
+ * the engine schedules by, and the {@link QueryPipeline} that sends a tick's queries in one round
+ * trip. Not thread-safe: owned by one reaper's thread.
+ */
+public final class PostgresSession implements SourceSession {
+
+    private static final String FACTS_SQL = """
+            select current_setting('server_version_num')::int, pg_is_in_recovery(),
+                   coalesce(host(inet_server_addr()), '') || ':' || coalesce(inet_server_port(), 0),
+                   current_database()::text""";
+    private static final String INSUFFICIENT_PRIVILEGE = "42501";
+    static final String QUERY_CANCELED = "57014";
+    static final String LOCK_NOT_AVAILABLE = "55P03";
+    /** admin_shutdown: the backend was terminated (pg_terminate_backend, or a server shutdown). */
+    static final String TERMINATED = "57P01";
+    private static final String SYSTEM_ID_SQL = "select system_identifier::text from pg_control_system()";
+    /** Floor of the facts queries' own time limit, however short the metrics' default is. */
+    private static final Duration MIN_FACTS_TIMEOUT = Duration.ofSeconds(30);
+
+    private final Connection connection;
+    private final QueryPipeline pipeline;
+    private final Duration factsTimeout;
+    private ServerFacts facts;
+    private RolePrivileges privileges = RolePrivileges.READ_ONLY;
+    private boolean systemIdReadable = true;
+
+    private PostgresSession(Connection connection, QueryPipeline pipeline, Duration factsTimeout) {
+        this.connection = connection;
+        this.pipeline = pipeline;
+        this.factsTimeout = factsTimeout;
+    }
+
+    /**
+     * The facts queries' own statement and lock timeout: six times the metrics' default, at
+     * least 30 s, at most half the socket timeout. A busy server answers them late rather than
+     * never, and a session that cannot read its facts is useless, so they may wait longer than
+     * a metric; failing them instead would cost a reconnect (and the server a new backend).
+     */
+    static Duration factsTimeout(SessionSettings settings) {
+        Duration wanted = settings.defaultStatementTimeout().multipliedBy(6);
+        if (wanted.compareTo(MIN_FACTS_TIMEOUT) < 0) {
+            wanted = MIN_FACTS_TIMEOUT;
+        }
+        Duration cap = settings.socketTimeout().dividedBy(2);
+        return wanted.compareTo(cap) > 0 ? cap : wanted;
+    }
+
+    /**
+     * Opens a session on the server {@code conn} names and reads its facts; refuses a privileged
+     * role when the settings say so.
+     */
+    public static PostgresSession open(SessionOpener opener, ConnectionString conn, Instant now) throws SQLException {
+        SessionSettings settings = opener.settings();
+        Connection connection = opener.open(conn);
+        try {
+            connection.setAutoCommit(true);
+            // Login was bounded by the short connect timeout; queries get the long safety net.
+            connection.setNetworkTimeout(Runnable::run, (int) settings.socketTimeout().toMillis());
+            var session = new PostgresSession(connection, new QueryPipeline(connection,
+                    settings.defaultStatementTimeout(), settings.socketTimeout()), factsTimeout(settings));
+            session.readFacts(now, true);
+            if (settings.refusePrivileged() && session.privileges.privileged()) {
+                throw new SQLException("refused: the source " + session.privileges.warning()
+                        + "; pgharvest.reaper.refuse-privileged-sources is on", INSUFFICIENT_PRIVILEGE);
+            }
+            return session;
+        } catch (SQLException | RuntimeException e) {
+            closeQuietly(connection);
+            throw e;
+        }
+    }
+
+    /** Re-reads version and recovery state (one transaction, under the facts' own time limit). */
+    @Override
+    public ServerFacts refreshFacts(Instant now) throws SQLException {
+        return readFacts(now, false);
+    }
+
+    /**
+     * Reads the facts in one read-only transaction whose statement and lock timeouts are the
+     * facts' own ({@link #factsTimeout}), set by {@code SET LOCAL} (a utility command: unlike a
+     * function call it needs no catalog lookup, so it cannot itself wait for a lock). On the
+     * first call it also reads the role's privileges and the system identifier.
+     *
+     * <p>Round trips: the opening statements and the facts query go in one (several statements
+     * in one execute are one Sync); a refresh, which needs nothing else, closes the transaction
+     * in that same round trip. Opening a session costs 4 round trips, a refresh 1.
+     */
+    private ServerFacts readFacts(Instant now, boolean opening) throws SQLException {
+        boolean systemIdKnown = facts != null && facts.systemIdentifier() != null;
+        boolean more = opening || (!systemIdKnown && systemIdReadable);
+        String timeouts = "begin transaction read only;\nset local statement_timeout = " + factsTimeout.toMillis()
+                + ";\nset local lock_timeout = " + factsTimeout.toMillis() + ";\n" + FACTS_SQL
+                + (more ? "" : ";\nrollback");
+        try (Statement st = connection.createStatement()) {
+            try {
+                int versionNum;
+                boolean inRecovery;
+                String serverAddress;
+                String database;
+                boolean isResultSet = st.execute(timeouts);
+                while (!isResultSet) { // begin and the two settings: update counts
+                    isResultSet = st.getMoreResults();
+                }
+                try (ResultSet rs = st.getResultSet()) {
+                    rs.next();
+                    versionNum = rs.getInt(1);
+                    inRecovery = rs.getBoolean(2);
+                    serverAddress = rs.getString(3);
+                    database = rs.getString(4);
+                }
+                if (!more) {
+                    facts = new ServerFacts(versionNum, inRecovery, facts.systemIdentifier(), serverAddress, database, now);
+                    return facts;
+                }
+                if (opening) {
+                    privileges = RolePrivileges.of(connection);
+                }
+                // Last: without pg_monitor it fails, and so does the rest of the transaction.
+                String systemId = systemIdKnown ? facts.systemIdentifier() : readSystemIdentifier(st);
+                facts = new ServerFacts(versionNum, inRecovery, systemId, serverAddress, database, now);
+            } catch (SQLException | RuntimeException e) {
+                try {
+                    st.execute("rollback");
+                } catch (SQLException rollbackFailed) {
+                    e.addSuppressed(rollbackFailed); // the session is probably gone; the caller decides
+                }
+                throw e;
+            }
+            st.execute("rollback");
+            return facts;
+        }
+    }
+
+    /** pg_control_system() needs pg_monitor or superuser; without it we share by host and port. */
+    private String readSystemIdentifier(Statement st) throws SQLException {
+        if (!systemIdReadable) {
+            return null;
+        }
+        try (ResultSet rs = st.executeQuery(SYSTEM_ID_SQL)) {
+            return rs.next() ? rs.getString(1) : null;
+        } catch (SQLException e) {
+            if (classify(e) != Failure.METRIC) {
+                throw e; // a slow or lost server says nothing about the privilege: try again later
+            }
+            systemIdReadable = false;
+            return null;
+        }
+    }
+
+    /**
+     * Runs one reading statement of a native metric with bind parameters: in autocommit, so in a
+     * transaction of its own that is read-only by the session's default, under the session's
+     * statement timeout. The SQL is pgharvest's own, and held to the rules of metric SQL all the
+     * same ({@link MetricSql}): one reading statement whose effects end with it.
+     */
+    @Override
+    public List<Map<String, Object>> read(String sql, Object... parameters) throws SQLException {
+        var refused = MetricSql.problemOfNativeQuery(sql);
+        if (refused.isPresent()) {
+            throw new SQLException("refused to send a native metric's query: " + refused.get(), "42501");
+        }
+        try (PreparedStatement statement = connection.prepareStatement(sql)) {
+            for (int i = 0; i < parameters.length; i++) {
+                statement.setObject(i + 1, parameters[i]);
+            }
+            var rows = new ArrayList<Map<String, Object>>();
+            try (ResultSet rs = statement.executeQuery()) {
+                ResultSetMetaData meta = rs.getMetaData();
+                while (rs.next()) {
+                    var row = new LinkedHashMap<String, Object>();
+                    for (int c = 1; c <= meta.getColumnCount(); c++) {
+                        row.put(meta.getColumnLabel(c), rs.getObject(c));
+                    }
+                    rows.add(row);
+                }
+            }
+            return rows;
+        }
+    }
+
+    @Override
+    public RolePrivileges privileges() {
+        return privileges;
+    }
+
+    @Override
+    public ServerFacts facts() {
+        return facts;
+    }
+
+    @Override
+    public NotReadingException refusal(MetricQuery query) {
+        return pipeline.refusal(query);
+    }
+
+    @Override
+    public List<FetchedRows> run(List<MetricQuery> queries) throws SQLException {
+        return pipeline.run(queries);
+    }
+
+    @Override
+    public AloneRun runAlone(MetricQuery query) throws SQLException {
+        return pipeline.runAlone(query);
+    }
+
+    /**
+     * Gone: connection class 08, operator intervention 57P, a closed connection. Slow: statement
+     * or lock timeout, a cancel (the session is fine and so is the query; the server did not
+     * answer in time).
+     */
+    @Override
+    public Failure classify(SQLException error) {
+        String state = error.getSQLState();
+        boolean connectionClass = state != null && (state.startsWith("08") || state.startsWith("57P"));
+        try {
+            if (connectionClass || connection.isClosed()) {
+                return Failure.BROKEN;
+            }
+        } catch (SQLException e) {
+            return Failure.BROKEN;
+        }
+        return QUERY_CANCELED.equals(state) || LOCK_NOT_AVAILABLE.equals(state) ? Failure.SLOW : Failure.METRIC;
+    }
+
+    /** Positions of parse errors name the metric ({@link FailurePointer}). */
+    @Override
+    public Optional<MetricQuery> culprit(SQLException failure, List<MetricQuery> sent) {
+        return FailurePointer.culprit(failure, sent);
+    }
+
+    @Override
+    public boolean endedByServer(SQLException error) {
+        return TERMINATED.equals(error.getSQLState());
+    }
+
+    @Override
+    public void close() {
+        pipeline.close();
+        closeQuietly(connection);
+    }
+
+    private static void closeQuietly(Connection connection) {
+        try {
+            connection.close();
+        } catch (SQLException ignored) {
+            // Closing a dead session: nothing left to release on our side.
+        }
+    }
+}

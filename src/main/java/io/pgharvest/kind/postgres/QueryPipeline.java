@@ -1,0 +1,452 @@
+package io.pgharvest.kind.postgres;
+
+import io.pgharvest.kind.AloneRun;
+import io.pgharvest.kind.FetchedRows;
+import io.pgharvest.kind.MetricQuery;
+import io.pgharvest.kind.NotReadingException;
+import io.pgharvest.model.sql.MetricSql;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Function;
+import java.util.IdentityHashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.postgresql.core.BaseConnection;
+
+/**
+ * Sends several metric queries to PostgreSQL in ONE network round trip.
+ *
+ * <p>The queries are joined into one multi-statement {@link PreparedStatement}: pgjdbc sends a
+ * Parse/Bind/Execute per statement and a single Sync, so the server answers all of them at once,
+ * inside one implicit transaction. The statement is kept per combination of metrics (a tick with
+ * intervals 2 s and 3 s sees three combinations), so after pgjdbc's prepare threshold the server
+ * reuses its plans instead of parsing and planning every query on every tick.
+ *
+ * <p>Hazard: in such a pipeline the first failing statement makes the server skip all later
+ * ones, and pgjdbc then reports the error and NO result, not even for the statements before it.
+ * {@link #run} is therefore all-or-nothing; the caller isolates the culprit by re-running the
+ * queries one by one.
+ *
+ * <p>Metrics with their own statement timeout are grouped by it. Every metric after the first
+ * is preceded by a {@code set_config('statement_timeout', ..., true)} call: the setting is
+ * transaction-local, so the round trip's transaction ends it, and setting it before each metric
+ * means no metric can switch it off for the ones after it. pgharvest's own deadline
+ * ({@link RoundTripDeadline}) bounds the round trip besides, whatever happens on the server.
+ *
+ * <p>Read-only boundary (docs/security.md): every round trip is framed as
+ * {@code BEGIN READ ONLY; <metrics>; <advisory unlock>; ROLLBACK}, one transaction. Each metric is
+ * its own Parse message of {@code select * from (<metric>) as metric} ({@link OneSelect}), so the
+ * server itself refuses a second command, utility commands and writing statements; the
+ * transaction is read-only from its first statement (a metric cannot turn that off once a
+ * snapshot exists); the unlock releases session advisory locks and the ROLLBACK undoes whatever a
+ * metric changed in the session (set_config, a role set through it). A failed round trip leaves
+ * the transaction aborted; it is rolled back and the locks released before the session is used
+ * again. Before anything is sent, each metric's SQL must pass pgharvest's friendly check
+ * ({@link MetricSql}), also SQL stored before that rule existed: it says early why a metric is
+ * refused, but the boundary does not depend on it.
+ *
+ * <p>Not thread-safe: owned by one reaper's {@link PostgresSession}.
+ */
+public final class QueryPipeline implements AutoCloseable {
+
+    /**
+     * Statements kept per session. Each holds the joined SQL of its combination of metrics twice
+     * (our text and pgjdbc's parsed copy) plus result metadata, so this bounds per-source memory;
+     * a source whose combinations rotate through more than this (instance-level results reused
+     * on some ticks only) gets no server-side plan reuse from the extra ones either way.
+     */
+    private static final int CACHED_STATEMENTS = 8;
+    private static final String SEPARATOR = "\n;\n";
+    private static final String BEGIN = "begin transaction read only";
+    private static final String ROLLBACK = "rollback";
+    /**
+     * Last statement before the ROLLBACK, in the same round trip and transaction: undoes the one
+     * thing a SELECT can leave in its session that a rollback does not (session advisory locks
+     * outlive the transaction; settings, roles, temporary objects, cursors and LISTEN do not).
+     * An int column, not the function's void: pgjdbc would look the void type up in the catalog
+     * (one more round trip and transaction) the first time it reads the result.
+     */
+    private static final String CLEANUP = "select 0 as released from pg_advisory_unlock_all()";
+    private static final int MAX_VERDICTS = 4096;
+    /** Verdicts a session keeps for itself: more than the texts of a tick's metrics. */
+    private static final int CACHED_VERDICTS = 256;
+    /** pgharvest's own check of a metric, the one sessions use unless a test says otherwise. */
+    private static final Function<String, Optional<String>> FRIENDLY_CHECK = MetricSql::problem;
+    /**
+     * Verdicts shared by every session of the process: sources run the same metric texts, so each
+     * text is checked once, not once per session (300 sessions checking 59 texts each was a fifth
+     * of the collector's CPU while sources started). Keyed by the check and by how the session
+     * reads backslashes, both of which the verdict depends on.
+     */
+    private static final Map<VerdictKey, Verdict> VERDICTS = new ConcurrentHashMap<>();
+    /** Room for network and server overhead on top of the statements' own time limits. */
+    private static final Duration NETWORK_MARGIN = Duration.ofSeconds(30);
+
+    private final Connection connection;
+    private final Duration sessionStatementTimeout;
+    private final Duration minNetworkTimeout;
+    /**
+     * Keyed by the statements' texts as a list, not by the joined text: the lookup on every tick
+     * compares the (shared) metric SQL strings by reference and hash instead of joining and
+     * hashing tens of kilobytes.
+     */
+    private final Map<List<String>, Prepared> statements = new LinkedHashMap<>(16, 0.75f, true);
+    /**
+     * This session's verdicts by SQL text instance, in front of the shared {@link #VERDICTS}: a
+     * metric's text is the same string on every tick, found here by reference, without hashing or
+     * comparing it. Looked up three times per metric and tick; the shared map's record keys (their
+     * generated equals and hashCode, and the texts compared character by character when another
+     * session's equal text is a different string) were 5 % of the collector's CPU at 300 sources.
+     * Holds the verdicts for {@link #ownVerdictsStandardStrings}; emptied when that changes.
+     */
+    private final Map<String, Verdict> ownVerdicts = new IdentityHashMap<>();
+    private boolean ownVerdictsStandardStrings = true;
+    private final Function<String, Optional<String>> friendlyCheck;
+    private long networkTimeoutMillis = -1;
+
+    /**
+     * @param minNetworkTimeout the client-side read timeout when the statements' own limits
+     *     add up to less (pgharvest.reaper.socket-timeout)
+     */
+    public QueryPipeline(Connection connection, Duration sessionStatementTimeout, Duration minNetworkTimeout) {
+        this(connection, sessionStatementTimeout, minNetworkTimeout, FRIENDLY_CHECK);
+    }
+
+    /**
+     * @param friendlyCheck pgharvest's own reading of a metric (why it is refused, or empty); the
+     *     server's boundary holds without it, which tests show by leaving it out
+     */
+    public QueryPipeline(Connection connection, Duration sessionStatementTimeout, Duration minNetworkTimeout,
+            Function<String, Optional<String>> friendlyCheck) {
+        this.connection = connection;
+        this.sessionStatementTimeout = sessionStatementTimeout;
+        this.minNetworkTimeout = minNetworkTimeout;
+        this.friendlyCheck = friendlyCheck;
+    }
+
+    /**
+     * Runs {@code queries} in one round trip and returns their rows in the same order.
+     *
+     * @throws SQLException if any statement failed; no result is returned then
+     */
+    public List<FetchedRows> run(List<MetricQuery> queries) throws SQLException {
+        if (queries.isEmpty()) {
+            return List.of();
+        }
+        for (MetricQuery query : queries) {
+            refuseIfNotReading(query);
+        }
+        allowNetworkSilenceFor(queries);
+        // Metrics under the session's own limit first (the first of them needs no set_config),
+        // then by limit. Each set_config is transaction-local: the ROLLBACK ends it, no reset.
+        Integer[] order = new Integer[queries.size()];
+        for (int i = 0; i < order.length; i++) {
+            order[i] = i;
+        }
+        Arrays.sort(order, Comparator.comparingLong(i -> timeoutKey(queries.get(i))));
+        var parts = new ArrayList<String>();
+        parts.add(BEGIN);
+        int[] partOfQuery = new int[queries.size()];
+        Duration budget = Duration.ZERO;
+        boolean first = true;
+        for (int index : order) {
+            MetricQuery query = queries.get(index);
+            // The session's limit holds for the first metric; every later one sets its limit
+            // again, since the metric before it may have switched it off (set_config assembled
+            // for query_to_xml, or inside a function) for the rest of the transaction.
+            if (!first || !query.statementTimeout().equals(sessionStatementTimeout)) {
+                parts.add(setTimeout(query.statementTimeout()));
+            }
+            first = false;
+            partOfQuery[index] = parts.size();
+            parts.add(sent(query));
+            budget = budget.plus(query.statementTimeout());
+        }
+        parts.add(CLEANUP);
+        parts.add(ROLLBACK);
+        List<FetchedRows> all = execute(parts, budget);
+        if (all.size() != parts.size()) {
+            // A metric's SQL held several statements: results cannot be attributed. Refusing
+            // makes the caller run the queries one by one, where each gets its last result.
+            throw new PipelineShapeException(parts.size(), all.size());
+        }
+        var results = new ArrayList<FetchedRows>(queries.size());
+        for (int part : partOfQuery) {
+            results.add(all.get(part));
+        }
+        return results;
+    }
+
+    /** The session's own limit sorts first; the others by length. */
+    private long timeoutKey(MetricQuery query) {
+        return query.statementTimeout().equals(sessionStatementTimeout) ? -1 : query.statementTimeout().toMillis();
+    }
+
+    /**
+     * Runs one query alone (still one round trip, with its timeout).
+     *
+     * @return its rows (the last result when its SQL held several statements), and whether it
+     *     did: such a metric can never share a pipeline
+     */
+    public AloneRun runAlone(MetricQuery query) throws SQLException {
+        refuseIfNotReading(query);
+        allowNetworkSilenceFor(List.of(query));
+        boolean ownTimeout = !query.statementTimeout().equals(sessionStatementTimeout);
+        // The transaction-local setting ends with the round trip's transaction.
+        var parts = new ArrayList<String>();
+        parts.add(BEGIN);
+        if (ownTimeout) {
+            parts.add(setTimeout(query.statementTimeout()));
+        }
+        parts.add(sent(query));
+        parts.add(CLEANUP);
+        parts.add(ROLLBACK);
+        List<FetchedRows> all = execute(parts, query.statementTimeout());
+        if (all.size() != parts.size()) {
+            throw new PipelineShapeException(parts.size(), all.size());
+        }
+        return new AloneRun(all.get(parts.size() - 3), false);
+    }
+
+    /**
+     * Refuses SQL that is not one reading statement, before it is sent: the
+     * store checks metrics when they are defined, but files written by hand or by an older
+     * version reach the engine too.
+     */
+    private void refuseIfNotReading(MetricQuery query) throws SQLException {
+        NotReadingException refused = refusal(query);
+        if (refused != null) {
+            throw refused;
+        }
+    }
+
+    /** Why {@code query} would be refused without being sent, or null when it may be sent. */
+    NotReadingException refusal(MetricQuery query) {
+        Verdict verdict = verdictOf(query.sql());
+        return verdict.problem() == null ? null : new NotReadingException(query.metric(), verdict.problem());
+    }
+
+    /** The text sent for {@code query} (kept per SQL text: the same strings every tick). */
+    private String sent(MetricQuery query) {
+        return verdictOf(query.sql()).sent();
+    }
+
+    private Verdict verdictOf(String sql) {
+        boolean standardStrings = readsBackslashesAsStandard();
+        if (standardStrings != ownVerdictsStandardStrings) {
+            ownVerdicts.clear();
+            ownVerdictsStandardStrings = standardStrings;
+        }
+        Verdict verdict = ownVerdicts.get(sql);
+        if (verdict == null) {
+            if (ownVerdicts.size() >= CACHED_VERDICTS) {
+                ownVerdicts.clear(); // texts no longer run (edited metrics)
+            }
+            verdict = sharedVerdictOf(sql, standardStrings);
+            ownVerdicts.put(sql, verdict);
+        }
+        return verdict;
+    }
+
+    private Verdict sharedVerdictOf(String sql, boolean standardStrings) {
+        var key = new VerdictKey(friendlyCheck, standardStrings, sql);
+        Verdict verdict = VERDICTS.get(key);
+        if (verdict == null) {
+            if (VERDICTS.size() > MAX_VERDICTS) {
+                VERDICTS.clear(); // texts no longer run (edited metrics) are not kept for good
+            }
+            // Sessions that start together ask for the same texts at once: one computes, the others wait.
+            verdict = VERDICTS.computeIfAbsent(key, k -> verdict(sql, k.standardStrings()));
+        }
+        return verdict;
+    }
+
+    /**
+     * pgharvest's friendly check first (it says why), then whether the driver would send the
+     * metric as one Parse message ({@link OneSelect}).
+     */
+    private Verdict verdict(String sql, boolean standardStrings) {
+        Optional<String> problem = friendlyCheck.apply(sql).or(() -> OneSelect.problem(sql));
+        if (problem.isPresent()) {
+            return new Verdict(problem.get(), null);
+        }
+        String sent = OneSelect.of(sql);
+        try {
+            OneSelect.requireOneParsePerPart(standardStrings, String.join(SEPARATOR, BEGIN, sent, ROLLBACK),
+                    List.of(BEGIN, sent, ROLLBACK));
+        } catch (SQLException e) {
+            return new Verdict("is not exactly one statement as PostgreSQL's driver reads it", null);
+        }
+        return new Verdict(null, sent);
+    }
+
+    /**
+     * How this session's driver reads backslashes in literals. Only a closed session cannot say,
+     * and it sends nothing either way: its verdicts are those of PostgreSQL's default.
+     */
+    private boolean readsBackslashesAsStandard() {
+        try {
+            return standardConformingStrings();
+        } catch (SQLException e) {
+            return true;
+        }
+    }
+
+    /** A metric SQL text's fate: refused with a reason, or sent as {@code sent}. */
+    private record Verdict(String problem, String sent) {
+    }
+
+    private record VerdictKey(Function<String, Optional<String>> check, boolean standardStrings, String sql) {
+    }
+
+    /**
+     * The server answers a pipeline only at its end, so the socket may rightly stay silent for
+     * the sum of the statements' time limits; the client-side read timeout must not cut that
+     * short (it would look like a lost session and the tick would be lost every time).
+     */
+    private void allowNetworkSilenceFor(List<MetricQuery> queries) throws SQLException {
+        Duration sum = NETWORK_MARGIN;
+        for (MetricQuery query : queries) {
+            sum = sum.plus(query.statementTimeout());
+        }
+        long wanted = Math.max(minNetworkTimeout.toMillis(), sum.toMillis());
+        if (wanted != networkTimeoutMillis) {
+            connection.setNetworkTimeout(Runnable::run, (int) Math.min(wanted, Integer.MAX_VALUE));
+            networkTimeoutMillis = wanted;
+        }
+    }
+
+    /**
+     * Runs {@code parts} within {@code budget} (the sum of their metrics' limits) by pgharvest's
+     * own clock as well as the server's ({@link RoundTripDeadline}).
+     */
+    private List<FetchedRows> execute(List<String> parts, Duration budget) throws SQLException {
+        Prepared prepared = preparedFor(parts);
+        try (var deadline = RoundTripDeadline.start(connection, budget)) {
+            return collect(prepared.statement(), prepared.statement().execute());
+        } catch (SQLException e) {
+            // The statement stays cached: pgjdbc parses it again on the server when it was not
+            // prepared there, and a metric that keeps failing is retried alone with the same
+            // parts. Evicting it made every retry parse its text on the client again (3.8 % of the
+            // collector's CPU at 300 sources whose databases lack 4 metrics' extensions); a failed
+            // combination of several metrics is not sent again and ages out.
+            rollbackAfter(e);
+            throw e;
+        }
+    }
+
+    /**
+     * A statement failed inside the framing: the server skipped the closing ROLLBACK and holds
+     * an aborted transaction, which would refuse every later statement of the session.
+     */
+    private void rollbackAfter(SQLException failure) {
+        try (Statement statement = connection.createStatement()) {
+            statement.execute(ROLLBACK + SEPARATOR + CLEANUP);
+        } catch (SQLException e) {
+            failure.addSuppressed(e); // the session is probably gone; the caller decides
+        }
+    }
+
+    private static List<FetchedRows> collect(Statement statement, boolean firstIsResultSet) throws SQLException {
+        var results = new ArrayList<FetchedRows>();
+        boolean isResultSet = firstIsResultSet;
+        while (true) {
+            if (isResultSet) {
+                try (var rs = statement.getResultSet()) {
+                    results.add(ResultSetMapper.read(rs));
+                }
+            } else if (statement.getUpdateCount() == -1) {
+                return results;
+            } else {
+                results.add(FetchedRows.EMPTY);
+            }
+            isResultSet = statement.getMoreResults();
+        }
+    }
+
+    private Prepared preparedFor(List<String> parts) throws SQLException {
+        Prepared prepared = statements.get(parts);
+        if (prepared == null) {
+            String text = String.join(SEPARATOR, parts);
+            if (mayHoldEscapes(parts)) {
+                OneSelect.requireOneParsePerPart(connection, text, parts);
+            }
+            // Prepared also with a '?' in a metric (escaped as pgjdbc's '??', which splits the same
+            // way as the text checked above): one such metric would otherwise leave the whole
+            // combination unprepared, parsed and planned per tick.
+            prepared = new Prepared(text, connection.prepareStatement(QuestionMarks.escape(text, standardConformingStrings())));
+            statements.put(List.copyOf(parts), prepared);
+            if (statements.size() > CACHED_STATEMENTS) {
+                var eldest = statements.entrySet().iterator().next();
+                eldest.getValue().close();
+                statements.remove(eldest.getKey());
+            }
+        }
+        return prepared;
+    }
+
+    /**
+     * Whether the joined text must be lexed again before it is sent. Each part was lexed on its own
+     * between a BEGIN and a ROLLBACK ({@link #verdict}): it starts and ends at the lexer's top level
+     * and is one message, so joined with the same separators the parts split the same way, and
+     * lexing tens of kilobytes again for every new combination of metrics (half the CPU of a
+     * source's first minutes) proves nothing new. The exception is pgjdbc's JDBC escape
+     * processing, which could pair a brace of one part with a brace of another: it starts only
+     * at a '{', so a combination with one is checked whole as before.
+     */
+    private static boolean mayHoldEscapes(List<String> parts) {
+        for (String part : parts) {
+            if (part.indexOf('{') >= 0) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** A combination's joined text and its statement. */
+    private record Prepared(String text, PreparedStatement statement) {
+        void close() {
+            closeQuietly(statement);
+        }
+    }
+
+    /** How pgjdbc reads backslashes in literals on this session (on since PostgreSQL 9.1 by default). */
+    private boolean standardConformingStrings() throws SQLException {
+        return connection.unwrap(BaseConnection.class).getStandardConformingStrings();
+    }
+
+    private static String setTimeout(Duration timeout) {
+        return "select set_config('statement_timeout', '" + timeout.toMillis() + "', true)";
+    }
+
+    @Override
+    public void close() {
+        statements.values().forEach(Prepared::close);
+        statements.clear();
+    }
+
+    private static void closeQuietly(Statement statement) {
+        try {
+            statement.close();
+        } catch (SQLException ignored) {
+            // The session may already be gone; the statement dies with it.
+        }
+    }
+
+    /** The pipeline returned a different number of results than statements were sent. */
+    static final class PipelineShapeException extends SQLException {
+        PipelineShapeException(int expected, int actual) {
+            super("pipeline returned " + actual + " results for " + expected
+                    + " statements; a metric's SQL probably holds more than one statement");
+        }
+    }
+}

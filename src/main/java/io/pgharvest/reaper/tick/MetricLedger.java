@@ -1,0 +1,82 @@
+package io.pgharvest.reaper.tick;
+
+import io.pgharvest.reaper.instance.InstanceMetricCache;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Set;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Last success and last error of each metric of one source, and the shared instance-level result
+ * it delivered last. Owned by one reaper.
+ *
+ * <p>Logs a metric's failures once per change of state (working to failing and back), not once
+ * per tick: a metric that fails every 10 s on 500 sources would otherwise bury everything else
+ * in the log. The status API keeps the last error of every metric.
+ */
+public final class MetricLedger {
+
+    private static final Logger log = LoggerFactory.getLogger(MetricLedger.class);
+
+    private final String source;
+    private final Map<String, Entry> entries = new HashMap<>();
+    private final Map<String, InstanceMetricCache.Entry> sharedDelivered = new HashMap<>();
+
+    public MetricLedger(String source) {
+        this.source = source;
+    }
+
+    void succeeded(String metric, Instant at) {
+        Entry before = entries.get(metric);
+        if (before != null && before.failing()) {
+            log.info("Source {}: metric {} works again", source, metric);
+        }
+        entries.put(metric, before == null ? new Entry(at, null, null) : new Entry(at, before.lastError, before.lastErrorAt));
+    }
+
+    void failed(String metric, String error, Instant at) {
+        Entry before = entries.get(metric);
+        if (before == null || !before.failing()) {
+            log.warn("Source {}: {}; logged again only once it has worked in between", source, error);
+        }
+        entries.put(metric, new Entry(before == null ? null : before.lastSuccess, error, at));
+    }
+
+    public Instant lastSuccess(String metric) {
+        Entry e = entries.get(metric);
+        return e == null ? null : e.lastSuccess;
+    }
+
+    public String lastError(String metric) {
+        Entry e = entries.get(metric);
+        return e == null ? null : e.lastError;
+    }
+
+    public Instant lastErrorAt(String metric) {
+        Entry e = entries.get(metric);
+        return e == null ? null : e.lastErrorAt;
+    }
+
+    /** The instance-level result this source delivered last for {@code metric}, fetched or reused. */
+    InstanceMetricCache.Entry sharedDelivered(String metric) {
+        return sharedDelivered.get(metric);
+    }
+
+    void deliveredShared(String metric, InstanceMetricCache.Entry entry) {
+        sharedDelivered.put(metric, entry);
+    }
+
+    public void retainOnly(Set<String> metrics) {
+        entries.keySet().retainAll(metrics);
+        sharedDelivered.keySet().retainAll(metrics);
+    }
+
+    private record Entry(Instant lastSuccess, String lastError, Instant lastErrorAt) {
+
+        boolean failing() {
+            return lastErrorAt != null && (lastSuccess == null || lastErrorAt.isAfter(lastSuccess));
+        }
+    }
+}

@@ -1,0 +1,31 @@
+package io.pgharvest.sink.delivery;
+
+import io.pgharvest.sink.SinkProperties;
+import io.pgharvest.support.Backoff;
+import java.time.Duration;
+
+/** How one sink's queue batches, spills and retries; see {@link SinkProperties} for meanings. */
+public record DeliverySettings(
+        int batchSize,
+        Duration batchDelay,
+        int memoryQueue,
+        long diskBound,
+        Duration retryInitial,
+        Duration retryMax,
+        Duration flushTimeout) {
+
+    public static DeliverySettings of(SinkProperties p) {
+        return new DeliverySettings(p.batchSize(), p.batchDelay(), p.memoryQueue(), p.diskBound().toBytes(),
+                p.retryInitial(), p.retryMax(), p.flushTimeout());
+    }
+
+    /** How long to wait after failed writes: doubles from retryInitial up to retryMax. */
+    Backoff retryBackoff() {
+        return new Backoff(retryInitial, retryMax);
+    }
+
+    /** Memory held above this many measurements means the spiller is not keeping up: publishers help. */
+    long memoryHardLimit() {
+        return 4L * memoryQueue;
+    }
+}

@@ -1,0 +1,5 @@
+package io.pgharvest.architecture.violations.kind;
+
+/** The registry every kind is found in. */
+public final class KindRegistry {
+}

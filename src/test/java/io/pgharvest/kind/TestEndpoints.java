@@ -1,0 +1,25 @@
+package io.pgharvest.kind;
+
+import io.pgharvest.kind.pooler.ConsoleDialect;
+import io.pgharvest.kind.pooler.ConsoleEndpoint;
+import io.pgharvest.kind.pooler.ConsoleOpener;
+import io.pgharvest.kind.postgres.ConnectionTester;
+import io.pgharvest.kind.postgres.PostgresEndpoint;
+import io.pgharvest.kind.postgres.SessionOpener;
+import io.pgharvest.model.SourceKind;
+import java.util.List;
+
+/** The engine's endpoints as the application registers them, for engines built by tests. */
+public final class TestEndpoints {
+
+    private TestEndpoints() {
+    }
+
+    /** PostgreSQL, pgbouncer and pgpool endpoints opening sessions with {@code sessions}. */
+    public static EndpointRegistry of(SessionOpener sessions) {
+        var consoles = new ConsoleOpener(sessions.settings());
+        return new EndpointRegistry(List.of(new PostgresEndpoint(sessions, new ConnectionTester(sessions)),
+                new ConsoleEndpoint(SourceKind.PGBOUNCER, ConsoleDialect.PGBOUNCER, consoles),
+                new ConsoleEndpoint(SourceKind.PGPOOL, ConsoleDialect.PGPOOL, consoles)));
+    }
+}

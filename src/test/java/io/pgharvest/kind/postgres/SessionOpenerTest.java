@@ -1,0 +1,54 @@
+package io.pgharvest.kind.postgres;
+
+import io.pgharvest.kind.SessionSettings;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.pgharvest.model.connection.ConnectionString;
+import io.pgharvest.testsupport.TestPostgres;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The server, port and database of a session reach pgjdbc as its own properties, never pasted into
+ * a URL: text in a database name that looks like URL parameters stays part of the name.
+ */
+class SessionOpenerTest {
+
+    private final SessionOpener opener = new SessionOpener(new SessionSettings(Duration.ofSeconds(5),
+            Duration.ofSeconds(5), Duration.ofSeconds(1), Duration.ofMinutes(1)));
+
+    @Test
+    void aDatabaseNameThatLooksLikeUrlParametersIsOnlyAName() throws SQLException {
+        TestPostgres pg = TestPostgres.shared();
+        String odd = "q?ApplicationName=evil&readOnly=false&options=-c%20x%3Dy";
+        pg.createDatabase(odd);
+        ConnectionString conn = ConnectionString.parse("host=" + pg.host() + " port=" + pg.port() + " user="
+                + TestPostgres.SUPERUSER + " dbname='" + odd + "'");
+
+        try (Connection session = opener.open(conn); Statement st = session.createStatement();
+             ResultSet rs = st.executeQuery("select current_database(), current_setting('application_name'),"
+                     + " current_setting('default_transaction_read_only')")) {
+            rs.next();
+            assertThat(rs.getString(1)).isEqualTo(odd);
+            assertThat(rs.getString(2)).isEqualTo(SessionSettings.APPLICATION_NAME);
+            assertThat(rs.getString(3)).isEqualTo("on");
+        }
+    }
+
+    @Test
+    void everyHostAndPortTravelsAsPgjdbcProperties() {
+        ConnectionString conn = ConnectionString.parse("postgresql://u@[::1]:5433,db2.example:5434/orders");
+
+        var props = opener.properties(conn, Duration.ofSeconds(5));
+
+        assertThat(props.getProperty("PGHOST")).isEqualTo("[::1],db2.example");
+        assertThat(props.getProperty("PGPORT")).isEqualTo("5433,5434");
+        assertThat(props.getProperty("PGDBNAME")).isEqualTo("orders");
+        // The server then refuses a Parse message with several commands: never simple mode.
+        assertThat(props.getProperty("preferQueryMode")).isEqualTo("extended");
+    }
+}

@@ -1,0 +1,166 @@
+package io.pgharvest.sink.spill;
+
+import io.pgharvest.sink.RecordingSink;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.entry;
+
+import io.pgharvest.model.Measurement;
+import java.io.IOException;
+import java.math.BigDecimal;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.stream.LongStream;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+@Tag("fast")
+class SpillLogTest {
+
+    @TempDir
+    Path dir;
+
+    private final AtomicLong dropped = new AtomicLong();
+
+    @Test
+    void aTornRecordAtTheEndOfASegmentIsSkippedAndEverythingBeforeItIsKept() throws IOException {
+        try (SpillLog spill = open(1024 * 1024)) {
+            spill.append(measurements(1, 10));
+        }
+        Path segment = onlySegment();
+        // A crash in the middle of a record: a length header promising more bytes than follow.
+        Files.write(segment, new byte[] {0, 0, 0, 100, 1, 2, 3, 4, '{', '"'}, StandardOpenOption.APPEND);
+
+        try (SpillLog spill = open(1024 * 1024)) {
+            assertThat(spill.undelivered()).isEqualTo(10);
+            assertThat(sequences(drain(spill))).containsExactlyElementsOf(range(1, 10));
+        }
+    }
+
+    @Test
+    void aRecordWhosePayloadDoesNotMatchItsChecksumEndsTheSegment() throws IOException {
+        try (SpillLog spill = open(1024 * 1024)) {
+            spill.append(measurements(1, 3));
+        }
+        Path segment = onlySegment();
+        byte[] bytes = Files.readAllBytes(segment);
+        bytes[bytes.length - 3] ^= 0x20; // flip a bit inside the last record's payload
+        Files.write(segment, bytes);
+
+        try (SpillLog spill = open(1024 * 1024)) {
+            assertThat(sequences(drain(spill))).containsExactly(1L, 2L);
+        }
+    }
+
+    @Test
+    void theCursorKeepsAcknowledgedRecordsFromBeingReadAgainAfterReopening() throws IOException {
+        try (SpillLog spill = open(1024 * 1024)) {
+            spill.append(measurements(1, 10));
+            spill.ack(spill.read(4));
+        }
+        try (SpillLog spill = open(1024 * 1024)) {
+            assertThat(spill.undelivered()).isEqualTo(6);
+            assertThat(sequences(drain(spill))).containsExactlyElementsOf(range(5, 10));
+        }
+        assertThat(dir.resolve("cursor")).doesNotExist();
+        try (var files = Files.list(dir)) {
+            assertThat(files.filter(p -> p.toString().endsWith(".spill"))).isEmpty();
+        }
+    }
+
+    @Test
+    void aPrependedBatchIsReadBeforeEverythingElseAcrossARestart() throws IOException {
+        try (SpillLog spill = open(1024 * 1024)) {
+            spill.append(measurements(11, 20));
+            spill.ack(spill.read(3));
+            spill.prepend(measurements(1, 10));
+        }
+        try (SpillLog spill = open(1024 * 1024)) {
+            assertThat(sequences(drain(spill))).containsExactlyElementsOf(
+                    LongStream.concat(LongStream.rangeClosed(1, 10), LongStream.rangeClosed(14, 20)).boxed().toList());
+        }
+    }
+
+    @Test
+    void overTheBoundWholeOldestSegmentsAreDroppedAndCounted() throws IOException {
+        try (SpillLog spill = open(16 * 1024)) {
+            spill.append(measurements(1, 1000));
+
+            assertThat(spill.bytes()).isLessThanOrEqualTo(16 * 1024);
+            List<Measurement> left = drain(spill);
+            assertThat(dropped.get()).isEqualTo(1000 - left.size()).isPositive();
+            assertThat(sequences(left)).containsExactlyElementsOf(range(1001 - left.size(), 1000));
+        }
+    }
+
+    @Test
+    void valuesSurviveTheRoundTripWithTheirDigitsAndNanBecomesNull() throws IOException {
+        var values = new LinkedHashMap<String, Object>();
+        values.put("big", new BigDecimal("12345678901234567890.123456789"));
+        values.put("count", 42L);
+        values.put("ratio", 0.25);
+        values.put("nan", Double.NaN);
+        values.put("name", "pg\u0000data");
+        values.put("flag", true);
+        values.put("missing", null);
+        var m = new Measurement("db 1", "metric", Instant.parse("2024-05-17T10:00:00.123456789Z"),
+                List.of(new Measurement.Row(values, Map.of("table", "t1"))), Map.of("env", "prod"));
+        try (SpillLog spill = open(1024 * 1024)) {
+            spill.append(List.of(m));
+            Measurement back = spill.read(10).measurements().getFirst();
+
+            assertThat(back.source()).isEqualTo("db 1");
+            assertThat(back.time()).isEqualTo(m.time());
+            assertThat(back.tags()).isEqualTo(Map.of("env", "prod"));
+            Measurement.Row row = back.rows().getFirst();
+            assertThat(row.tags()).isEqualTo(Map.of("table", "t1"));
+            assertThat(row.values()).containsExactly(
+                    entry("big", new BigDecimal("12345678901234567890.123456789")),
+                    entry("count", 42),
+                    entry("ratio", new BigDecimal("0.25")),
+                    entry("nan", null),
+                    entry("name", "pg\uFFFDdata"),
+                    entry("flag", true),
+                    entry("missing", null));
+        }
+    }
+
+    private SpillLog open(long maxBytes) throws IOException {
+        return SpillLog.open(dir, maxBytes, new SpillCodec(), dropped::addAndGet);
+    }
+
+    private Path onlySegment() throws IOException {
+        try (var files = Files.list(dir)) {
+            return files.filter(p -> p.toString().endsWith(".spill")).findFirst().orElseThrow();
+        }
+    }
+
+    private static List<Measurement> drain(SpillLog spill) throws IOException {
+        var all = new ArrayList<Measurement>();
+        SpillLog.Batch batch;
+        while ((batch = spill.read(3)) != null) {
+            all.addAll(batch.measurements());
+            spill.ack(batch);
+        }
+        return all;
+    }
+
+    private static List<Measurement> measurements(long from, long to) {
+        return LongStream.rangeClosed(from, to).mapToObj(RecordingSink::measurement).toList();
+    }
+
+    private static List<Long> sequences(List<Measurement> measurements) {
+        return measurements.stream().map(RecordingSink::seq).toList();
+    }
+
+    private static List<Long> range(long from, long to) {
+        return LongStream.rangeClosed(from, to).boxed().toList();
+    }
+}
