@@ -4,6 +4,7 @@
 import {el, fill, formatDuration, heading, timeCell, seconds, keepAgesCurrent, morph, place} from './dom.js';
 import {live, get, put, enc, isStale} from './api.js';
 import {sourcesUsing} from './usage.js';
+import {WORDS, glossary} from './glossary.js';
 import {formatBytes, formatCount} from './charts.js';
 
 const PAGE = 250;
@@ -28,8 +29,9 @@ export function renderOverview(view, query) {
   const stateFilter = el('select', {id: 'state-filter', 'aria-label': 'Show state',
     onchange: () => { state.only = stateFilter.value; arrange(); }},
   el('option', {value: ''}, 'all states'), STATES.map(s => el('option', {value: s}, s)));
+  const hints = {lastTickStart: WORDS.tick[1], lastTickDuration: WORDS.tick[1], soloMetrics: WORDS.solo[1]};
   const headRow = el('tr', {}, COLUMNS.map(([key, label]) => el('th', {scope: 'col', 'data-key': key},
-      el('button', {type: 'button', class: 'sort', onclick: () => sortBy(key)}, label))));
+      el('button', {type: 'button', class: 'sort', title: hints[key], onclick: () => sortBy(key)}, label))));
   const body = el('tbody', {id: 'fleet'});
   const empty = el('p', {class: 'empty', hidden: true}, 'No source matches.');
   const moreText = el('span');
@@ -42,7 +44,8 @@ export function renderOverview(view, query) {
   const using = new URLSearchParams(query || '').get('using');
   const usingFilter = el('p', {id: 'using-filter', class: 'notice', hidden: !using});
   fill(view, heading('Fleet', el('a', {href: '#/sources/new', class: 'button'}, 'Add source')), counts, usingFilter,
-      el('div', {class: 'toolbar'}, search, stateFilter), notice, el('div', {class: 'table-wrap'}, table), empty, more);
+      el('div', {class: 'toolbar'}, search, stateFilter), notice, el('div', {class: 'table-wrap'}, table), empty, more,
+      glossary());
   if (using) {
     state.names = new Set();
     Promise.all([get('/api/v1/sources'), get('/api/v1/presets')]).then(([{body: sources}, {body: presets}]) => {

@@ -7,7 +7,7 @@ export function renderSinks(view) {
   const body = el('tbody', {id: 'sinks'});
   const notice = el('p', {class: 'notice', role: 'status'});
   fill(view, heading('Sinks'), notice, el('div', {class: 'table-wrap'}, el('table', {class: 'cards'},
-      el('thead', {}, el('tr', {}, ['Sink', 'Type', 'Health', 'Queued', 'Spilled', 'Written', 'Dropped', 'Failures',
+      el('thead', {}, el('tr', {}, ['Sink', 'Type', 'Destination', 'Health', 'Queued', 'Spilled', 'Written', 'Dropped', 'Failures',
         'Last failure'].map(h => el('th', {scope: 'col'}, h)))), body)));
   const draw = async () => {
     try {
@@ -15,6 +15,7 @@ export function renderSinks(view) {
       notice.replaceChildren(sinks.length ? '' : 'No sink is configured (pgharvest.sinks).');
       fill(body, sinks.map(s => el('tr', {'data-sink': s.name},
           el('td', {'data-label': 'Sink'}, s.name), el('td', {'data-label': 'Type'}, s.type),
+          el('td', {'data-label': 'Destination', class: 'destination'}, s.destination ?? ''),
           el('td', {'data-label': 'Health'}, el('span', {class: `badge ${health(s)}`}, health(s))),
           el('td', {'data-label': 'Queued'}, s.queued), el('td', {'data-label': 'Spilled'}, `${s.spilled} (${s.spilledBytes} bytes)`),
           el('td', {'data-label': 'Written'}, s.written), el('td', {'data-label': 'Dropped'}, s.dropped),

@@ -3,6 +3,7 @@ import {el, fill, heading, timeCell, formatDuration, keepAgesCurrent, morph} fro
 import {get, post, put, del, live, enc, isStale} from './api.js';
 import {field, input, select, showProblems, clearProblems, parsePairs, formatPairs} from './form.js';
 import {setEnabled} from './overview.js';
+import {WORDS, laneHint, glossary} from './glossary.js';
 import {renderCharts} from './charts.js';
 
 export function renderSource(view, name) {
@@ -35,7 +36,7 @@ export function renderSource(view, name) {
       el('button', {type: 'button', class: 'danger', id: 'delete', onclick: () => {
         confirmBox.hidden = false; confirmBox.querySelector('button').focus();
       }}, 'Delete')),
-  confirmBox, notice, testResult, health, el('section', {}, el('h2', {}, 'Configuration'), config), status);
+  confirmBox, notice, testResult, health, el('section', {}, el('h2', {}, 'Configuration'), config), status, glossary());
 
   // Read again whenever the live status reports another modifyIndex: an edit elsewhere, or a
   // restart, shows here without a reload.
@@ -73,13 +74,13 @@ function renderStatus(container, s) {
             timeCell(runtime.lastConnectionErrorAt))] : null,
       runtime?.serverVersion ? [el('dt', {}, 'Server'), el('dd', {}, runtime.serverVersion,
           runtime.inRecovery ? ' (standby)' : ' (primary)')] : null,
-      runtime?.tickPeriod ? [el('dt', {}, 'Tick'), el('dd', {}, `every ${formatDuration(runtime.tickPeriod)}, last `,
+      runtime?.tickPeriod ? [el('dt', {title: WORDS.tick[1]}, 'Tick'), el('dd', {}, `every ${formatDuration(runtime.tickPeriod)}, last `,
           timeCell(runtime.lastTickStart), ` took ${formatDuration(runtime.lastTickDuration)}`)] : null,
       s.owner ? [el('dt', {}, 'Owner instance'), el('dd', {}, s.owner.instance ?? 'none')] : null);
   const intervals = {...s.metrics};
   const metricRows = runtime ? runtime.metrics.map(m => el('tr', {'data-metric': m.name},
       el('td', {'data-label': 'Metric'}, m.name), el('td', {'data-label': 'Interval'}, `${m.intervalSeconds} s`),
-      el('td', {'data-label': 'Lane'}, m.lane), el('td', {'data-label': 'Last success'}, timeCell(m.lastSuccess)),
+      el('td', {'data-label': 'Lane', title: laneHint(m.lane)}, m.lane), el('td', {'data-label': 'Last success'}, timeCell(m.lastSuccess)),
       el('td', {'data-label': 'Last error', class: 'error-text'}, m.lastError ?? '', ' ', timeCell(m.lastErrorAt))))
     : Object.entries(intervals).map(([metric, interval]) => el('tr', {'data-metric': metric},
         el('td', {'data-label': 'Metric'}, metric), el('td', {'data-label': 'Interval'}, `${interval} s`),

@@ -14,6 +14,7 @@ import java.security.NoSuchAlgorithmException;
 import java.security.SecureRandom;
 import java.util.Base64;
 import java.util.Set;
+import java.util.regex.Pattern;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -28,6 +29,8 @@ public final class ApiToken {
     public static final String FILE_NAME = "api-token";
     private static final Logger log = LoggerFactory.getLogger(ApiToken.class);
     private static final int RANDOM_BYTES = 32;
+    private static final int MIN_LENGTH = 16;
+    private static final Pattern VISIBLE_ASCII = Pattern.compile("[\\x21-\\x7E]+");
 
     private final byte[] digest;
 
@@ -38,6 +41,7 @@ public final class ApiToken {
     public static ApiToken resolve(HarvestProperties properties, DataDirectory dataDirectory) {
         String configured = properties.api().token();
         if (configured != null) {
+            requireAcceptable(configured);
             log.info("Admin API token: from pgharvest.api.token");
             return new ApiToken(configured);
         }
@@ -57,6 +61,22 @@ public final class ApiToken {
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read or create the API token file " + file
                     + " (set pgharvest.api.token instead)", e);
+        }
+    }
+
+    /**
+     * Refuses a configured token that is too short or holds characters a header cannot carry
+     * intact. The message names the property and the rule, never the value: the operator may have
+     * pasted the real token with one character missing.
+     */
+    private static void requireAcceptable(String token) {
+        if (token.length() < MIN_LENGTH) {
+            throw new IllegalStateException("pgharvest.api.token must be at least " + MIN_LENGTH
+                    + " characters long (the value is not shown: it is a secret)");
+        }
+        if (!VISIBLE_ASCII.matcher(token).matches()) {
+            throw new IllegalStateException("pgharvest.api.token must consist of visible ASCII characters"
+                    + " (the value is not shown: it is a secret)");
         }
     }
 

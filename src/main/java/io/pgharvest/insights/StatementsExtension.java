@@ -66,13 +66,32 @@ record StatementsExtension(String schema, String version, List<ReadCounter> coun
     }
 
     /**
+     * The query ids of the session's database with a hash of each text, and the text itself only
+     * for ids not among the known ones (parameter 1, int8[]) with the same hash (parameter 2,
+     * int4[]). One row per query id (roles share a text).
+     */
+    String textsSql() {
+        String quoted = quotedSchema();
+        return """
+                select s.queryid, hashtext(s.query) as text_hash,
+                       case when k.text_hash is distinct from hashtext(s.query) then s.query end as query
+                  from (select distinct on (p.queryid) p.queryid::int8 as queryid, p.query
+                          from %s.pg_stat_statements(true) p
+                         where p.dbid = (select d.oid from pg_catalog.pg_database d where d.datname = current_database())
+                           and p.queryid is not null
+                         order by p.queryid) s
+                  left join unnest(?::int8[], ?::int4[]) as k(queryid, text_hash) on k.queryid = s.queryid
+                """.formatted(quoted);
+    }
+
+    /**
      * The statistics of the session's database without texts ({@code pg_stat_statements(false)}:
      * the server does not read its query text file), with the extension's dealloc count and last
      * reset on every row, and one row of nulls when there are no entries. Times as epoch
      * microseconds, counters as float8 (exact for whole numbers below 2^53).
      */
     String statisticsSql() {
-        String quoted = '"' + schema.replace("\"", "\"\"") + '"';
+        String quoted = quotedSchema();
         var sql = new StringBuilder("""
                 select i.dealloc::int8 as dealloc, (extract(epoch from i.stats_reset) * 1e6)::int8 as stats_reset,
                        s.*
@@ -93,5 +112,9 @@ record StatementsExtension(String schema, String version, List<ReadCounter> coun
                        and s.queryid is not null
                   ) s on true""".formatted(quoted));
         return sql.toString();
+    }
+
+    private String quotedSchema() {
+        return '"' + schema.replace("\"", "\"\"") + '"';
     }
 }

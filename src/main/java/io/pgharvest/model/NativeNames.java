@@ -20,6 +20,8 @@ public final class NativeNames {
             "psutil_disk_io_total", "disk reads and writes of this host since boot (server on this host only)",
             "server_log_event_counts", "log lines by severity from the server's CSV or JSON log",
             "query_stats", "per-interval changes of pg_stat_statements, top statements plus other"
+                    + " (docs/query-insights.md)",
+            "query_texts", "the normalized text of each query ID once, and again when it changes"
                     + " (docs/query-insights.md)")));
 
     /**

@@ -170,6 +170,39 @@ public record SinkProperties(
                 + (headers.isEmpty() ? "" : ", headers=" + headers.keySet()) + "]";
     }
 
+    /**
+     * Where this sink writes, for the status API and the console's sinks page: host, port and path
+     * of a database or receiver URL (never its user, password, query parameters or headers), the
+     * scrape endpoint's address, the file's path; null when unknown.
+     */
+    public String destination() {
+        if (type == null) {
+            return null;
+        }
+        return switch (type) {
+            case POSTGRES, PROMETHEUS_REMOTE_WRITE -> withoutCredentials(url);
+            case PROMETHEUS -> "scrape endpoint http://" + (address == null ? "*" : address) + ":"
+                    + (effectivePort() == 0 ? "<free port>" : effectivePort()) + effectivePrometheusPath();
+            case JSONFILE -> path == null ? null : java.nio.file.Path.of(path).toAbsolutePath().normalize().toString();
+        };
+    }
+
+    private static String withoutCredentials(String url) {
+        if (url == null) {
+            return null;
+        }
+        try {
+            var uri = java.net.URI.create(url.startsWith("jdbc:") ? url.substring("jdbc:".length()) : url);
+            if (uri.getHost() == null) {
+                return uri.getScheme() + " (address not shown)";
+            }
+            return uri.getScheme() + "://" + uri.getHost() + (uri.getPort() < 0 ? "" : ":" + uri.getPort())
+                    + (uri.getRawPath() == null ? "" : uri.getRawPath());
+        } catch (IllegalArgumentException e) {
+            return "(a URL that does not parse as a URI; not shown)";
+        }
+    }
+
     /** The scrape port, defaulted. */
     public int effectivePort() {
         return port == null ? DEFAULT_PROMETHEUS_PORT : port;

@@ -6,6 +6,7 @@ import java.util.Map;
 /**
  * What one sink's health and the status API show.
  *
+ * @param destination where the sink writes, without credentials ({@link SinkProperties#destination()})
  * @param up whether the last write or probe succeeded (false before the first one)
  * @param lastError message of the last failed write or spill, null if none since start
  * @param lastErrorAt when it happened
@@ -26,6 +27,7 @@ import java.util.Map;
 public record SinkStatus(
         String name,
         String type,
+        String destination,
         boolean up,
         String lastError,
         Instant lastErrorAt,

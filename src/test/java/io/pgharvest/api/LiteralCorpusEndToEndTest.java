@@ -23,6 +23,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.regex.Pattern;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -36,8 +37,9 @@ import tools.jackson.databind.node.ObjectNode;
  * No literal an application sends leaves pgharvest: a workload runs a corpus of constants (strings
  * in every PostgreSQL spelling, bit strings, numbers, arrays, a comment) on a real server as a
  * long-running statement, an idle transaction holding a lock and a statement waiting for it, while
- * pgharvest collects the catalog's long_running_queries, idle_in_transaction, blocking_locks and
- * stat_statements as a pg_monitor role into every kind of sink. None of the corpus appears in the
+ * pgharvest collects the catalog's long_running_queries, idle_in_transaction, blocking_locks,
+ * stat_statements and the query insights' query_stats and query_samples as a pg_monitor role into
+ * every kind of sink. None of the corpus appears in the
  * JSON file, the PostgreSQL sink's tables, the Prometheus scrape, the remote-write requests or the
  * log; the redacted texts and the query IDs do.
  */
@@ -72,6 +74,8 @@ class LiteralCorpusEndToEndTest {
         CORPUS.put("ARRAY[424242424242, 535353535353]", "424242424242");
     }
 
+    /** A JSON line of query_stats with rows: a read after the baseline. */
+    private static final Pattern QUERY_STATS_ROW = Pattern.compile("\"metric\":\"query_stats\",\"time\":\"[^\"]*\",\"rows\":\\[\\{");
     private static final String COMMENT = "/* corpus-comment-9d9d */";
     private static final List<String> SECRETS = secrets();
 
@@ -102,7 +106,7 @@ class LiteralCorpusEndToEndTest {
             assertThat(api.post("/api/v1/sources", Map.of("name", "corpus", "connStr",
                     "postgresql://" + MONITOR + "@" + pg.host() + ":" + pg.port() + "/" + SOURCE_DB,
                     "metrics", Map.of("long_running_queries", 1, "idle_in_transaction", 1, "blocking_locks", 1,
-                            "stat_statements", 1))).status()).isEqualTo(201);
+                            "stat_statements", 1, "query_stats", 1, "query_samples", 1))).status()).isEqualTo(201);
 
             // What the redacted statements look like: names and parameters stay.
             String longRunning = "select pg_sleep($1) as corpus_marker_long";
@@ -119,6 +123,14 @@ class LiteralCorpusEndToEndTest {
                 throw new AssertionError(e.getMessage() + "\nJSON file:\n" + Files.readString(jsonFile)
                         + "\nPostgreSQL sink:\n" + storedRows(), e);
             }
+            Awaitility.await("query_stats and query_samples rows in the JSON file").atMost(Duration.ofSeconds(60))
+                    .pollInterval(Duration.ofMillis(500)).ignoreExceptions()
+                    .until(() -> {
+                        String json = Files.readString(jsonFile);
+                        runCorpusStatements(); // more calls than the baseline saw, on every read
+                        return QUERY_STATS_ROW.matcher(json).find() && json.contains("\"metric\":\"query_samples\"")
+                                && json.contains("PgSleep");
+                    });
             String normalized = "select $1::int as corpus_marker_stats";
             Awaitility.await("pg_stat_statements' normalized text as a Prometheus label, scraped and written")
                     .atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(500)).ignoreExceptions()
@@ -130,6 +142,7 @@ class LiteralCorpusEndToEndTest {
             String scraped = scrape(scrapePort);
             String written = String.join("\n", remoteWrites);
             String status = api.get("/api/v1/sources/corpus/status").body();
+            assertThat(scraped).contains("pgharvest_query_stats_calls{", "pgharvest_query_samples_duration_s{");
             for (String secret : SECRETS) {
                 assertThat(json).as("JSON file").doesNotContain(secret);
                 assertThat(stored).as("PostgreSQL sink").doesNotContain(secret);
@@ -191,13 +204,7 @@ class LiteralCorpusEndToEndTest {
     private static void startWorkload(List<Connection> workload) throws Exception {
         endWorkload(List.of());
         String literals = String.join(", ", CORPUS.keySet());
-        Connection stats = pg.connect(SOURCE_DB);
-        workload.add(stats);
-        try (Statement s = stats.createStatement()) {
-            for (int i = 0; i < 3; i++) {
-                s.execute("select " + i + "::int as corpus_marker_stats, " + literals + " " + COMMENT);
-            }
-        }
+        runCorpusStatements();
         Connection running = pg.connect(SOURCE_DB);
         workload.add(running);
         Thread.ofVirtual().start(() -> quietly(running,
@@ -217,6 +224,16 @@ class LiteralCorpusEndToEndTest {
                 .until(() -> pg.queryString(SOURCE_DB, "select count(*) from pg_stat_activity where pid <> pg_backend_pid()"
                         + " and query like '%corpus%' and (state = 'idle in transaction' or wait_event_type = 'Lock'"
                         + " or query like '%pg_sleep(600)%')"), "3"::equals);
+    }
+
+    /** The corpus as short statements that finish, so pg_stat_statements counts them. */
+    private static void runCorpusStatements() throws Exception {
+        try (Connection c = pg.connect(SOURCE_DB); Statement s = c.createStatement()) {
+            for (int i = 0; i < 3; i++) {
+                s.execute("select " + i + "::int as corpus_marker_stats, " + String.join(", ", CORPUS.keySet()) + " "
+                        + COMMENT);
+            }
+        }
     }
 
     /** Closing a connection does not end a backend inside pg_sleep: it is terminated. */

@@ -228,4 +228,47 @@ class ConsoleFirstUseTest extends ConsoleTestBase {
         assertThat(row.findElements(By.cssSelector("button.danger"))).isEmpty();
         assertThat(row.getText()).doesNotContain("Delete");
     }
+
+    @Test
+    void tickSoloLaneAndPipelineAreExplainedWhereTheyAppear() {
+        ticking("explained");
+        open("#/");
+        awaitText(By.cssSelector("#fleet tr[data-source=explained] .col-state"), "connected"::equals);
+        assertThat(browser.driver().findElement(By.cssSelector("th[data-key=soloMetrics] button")).getDomAttribute("title"))
+                .contains("on its own");
+        assertThat(browser.driver().findElement(By.cssSelector("th[data-key=lastTickDuration] button")).getDomAttribute("title"))
+                .contains("round");
+        assertThat(browser.driver().findElement(By.id("glossary")).getDomProperty("textContent"))
+                .contains("Tick").contains("Pipeline").contains("Solo lane");
+        open("#/sources/explained");
+        var lane = browser.waiting(Duration.ofSeconds(15)).until(d -> d.findElements(
+                By.cssSelector("#source-metrics tr[data-metric=first_use_ping] td[data-label=Lane]")).stream()
+                .filter(td -> "pipeline".equals(td.getText())).findFirst().orElse(null));
+        assertThat(lane.getDomAttribute("title")).contains("one round trip");
+    }
+
+    @Test
+    void theDisconnectedBadgeNeverBreaksMidWord() {
+        api("POST", "/api/v1/sources", """
+                {"name": "badge-check", "connStr": "postgresql://monitor@127.0.0.1:1/x", "preset": "basic"}""");
+        browser.resize(900, 900);
+        try {
+            open("#/");
+            awaitText(By.cssSelector("#fleet tr[data-source=badge-check] .col-state"), "disconnected"::equals);
+            assertThat(script("""
+                    const badge = document.querySelector('#fleet tr[data-source=badge-check] .col-state .badge');
+                    const range = document.createRange(); range.selectNodeContents(badge);
+                    return range.getClientRects().length""")).isEqualTo(1L);
+        } finally {
+            browser.resize(1280, 900);
+        }
+    }
+
+    @Test
+    void theSinksPageNamesEachSinksDestination() {
+        open("#/sinks");
+        String destination = awaitText(By.cssSelector("#sinks tr[data-sink] td[data-label=Destination]"),
+                text -> !text.isBlank());
+        assertThat(destination).endsWith("measurements.jsonl").startsWith(DATA_DIR.toAbsolutePath().toString());
+    }
 }

@@ -31,8 +31,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * query_stats end to end: selected by a source, run by the engine on the source's own session (its
- * SQL passes the native-query boundary), delivered with the source's tags; a database without
+ * query_stats and query_texts end to end: selected by a source, run by the engine on the source's
+ * own session (their SQL passes the native-query boundary), delivered with the source's tags, a
+ * statement's text once; a database without
  * the extension shows the metric unavailable with the reason and the source's other metrics go on.
  */
 class QueryStatsEngineTest {
@@ -60,6 +61,10 @@ class QueryStatsEngineTest {
                     assertThat(calls(publisher.all(), queryId)).isEqualTo(13));
             assertThat(publisher.all()).filteredOn(m -> m.metric().equals("query_stats"))
                     .allSatisfy(m -> assertThat(m.tags()).containsEntry("env", "insights-test"));
+            await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> assertThat(publisher.all())
+                    .filteredOn(m -> m.metric().equals("query_texts")).flatMap(Measurement::rows)
+                    .filteredOn(r -> queryId.equals(r.tags().get("queryid")))
+                    .extracting(r -> r.values().get("query")).containsExactly("select $1::int + $2 as engine_probe"));
         } finally {
             service.stop();
         }
@@ -93,7 +98,7 @@ class QueryStatsEngineTest {
 
     private static ReaperService start(Path dir, RecordingPublisher publisher, String database) {
         ConfigStore store = TestStores.inDirectory(dir);
-        var natives = new NativeMetricRegistry(List.of(new QueryStats(new QueryInsightsProperties(50))),
+        var natives = new NativeMetricRegistry(List.of(new QueryStats(new QueryInsightsProperties(50)), new QueryTexts()),
                 ServerLocality.system());
         var properties = new ReaperProperties(Duration.ofSeconds(1), Duration.ofSeconds(5), Duration.ofSeconds(1),
                 Duration.ofMinutes(1), Duration.ofMillis(200), Duration.ofSeconds(1), Duration.ofMinutes(1),
@@ -104,7 +109,7 @@ class QueryStatsEngineTest {
                 io.pgharvest.kind.TestEndpoints.of(sessions), SourceExpansion.none(), Clock.systemUTC(), natives);
         service.start();
         store.putSource(new Source("insights", pg.connStr(database), null, null, true, null,
-                Map.of("query_stats", 1, "db_size", 1), null, null, Map.of("env", "insights-test"), false, null,
+                Map.of("query_stats", 1, "query_texts", 1, "db_size", 1), null, null, Map.of("env", "insights-test"), false, null,
                 null));
         return service;
     }

@@ -64,6 +64,7 @@ public final class SinkChannel {
     private final StopSignal stopSignal = new StopSignal();
     private final Spiller spiller;
     private final SinkWriter writer;
+    private final String destination;
     private Thread writerThread;
     private Thread spillerThread;
 
@@ -71,10 +72,11 @@ public final class SinkChannel {
      * @param spillDir this sink's own directory; the spill log left there by an earlier run is
      *     delivered first
      */
-    public SinkChannel(Sink sink, String type, DeliverySettings settings, Path spillDir,
+    public SinkChannel(Sink sink, String type, String destination, DeliverySettings settings, Path spillDir,
             MeterRegistry registry, Clock clock) throws IOException {
         this.sink = sink;
         this.type = type;
+        this.destination = destination;
         this.settings = settings;
         this.meters = new SinkMeters(sink.name(), registry);
         this.queue = new ChannelQueue(settings);
@@ -159,7 +161,8 @@ public final class SinkChannel {
     }
 
     public SinkStatus status() {
-        return new SinkStatus(sink.name(), type, health.up(), health.lastError(), health.lastErrorAt(), queue.queued(),
+        return new SinkStatus(sink.name(), type, destination, health.up(), health.lastError(), health.lastErrorAt(),
+                queue.queued(),
                 spill.undelivered(), spill.bytes(), meters.written(), meters.dropped(), meters.failures(),
                 meters.quarantined(), health.writerFailure(), meters.writerRestarts(), rejections.parked(),
                 rejections.conflicts(), rejections.refusedMeasurements(), rejections.refusedBatches());

@@ -52,7 +52,7 @@ public final class SinkDispatcher implements MeasurementPublisher, SmartLifecycl
             for (int i = 0; i < sinks.size(); i++) {
                 Sink sink = sinks.get(i);
                 SinkProperties p = settings.get(i);
-                channels.add(new SinkChannel(sink, p.type() == null ? sink.name() : p.type().key(),
+                channels.add(new SinkChannel(sink, p.type() == null ? sink.name() : p.type().key(), p.destination(),
                         DeliverySettings.of(p), spillRoot.resolve(sink.name()), meters, clock));
             }
         } catch (IOException e) {
