@@ -152,6 +152,8 @@ function optionsOf(chart, lines) {
     series: [{}, ...lines.map((line, i) => ({label: line.label, stroke: COLOURS[i % COLOURS.length], width: 1.5,
       spanGaps: true, value: (u, v) => v === null || v === undefined ? '–' : format(v)}))],
     legend: {live: true},
+    // A legend set before the chart is laid out is lost: show the newest values once it is ready.
+    hooks: {ready: [u => u.setLegend({idx: u.data[0].length - 1})]},
     cursor: {drag: {x: false, y: false}},
   };
 }
