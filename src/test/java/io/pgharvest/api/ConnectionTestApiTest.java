@@ -52,6 +52,30 @@ class ConnectionTestApiTest extends ApiTestBase {
         assertThat(elapsed).isLessThan(CONNECT_TIMEOUT);
     }
 
+    /**
+     * Secrets are kept out of messages by structure, not by replacing the password's text: with a
+     * one-character password a text replacement rewrote every such letter of the driver's message.
+     */
+    @Test
+    void aOneCharacterPasswordLeavesEveryWordOfAConnectionErrorIntact() throws Exception {
+        TestPostgres postgres = TestPostgres.shared();
+        postgres.execute("postgres", "DROP ROLE IF EXISTS ct_nologin; CREATE ROLE ct_nologin NOLOGIN");
+        int closedPort;
+        try (var socket = new ServerSocket(0)) {
+            closedPort = socket.getLocalPort();
+        }
+        api().post("/api/v1/sources", Map.of("name", "ct-refused", "connStr", "postgresql://ct_nologin:e@"
+                + postgres.host() + ":" + postgres.port() + "/postgres"));
+        api().post("/api/v1/sources", Map.of("name", "ct-gone",
+                "connStr", "postgresql://monitor:e@127.0.0.1:" + closedPort + "/postgres"));
+
+        String refused = api().post("/api/v1/sources/ct-refused/test", "").json().get("error").asString();
+        String gone = api().post("/api/v1/sources/ct-gone/test", "").json().get("error").asString();
+
+        assertThat(refused).contains("role \"ct_nologin\" is not permitted to log in").doesNotContain("***");
+        assertThat(gone).contains("Check that the hostname and port are correct").doesNotContain("***");
+    }
+
     @Test
     void testingAnUnknownSourceAnswers404() {
         assertThat(api().post("/api/v1/sources/ct-nowhere/test", "").status()).isEqualTo(404);

@@ -60,8 +60,14 @@ class SourceConnectionTest {
 
         assertThat(postgres.masked()).isEqualTo("postgresql://monitor:********@db1:5433/orders?sslmode=require");
         assertThat(dcs.masked()).doesNotContain("etcdpw").doesNotContain("memberpw").contains("********");
-        assertThat(postgres.redact("password s3cret rejected")).isEqualTo("password ******** rejected");
-        assertThat(dcs.redact("etcdpw and memberpw")).isEqualTo("******** and ********");
+        assertThat(postgres.redact("password=s3cret rejected")).isEqualTo("password=******** rejected");
+        assertThat(postgres.redact("at postgresql://monitor:s3cret@db1:5433/orders"))
+                .isEqualTo("at postgresql://monitor:********@db1:5433/orders");
+        assertThat(dcs.redact("etcd http://root:etcdpw@etcd1:2379 refused, sslpassword = 'memberpw'"))
+                .isEqualTo("etcd http://root:********@etcd1:2379 refused, sslpassword = ********");
+        assertThat(SourceConnection.parse(SourceKind.POSTGRES, "postgresql://monitor:e@db1/orders")
+                .redact("role \"monitor\" is not permitted to log in"))
+                .isEqualTo("role \"monitor\" is not permitted to log in");
         assertThat(List.of(postgres.toString(), dcs.toString())).noneMatch(text -> text.contains("s3cret")
                 || text.contains("pw@") || text.contains("memberpw"));
     }

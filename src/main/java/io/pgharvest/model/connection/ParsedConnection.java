@@ -6,7 +6,7 @@ import java.util.List;
  * What a source's connection text parses to: a PostgreSQL connection ({@link ConnectionString},
  * also used for the pooler consoles) or a DCS address ({@link DcsAddress}, Patroni). Both hold
  * secrets, so this is also the one place that hides them: {@link #masked()} for showing the value,
- * {@link #redact(String)} for any other text (a driver's error message) that may quote them.
+ * {@link #redact(String)} for any other text (a driver's error message), removing them by structure.
  */
 public sealed interface ParsedConnection permits ConnectionString, DcsAddress {
 
@@ -22,12 +22,11 @@ public sealed interface ParsedConnection permits ConnectionString, DcsAddress {
     /** A copy with the password of the PostgreSQL sessions it leads to set to {@code password}. */
     ParsedConnection withSessionPassword(String password);
 
-    /** {@code message} with every secret of this connection replaced by {@link ConnectionString#MASK}. */
+    /**
+     * {@code message} with passwords removed by structure ({@link SecretRedaction}): a driver gets
+     * the password as a property and never quotes it, so the message's words are left as they are.
+     */
     default String redact(String message) {
-        String redacted = message;
-        for (String secret : secrets()) {
-            redacted = redacted.replace(secret, ConnectionString.MASK);
-        }
-        return redacted;
+        return SecretRedaction.redact(message);
     }
 }
