@@ -16,9 +16,17 @@ import java.time.Duration;
  * @param allowSuperuser open sessions whose login role is a superuser; off, such a login is
  *     refused when it opens (a superuser can switch role and reach files and other sessions from
  *     inside a SELECT, so no boundary pgharvest sets holds for it)
+ * @param resultLimits how many rows a metric's result may hold
  */
 public record SessionSettings(Duration connectTimeout, Duration defaultStatementTimeout, Duration lockTimeout,
-        Duration socketTimeout, boolean refusePrivileged, boolean allowSuperuser) {
+        Duration socketTimeout, boolean refusePrivileged, boolean allowSuperuser, ResultLimits resultLimits) {
+
+    /** Settings with the default result limits. */
+    public SessionSettings(Duration connectTimeout, Duration defaultStatementTimeout, Duration lockTimeout,
+            Duration socketTimeout, boolean refusePrivileged, boolean allowSuperuser) {
+        this(connectTimeout, defaultStatementTimeout, lockTimeout, socketTimeout, refusePrivileged, allowSuperuser,
+                ResultLimits.DEFAULT);
+    }
 
     /** The fan-out variants of imported metrics find each database's collecting session by it. */
     public static final String APPLICATION_NAME = io.pgharvest.fanout.FanOutRewrite.COLLECTOR_APPLICATION_NAME;

@@ -1,8 +1,10 @@
 package io.pgharvest.reaper;
 
+import io.pgharvest.kind.ResultLimits;
 import jakarta.validation.constraints.NotNull;
 import java.time.Duration;
 import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.ConstructorBinding;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 import org.springframework.validation.annotation.Validated;
 
@@ -32,6 +34,9 @@ import org.springframework.validation.annotation.Validated;
  * @param refusePrivilegedSources refuse to collect from a source whose role is a superuser or
  *     can write to a table (shown as a connection error); when off, such a source is collected
  *     and flagged in its status and health
+ * @param maxResultRows rows one metric may return on one tick (1 to 10,000,000); a metric that
+ *     returns more fails alone with an error naming this property, and the server stops sending
+ *     its rows at the limit
  */
 @Validated
 @ConfigurationProperties("pgharvest.reaper")
@@ -47,8 +52,10 @@ public record ReaperProperties(
         @NotNull @DefaultValue("10s") Duration shutdownTimeout,
         @DefaultValue("false") boolean refusePrivilegedSources,
         @DefaultValue("2") int maxExtraRoundTrips,
-        @NotNull @DefaultValue("2m") Duration maxStretch) {
+        @NotNull @DefaultValue("2m") Duration maxStretch,
+        @DefaultValue("100000") int maxResultRows) {
 
+    @ConstructorBinding
     public ReaperProperties {
         requirePositive("pgharvest.reaper.min-tick-period", minTickPeriod);
         requirePositive("pgharvest.reaper.default-statement-timeout", defaultStatementTimeout);
@@ -64,11 +71,25 @@ public record ReaperProperties(
             throw new IllegalArgumentException("pgharvest.reaper.max-extra-round-trips must be between 1 and 1000, got "
                     + maxExtraRoundTrips);
         }
+        if (maxResultRows < 1 || maxResultRows > 10_000_000) {
+            throw new IllegalArgumentException("pgharvest.reaper.max-result-rows must be between 1 and 10000000, got "
+                    + maxResultRows);
+        }
         if (socketTimeout != null && defaultStatementTimeout != null
                 && socketTimeout.compareTo(defaultStatementTimeout) <= 0) {
             throw new IllegalArgumentException("pgharvest.reaper.socket-timeout (" + socketTimeout
                     + ") must be longer than pgharvest.reaper.default-statement-timeout (" + defaultStatementTimeout + ")");
         }
+    }
+
+    /** The engine's settings with the default result limit (100,000 rows per metric). */
+    public ReaperProperties(Duration minTickPeriod, Duration defaultStatementTimeout, Duration lockTimeout,
+            Duration socketTimeout, Duration reconnectBackoffMin, Duration reconnectBackoffMax, Duration soloBackoffMax,
+            Duration factsRefreshInterval, Duration shutdownTimeout, boolean refusePrivilegedSources,
+            int maxExtraRoundTrips, Duration maxStretch) {
+        this(minTickPeriod, defaultStatementTimeout, lockTimeout, socketTimeout, reconnectBackoffMin, reconnectBackoffMax,
+                soloBackoffMax, factsRefreshInterval, shutdownTimeout, refusePrivilegedSources, maxExtraRoundTrips,
+                maxStretch, ResultLimits.DEFAULT.maxRows());
     }
 
     private static void requirePositive(String property, Duration value) {

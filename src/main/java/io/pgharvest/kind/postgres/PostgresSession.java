@@ -85,7 +85,8 @@ public final class PostgresSession implements SourceSession {
             // Login was bounded by the short connect timeout; queries get the long safety net.
             connection.setNetworkTimeout(Runnable::run, (int) settings.socketTimeout().toMillis());
             var session = new PostgresSession(connection, new QueryPipeline(connection,
-                    settings.defaultStatementTimeout(), settings.socketTimeout()), factsTimeout(settings));
+                    settings.defaultStatementTimeout(), settings.socketTimeout(), settings.resultLimits().maxRows()),
+                    factsTimeout(settings));
             session.readFacts(now, true);
             if (settings.refusePrivileged() && session.privileges.privileged()) {
                 throw new SQLException("refused: the source " + session.privileges.warning()

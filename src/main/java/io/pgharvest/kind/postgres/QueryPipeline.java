@@ -4,6 +4,7 @@ import io.pgharvest.kind.AloneRun;
 import io.pgharvest.kind.FetchedRows;
 import io.pgharvest.kind.MetricQuery;
 import io.pgharvest.kind.NotReadingException;
+import io.pgharvest.kind.ResultLimits;
 import io.pgharvest.model.sql.MetricSql;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -112,6 +113,7 @@ public final class QueryPipeline implements AutoCloseable {
     private boolean ownVerdictsStandardStrings = true;
     private final Function<String, Optional<String>> friendlyCheck;
     private long networkTimeoutMillis = -1;
+    private final int maxRows;
 
     /**
      * @param minNetworkTimeout the client-side read timeout when the statements' own limits
@@ -121,12 +123,23 @@ public final class QueryPipeline implements AutoCloseable {
         this(connection, sessionStatementTimeout, minNetworkTimeout, FRIENDLY_CHECK);
     }
 
+    /** @param maxRows rows one metric may return (pgharvest.reaper.max-result-rows) */
+    QueryPipeline(Connection connection, Duration sessionStatementTimeout, Duration minNetworkTimeout, int maxRows) {
+        this(connection, sessionStatementTimeout, minNetworkTimeout, FRIENDLY_CHECK, maxRows);
+    }
+
     /**
      * @param friendlyCheck pgharvest's own reading of a metric (why it is refused, or empty); the
      *     server's boundary holds without it, which tests show by leaving it out
      */
     public QueryPipeline(Connection connection, Duration sessionStatementTimeout, Duration minNetworkTimeout,
             Function<String, Optional<String>> friendlyCheck) {
+        this(connection, sessionStatementTimeout, minNetworkTimeout, friendlyCheck, ResultLimits.DEFAULT.maxRows());
+    }
+
+    private QueryPipeline(Connection connection, Duration sessionStatementTimeout, Duration minNetworkTimeout,
+            Function<String, Optional<String>> friendlyCheck, int maxRows) {
+        this.maxRows = maxRows;
         this.connection = connection;
         this.sessionStatementTimeout = sessionStatementTimeout;
         this.minNetworkTimeout = minNetworkTimeout;
@@ -173,7 +186,12 @@ public final class QueryPipeline implements AutoCloseable {
         }
         parts.add(CLEANUP);
         parts.add(ROLLBACK);
-        List<FetchedRows> all = execute(parts, budget);
+        List<FetchedRows> all;
+        try {
+            all = execute(parts, budget);
+        } catch (ResultTooLargeException e) {
+            throw e.of(metricAt(queries, partOfQuery, e.part()));
+        }
         if (all.size() != parts.size()) {
             // A metric's SQL held several statements: results cannot be attributed. Refusing
             // makes the caller run the queries one by one, where each gets its last result.
@@ -184,6 +202,16 @@ public final class QueryPipeline implements AutoCloseable {
             results.add(all.get(part));
         }
         return results;
+    }
+
+    /** The metric whose result is part {@code part} of the round trip, or null for pgharvest's own parts. */
+    private static String metricAt(List<MetricQuery> queries, int[] partOfQuery, int part) {
+        for (int i = 0; i < partOfQuery.length; i++) {
+            if (partOfQuery[i] == part) {
+                return queries.get(i).metric();
+            }
+        }
+        return null;
     }
 
     /** The session's own limit sorts first; the others by length. */
@@ -210,7 +238,12 @@ public final class QueryPipeline implements AutoCloseable {
         parts.add(sent(query));
         parts.add(CLEANUP);
         parts.add(ROLLBACK);
-        List<FetchedRows> all = execute(parts, query.statementTimeout());
+        List<FetchedRows> all;
+        try {
+            all = execute(parts, query.statementTimeout());
+        } catch (ResultTooLargeException e) {
+            throw e.of(query.metric());
+        }
         if (all.size() != parts.size()) {
             throw new PipelineShapeException(parts.size(), all.size());
         }
@@ -332,7 +365,7 @@ public final class QueryPipeline implements AutoCloseable {
     private List<FetchedRows> execute(List<String> parts, Duration budget) throws SQLException {
         Prepared prepared = preparedFor(parts);
         try (var deadline = RoundTripDeadline.start(connection, budget)) {
-            return collect(prepared.statement(), prepared.statement().execute());
+            return collect(prepared.statement(), prepared.statement().execute(), maxRows);
         } catch (SQLException e) {
             // The statement stays cached: pgjdbc parses it again on the server when it was not
             // prepared there, and a metric that keeps failing is retried alone with the same
@@ -356,13 +389,23 @@ public final class QueryPipeline implements AutoCloseable {
         }
     }
 
-    private static List<FetchedRows> collect(Statement statement, boolean firstIsResultSet) throws SQLException {
+    /**
+     * The results of a round trip. The server sent at most {@code maxRows + 1} rows per statement
+     * (the statement's row limit): one more than allowed means the metric returned too many.
+     */
+    private static List<FetchedRows> collect(Statement statement, boolean firstIsResultSet, int maxRows)
+            throws SQLException {
         var results = new ArrayList<FetchedRows>();
         boolean isResultSet = firstIsResultSet;
         while (true) {
             if (isResultSet) {
                 try (var rs = statement.getResultSet()) {
-                    results.add(ResultSetMapper.read(rs));
+                    FetchedRows rows = ResultSetMapper.read(rs);
+                    if (rows.rows().size() > maxRows) {
+                        throw new ResultTooLargeException(results.size(),
+                                "more than " + maxRows + " rows (pgharvest.reaper.max-result-rows)", null);
+                    }
+                    results.add(rows);
                 }
             } else if (statement.getUpdateCount() == -1) {
                 return results;
@@ -384,6 +427,9 @@ public final class QueryPipeline implements AutoCloseable {
             // way as the text checked above): one such metric would otherwise leave the whole
             // combination unprepared, parsed and planned per tick.
             prepared = new Prepared(text, connection.prepareStatement(QuestionMarks.escape(text, standardConformingStrings())));
+            // The server stops each statement at one row past the limit: enough to tell that a
+            // metric returned too many, without receiving the rest.
+            prepared.statement().setMaxRows(maxRows == Integer.MAX_VALUE ? 0 : maxRows + 1);
             statements.put(List.copyOf(parts), prepared);
             if (statements.size() > CACHED_STATEMENTS) {
                 var eldest = statements.entrySet().iterator().next();
@@ -439,6 +485,38 @@ public final class QueryPipeline implements AutoCloseable {
             statement.close();
         } catch (SQLException ignored) {
             // The session may already be gone; the statement dies with it.
+        }
+    }
+
+    /**
+     * A metric's result was larger than pgharvest keeps (rows or bytes): the metric fails alone,
+     * with an error naming the limit and its setting. Not a timeout, not a lost session.
+     */
+    static final class ResultTooLargeException extends SQLException {
+        private static final String PROGRAM_LIMIT_EXCEEDED = "54000";
+        private final int part;
+        private final String what;
+
+        ResultTooLargeException(int part, String what, Throwable cause) {
+            super("a metric returned " + what, PROGRAM_LIMIT_EXCEEDED, cause);
+            this.part = part;
+            this.what = what;
+        }
+
+        private ResultTooLargeException(String metric, String what, Throwable cause) {
+            super((metric == null ? "a metric" : "metric " + metric) + " returned " + what
+                    + "; it is not collected until it returns less", PROGRAM_LIMIT_EXCEEDED, cause);
+            this.part = -1;
+            this.what = what;
+        }
+
+        int part() {
+            return part;
+        }
+
+        /** The same failure, naming {@code metric}. */
+        ResultTooLargeException of(String metric) {
+            return new ResultTooLargeException(metric, what, getCause());
         }
     }
 
