@@ -1,8 +1,6 @@
 package io.pgharvest.architecture;
 
 import com.tngtech.archunit.core.domain.JavaClasses;
-import com.tngtech.archunit.core.importer.ClassFileImporter;
-import com.tngtech.archunit.core.importer.ImportOption;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -21,9 +19,7 @@ class ArchitectureTest {
 
     @BeforeAll
     static void importProductionClasses() {
-        production = new ClassFileImporter()
-                .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
-                .importPackages(ROOT);
+        production = ProductionClasses.get();
     }
 
     @Test
