@@ -84,10 +84,8 @@ class ConnectionTestController {
         } catch (IllegalArgumentException e) {
             throw new InvalidConfigException(StoreTable.SOURCES, name, List.of(new FieldProblem("kind", e.getMessage())));
         }
-        // Refused like on create: a test opens the connection, so a file it names would be read at once.
-        Source given = HostFileParameters.refuse(new Source(name, SourceConnection.parse(kind,
-                draft.connStr() == null ? "" : draft.connStr()).withPassword(draft.password()), kind, null, true,
-                null, Map.of(), null, null, null, false, null, null));
+        Source given = new Source(name, SourceConnection.parse(kind, draft.connStr() == null ? "" : draft.connStr())
+                .withPassword(draft.password()), kind, null, true, null, Map.of(), null, null, null, false, null, null);
         Source withSecret = MaskedPassword.keepStored(given, store.snapshot().sources().get(name));
         if (!endpoints.hasSession(kind)) {
             throw new InvalidConfigException(StoreTable.SOURCES, name, List.of(new FieldProblem("kind",
