@@ -17,7 +17,8 @@ import org.springframework.context.SmartLifecycle;
 
 /**
  * The demo profile's monitored server: an embedded PostgreSQL started with pgharvest and
- * registered as source {@value #SOURCE}, collecting the {@value #PRESET} preset at a demo pace,
+ * registered as source {@value #SOURCE}, collecting the {@value #PRESET} preset and the query insights
+ * metrics at a demo pace,
  * so that a newcomer sees measurements within a minute without installing anything.
  *
  * <p>Lifecycle: starts after the sinks and before the reapers (so the source can be reached
@@ -100,6 +101,11 @@ final class DemoDatabase implements SmartLifecycle {
         Preset preset = store.snapshot().presets().get(PRESET);
         var metrics = new LinkedHashMap<String, Integer>();
         preset.metrics().keySet().forEach(metric -> metrics.put(metric, DEMO_INTERVAL_SECONDS));
+        // The queries view's data (docs/query-insights.md): statements' cost and sessions at the demo's
+        // pace, texts once a minute (only ids not seen before are read).
+        metrics.put("query_stats", DEMO_INTERVAL_SECONDS);
+        metrics.put("query_samples", DEMO_INTERVAL_SECONDS);
+        metrics.put("query_texts", 60);
         return new Source(SOURCE, connStr, null, null, true, PRESET, metrics, null, null,
                 Map.of("env", "demo"), false, null, null);
     }

@@ -34,6 +34,13 @@ final class DemoWorkload {
         } catch (SQLException e) {
             throw new IllegalStateException("Demo profile: cannot create the demo database: " + e.getMessage(), e);
         }
+        // Before the source is registered, so the query insights metrics find the extension on their first read.
+        try (Connection demo = connect(demoConnStr);
+                Statement st = demo.createStatement()) {
+            st.execute("create extension if not exists pg_stat_statements");
+        } catch (SQLException e) {
+            throw new IllegalStateException("Demo profile: cannot create pg_stat_statements: " + e.getMessage(), e);
+        }
         var workload = new DemoWorkload(demoConnStr);
         workload.thread = Thread.ofVirtual().name("demo-workload").start(workload::run);
         return workload;

@@ -64,6 +64,11 @@ class DemoProfileTest {
                     Files.exists(jsonLines) && Files.readString(jsonLines).contains("\"metric\":\"db_stats\""));
             String lines = Files.readString(jsonLines);
             assertThat(lines).contains("\"source\":\"demo\"").contains("\"metric\":\"instance_up\"");
+            // the queries view's data: query_stats rows once the baseline read is past (10 s later)
+            Awaitility.await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(500)).until(() ->
+                    Files.readString(jsonLines).contains("\"metric\":\"query_stats\",\"time\":")
+                            && Files.readString(jsonLines).lines().anyMatch(line ->
+                                    line.contains("\"metric\":\"query_stats\"") && line.contains("\"calls\":")));
 
             String scrape = Awaitility.await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(500))
                     .until(() -> scrape(prometheusPort), body -> body.contains("db_stats"));
