@@ -39,18 +39,30 @@ final class WindowFeed implements MeasurementObserver, SmartLifecycle {
         }
     }
 
+    /**
+     * Starts the writer; also after {@link #stop}: Spring stops the lifecycle beans of a context it
+     * pauses (a cached test context, a context restart) and starts them again, and a feed whose
+     * writer had ended would then drop every batch into a full queue while the window stays empty.
+     */
     @Override
     public synchronized void start() {
-        if (writer == null) {
+        if (writer == null || !writer.isAlive()) {
             writer = Thread.ofVirtual().name("window-feed").start(this::recordUntilStopped);
         }
     }
 
+    /** Ends the writer and waits for it (briefly), so a later start never runs two writers at once. */
     @Override
-    public void stop() {
+    public synchronized void stop() {
         Thread running = writer;
+        writer = null;
         if (running != null) {
             running.interrupt();
+            try {
+                running.join(Duration.ofSeconds(5));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
         }
     }
 
