@@ -2,6 +2,7 @@ package io.pgharvest.reaper;
 
 import io.pgharvest.kind.ServerFacts;
 import io.pgharvest.kind.SourceSession;
+import io.pgharvest.model.BoundedText;
 import io.pgharvest.reaper.instance.Instance;
 import io.pgharvest.reaper.tick.ReaperConfig;
 import io.pgharvest.reaper.tick.SourceDownException;
@@ -125,7 +126,7 @@ final class SessionKeeper {
             connectFailures++;
             Duration backoff = context.reconnectBackoff().after(connectFailures);
             nextConnectAttempt = now.plus(backoff);
-            recordConnectionError("cannot connect [SQLState " + e.getSQLState() + "]: " + e.getMessage(), now);
+            recordConnectionError("cannot connect [SQLState " + e.getSQLState() + "]: " + BoundedText.messageOf(e), now);
             if (connectFailures == 1 || Integer.bitCount(connectFailures) == 1) {
                 log.warn("Source {}: {} (attempt {}, next in {} s)", name, lastConnectionError,
                         connectFailures, backoff.toSeconds());
@@ -171,7 +172,8 @@ final class SessionKeeper {
                 throw e;
             }
             factsStale = true;
-            String reason = "facts query failed, session kept [SQLState " + e.getSQLState() + "]: " + e.getMessage();
+            String reason = "facts query failed, session kept [SQLState " + e.getSQLState() + "]: "
+                    + BoundedText.messageOf(e);
             if (failure == SourceSession.Failure.SLOW) {
                 slowReason = "server slow: " + reason;
             } else {
@@ -235,7 +237,7 @@ final class SessionKeeper {
     }
 
     private void recordConnectionError(String message, Instant at) {
-        lastConnectionError = message;
+        lastConnectionError = BoundedText.of(message);
         lastConnectionErrorAt = at;
     }
 
