@@ -81,7 +81,7 @@ class ConnectionTestController {
     ConnectionTestResult testDraft(@RequestBody SourceRequest draft) {
         String name = draft.name() == null || draft.name().isBlank() ? "draft" : draft.name();
         var problems = new ArrayList<FieldProblem>();
-        SourceKind kind = SourceKind.POSTGRES;
+        SourceKind kind = SourceKind.defaultKind();
         try {
             kind = SourceKind.fromLabel(draft.kind());
         } catch (IllegalArgumentException e) {

@@ -66,7 +66,7 @@ record SourceRequest(
     Source toSource(String pathName, ConfigSnapshot config) {
         var problems = new ArrayList<FieldProblem>();
         String effectiveName = RequestNames.resolve(pathName, name, problems);
-        SourceKind parsedKind = SourceKind.POSTGRES;
+        SourceKind parsedKind = SourceKind.defaultKind();
         try {
             parsedKind = SourceKind.fromLabel(kind);
         } catch (IllegalArgumentException e) {
