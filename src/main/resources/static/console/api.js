@@ -41,11 +41,13 @@ export class ApiError extends Error {
 }
 
 /**
- * fetch with the bearer token; JSON in and out. Returns {body, index} where index is the
- * X-Pgharvest-Index header of a blocking query.
+ * fetch with the bearer token; JSON in and out. Returns {body, index, etag} where index is the
+ * X-Pgharvest-Index header of a blocking query. With `etag` (the etag of an earlier answer) the
+ * server answers 304 without a body when nothing changed: then `unchanged` is true and body null.
  */
-export async function call(method, path, body, {signal, raw} = {}) {
+export async function call(method, path, body, {signal, raw, etag} = {}) {
   const headers = {Authorization: `Bearer ${token}`, Accept: 'application/json, application/problem+json'};
+  if (etag) headers['If-None-Match'] = etag;
   let payload;
   if (raw !== undefined) {
     payload = raw;
@@ -63,11 +65,13 @@ export async function call(method, path, body, {signal, raw} = {}) {
   }
   // A collector shutting down or behind a proxy that lost it answers 502-504: not answering either.
   reached(![502, 503, 504].includes(response.status));
+  const index = response.headers.get('X-Pgharvest-Index');
+  if (response.status === 304) return {body: null, index, etag, unchanged: true};
   const text = await response.text();
   const parsed = text ? JSON.parse(text) : null;
   if (response.status === 401 && accepted) logOut();
   if (!response.ok) throw new ApiError(response.status, parsed);
-  return {body: parsed, index: response.headers.get('X-Pgharvest-Index')};
+  return {body: parsed, index, etag: response.headers.get('ETag')};
 }
 
 export const get = (path, options) => call('GET', path, undefined, options);
@@ -101,16 +105,20 @@ export function isStale(error) {
 export function live(path, render, {wait = '10s', onError, pause = 0} = {}) {
   const controller = new AbortController();
   let index = null;
+  let etag = null;
   (async () => {
     let failures = 0;
     while (!controller.signal.aborted) {
       const separator = path.includes('?') ? '&' : '?';
       const url = index === null ? path : `${path}${separator}index=${index}&wait=${wait}`;
       try {
-        const answer = await get(url, {signal: controller.signal});
+        // The etag of the last answer: a wait that expires on unchanged data answers 304 with no
+        // body (the fleet status of 1,000 sources is ~500 KB), and the page keeps what it shows.
+        const answer = await get(url, {signal: controller.signal, etag});
         failures = 0;
         index = answer.index;
-        render(answer.body);
+        etag = answer.etag;
+        if (!answer.unchanged) render(answer.body);
         // A query whose data changes all the time (the fleet's key numbers) is re-asked at most
         // once per pause, not once per change.
         if (pause) await new Promise(resolve => setTimeout(resolve, pause));
@@ -119,6 +127,7 @@ export function live(path, render, {wait = '10s', onError, pause = 0} = {}) {
         onError?.(error);
         failures++;
         index = null;
+        etag = null;
         await new Promise(resolve => setTimeout(resolve, Math.min(10000, 500 * 2 ** failures)));
       }
     }

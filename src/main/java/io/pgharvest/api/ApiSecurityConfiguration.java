@@ -9,7 +9,7 @@ import org.springframework.context.annotation.Configuration;
 import org.springframework.core.Ordered;
 import tools.jackson.databind.json.JsonMapper;
 
-/** Wires the bearer-token check in front of everything else. */
+/** Wires the API's servlet filters: request limits and headers, the bearer-token check, then ETags. */
 @Configuration(proxyBeanMethods = false)
 class ApiSecurityConfiguration {
 
@@ -34,6 +34,15 @@ class ApiSecurityConfiguration {
         var registration = new FilterRegistrationBean<>(new RequestLimitsFilter(json, actuatorBasePath));
         registration.addUrlPatterns("/*");
         registration.setOrder(Ordered.HIGHEST_PRECEDENCE + 5);
+        return registration;
+    }
+
+    /** After the token check: only an authorized answer gets an ETag or a 304. */
+    @Bean
+    FilterRegistrationBean<UnchangedAnswerFilter> unchangedAnswerFilter() {
+        var registration = new FilterRegistrationBean<>(new UnchangedAnswerFilter());
+        registration.addUrlPatterns("/api/v1/*");
+        registration.setOrder(Ordered.HIGHEST_PRECEDENCE + 20);
         return registration;
     }
 }

@@ -4,7 +4,6 @@ import static io.pgharvest.api.BlockingQuery.INDEX_HEADER;
 
 import io.pgharvest.api.ApiDocs;
 import io.pgharvest.api.BlockingQuery;
-import io.pgharvest.api.InvalidParameterException;
 import io.pgharvest.model.FieldProblem;
 import io.pgharvest.model.StoreTable;
 import io.pgharvest.store.ConfigStore;
@@ -92,21 +91,38 @@ class WindowController {
                         + new TreeSet<>(ChartedColumns.metrics())));
             }
         });
-        requireSource(name);
-        long seen = request.query().await(window.changesOf(name));
-        Instant to = clock.instant();
-        Instant from = to.minus(request.span());
-        var body = new SourceSeries(name, from, to, windowSpan(), window.read(name, from.toEpochMilli(), metrics));
-        return ResponseEntity.ok().header(INDEX_HEADER, Long.toString(seen)).body(body);
+        var read = awaitSource(name, request);
+        return read.answer(new SourceSeries(name, read.from(), read.to(), windowSpan(),
+                window.read(name, read.fromMillis(), metrics)));
     }
 
     private Duration windowSpan() {
         return Duration.ofMillis(window.limits().spanMillis());
     }
 
-    private void requireSource(String name) {
+    /**
+     * What a source's endpoints share once their parameters parsed: 404 for an unknown source, the
+     * blocking wait on the source's index, then the span's bounds taken after the wait so a woken
+     * request reads up to now.
+     */
+    private SpanRead awaitSource(String name, WindowRequest request) {
         if (window.source(name).isEmpty() && !store.snapshot().sources().containsKey(name)) {
             throw new NoSuchItemException(StoreTable.SOURCES, name);
+        }
+        long seen = request.query().await(window.changesOf(name));
+        Instant to = clock.instant();
+        return new SpanRead(seen, to.minus(request.span()), to);
+    }
+
+    /** A source's span read after its blocking wait, answered with the index it waited for. */
+    private record SpanRead(long seen, Instant from, Instant to) {
+
+        long fromMillis() {
+            return from.toEpochMilli();
+        }
+
+        <T> ResponseEntity<T> answer(T body) {
+            return ResponseEntity.ok().header(INDEX_HEADER, Long.toString(seen)).body(body);
         }
     }
 
@@ -129,16 +145,12 @@ class WindowController {
             @Parameter(description = ApiDocs.INDEX_PARAM) @RequestParam(required = false) String index,
             @Parameter(description = ApiDocs.WAIT_PARAM) @RequestParam(required = false) String wait) {
         var request = WindowRequest.parse(span, index, wait, windowSpan(), problems -> { });
-        requireSource(name);
-        long seen = request.query().await(window.changesOf(name));
-        Instant to = clock.instant();
-        Instant from = to.minus(request.span());
-        List<Statement> statements = window.source(name).map(w -> w.statements(from.toEpochMilli())).orElse(List.of())
+        var read = awaitSource(name, request);
+        List<Statement> statements = window.source(name).map(w -> w.statements(read.fromMillis())).orElse(List.of())
                 .stream().filter(s -> dbname == null || dbname.equals(s.dbname()))
                 .sorted(Comparator.comparingDouble(Statement::totalExecTime).reversed()
                         .thenComparing(Statement::queryid)).toList();
-        return ResponseEntity.ok().header(INDEX_HEADER, Long.toString(seen))
-                .body(new SourceStatements(name, from, to, windowSpan(), statements));
+        return read.answer(new SourceStatements(name, read.from(), read.to(), windowSpan(), statements));
     }
 
     @GetMapping("/api/v1/sources/{name}/queries/{queryid}")
@@ -158,18 +170,13 @@ class WindowController {
             @Parameter(description = ApiDocs.INDEX_PARAM) @RequestParam(required = false) String index,
             @Parameter(description = ApiDocs.WAIT_PARAM) @RequestParam(required = false) String wait) {
         var request = WindowRequest.parse(span, index, wait, windowSpan(), problems -> { });
-        requireSource(name);
-        long seen = request.query().await(window.changesOf(name));
-        Instant to = clock.instant();
-        Instant from = to.minus(request.span());
-        long fromMillis = from.toEpochMilli();
-        List<Series> series = window.read(name, fromMillis, Set.of(SourceWindow.QUERY_STATS)).stream()
+        var read = awaitSource(name, request);
+        List<Series> series = window.read(name, read.fromMillis(), Set.of(SourceWindow.QUERY_STATS)).stream()
                 .filter(s -> queryid.equals(s.tags().get("queryid"))).toList();
-        var body = window.source(name)
-                .map(w -> new StatementHistory(name, queryid, w.text(queryid), from, to, windowSpan(), series,
-                        w.samples(fromMillis, queryid, MAX_SAMPLES)))
-                .orElse(new StatementHistory(name, queryid, null, from, to, windowSpan(), series, List.of()));
-        return ResponseEntity.ok().header(INDEX_HEADER, Long.toString(seen)).body(body);
+        var source = window.source(name);
+        return read.answer(new StatementHistory(name, queryid, source.map(w -> w.text(queryid)).orElse(null),
+                read.from(), read.to(), windowSpan(), series,
+                source.map(w -> w.samples(read.fromMillis(), queryid, MAX_SAMPLES)).orElse(List.of())));
     }
 
     @GetMapping("/api/v1/window")

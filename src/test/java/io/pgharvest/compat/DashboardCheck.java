@@ -305,9 +305,8 @@ public final class DashboardCheck {
         JsonNode dashboard = JSON.readTree(file.toFile());
         Map<String, String> variables = variables(dashboard, sink, sql, dbname);
         var outcomes = new ArrayList<Outcome>();
-        for (JsonNode panel : panels(dashboard)) {
-            List<String> queries = new ArrayList<>();
-            rawSql(panel.has("targets") ? panel.path("targets") : panel.path("spec").path("data"), queries);
+        for (JsonNode panel : GrafanaPanels.panels(dashboard)) {
+            List<String> queries = GrafanaPanels.rawSql(panel);
             if (queries.isEmpty()) {
                 continue;
             }
@@ -320,8 +319,7 @@ public final class DashboardCheck {
                     error = e.getMessage().lines().findFirst().orElse("");
                 }
             }
-            String title = panel.path("title").asString(panel.path("spec").path("title").asString());
-            outcomes.add(new Outcome(file.getFileName().toString(), title,
+            outcomes.add(new Outcome(file.getFileName().toString(), GrafanaPanels.title(panel),
                     data ? Outcome.DATA : error == null ? Outcome.EMPTY : Outcome.ERROR, error));
         }
         return outcomes;
@@ -334,30 +332,6 @@ public final class DashboardCheck {
         } finally {
             sink.rollback();
         }
-    }
-
-    /** Panels of the classic layout (panels, rows) and of Grafana's v2 schema (spec.elements). */
-    private static List<JsonNode> panels(JsonNode dashboard) {
-        var out = new ArrayList<JsonNode>();
-        collect(dashboard.path("panels"), out);
-        dashboard.path("rows").forEach(row -> collect(row.path("panels"), out));
-        dashboard.path("spec").path("elements").forEach(out::add);
-        return out;
-    }
-
-    private static void rawSql(JsonNode node, List<String> out) {
-        if (node.isObject() && node.hasNonNull("rawSql") && !node.get("rawSql").asString().isBlank()) {
-            out.add(node.get("rawSql").asString());
-            return;
-        }
-        node.forEach(child -> rawSql(child, out));
-    }
-
-    private static void collect(JsonNode panels, List<JsonNode> out) {
-        panels.forEach(panel -> {
-            out.add(panel);
-            collect(panel.path("panels"), out);
-        });
     }
 
     /** Template variables: dbname is the collected source; query variables take their first value. */
