@@ -22,7 +22,6 @@ import os
 import re
 import shutil
 import signal
-import socket
 import statistics
 import subprocess
 import sys
@@ -32,6 +31,9 @@ import urllib.request
 from datetime import datetime, timezone
 from pathlib import Path
 
+from benchlib import (CLK_TCK, TOKEN, Cluster, find_java, launch_pgharvest, load_average, log, pgharvest_meters,
+                      proc_stat, rss_kb, set_tag)
+
 # The `debug` preset's metrics that need something a plain server does not have (an OS helper
 # or extension, a backup tool, server log access, superuser helper functions) or that pgwatch
 # itself answers without SQL.
@@ -40,112 +42,8 @@ NOT_ON_A_PLAIN_SERVER = {
     "psutil_disk_io_total", "psutil_mem", "smart_health_per_disk", "vmstat", "change_events",
     "server_log_event_counts", "instance_up", "table_bloat_approx_stattuple",
 }
-TOKEN = "bench-token-0123456789abcdef"
-CLK_TCK = os.sysconf("SC_CLK_TCK")
+
 SIDES = ("pgwatch", "pgharvest")
-
-
-def log(msg):
-    print(f"[side-by-side {datetime.now(timezone.utc):%H:%M:%S}] {msg}", flush=True)
-
-
-def load_average():
-    return " ".join(Path("/proc/loadavg").read_text().split()[:3])
-
-
-# ---------------------------------------------------------------------------------------------
-# /proc readings
-
-def proc_stat(pid):
-    """(ppid, utime+stime, cutime+cstime) in clock ticks, or None when the process is gone."""
-    try:
-        text = Path(f"/proc/{pid}/stat").read_text()
-    except (FileNotFoundError, ProcessLookupError):
-        return None
-    fields = text[text.rindex(")") + 2:].split()
-    # fields[0] is state (field 3); utime is field 14 -> index 11
-    return int(fields[1]), int(fields[11]) + int(fields[12]), int(fields[13]) + int(fields[14])
-
-
-def rss_kb(pid):
-    try:
-        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1])
-    except FileNotFoundError:
-        pass
-    return None
-
-
-def tree_cpu_ticks(root_pid):
-    """CPU of a postmaster and all its children, including children that already ended.
-
-    The postmaster reaps its backends, so their CPU moves into its cutime/cstime when they exit:
-    live children + the postmaster's own + its reaped children's is cumulative, and a window's
-    delta counts the sessions that came and went inside it (pgwatch reconnects every 30 s).
-    """
-    own = proc_stat(root_pid)
-    if own is None:
-        raise RuntimeError(f"postmaster {root_pid} is gone")
-    total = own[1] + own[2]
-    for entry in os.listdir("/proc"):
-        if entry.isdigit():
-            st = proc_stat(int(entry))
-            if st is not None and st[0] == root_pid:
-                total += st[1]
-    return total
-
-
-# ---------------------------------------------------------------------------------------------
-# PostgreSQL clusters (Debian binaries, run as `postgres`)
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-class Cluster:
-    def __init__(self, name, bin_dir, root, settings):
-        self.name = name
-        self.bin = Path(bin_dir)
-        self.dir = root / name
-        self.port = free_port()
-        self.dir.mkdir()
-        shutil.chown(self.dir, "postgres", "postgres")
-        data = self.dir / "data"
-        self._as_postgres([self.bin / "initdb", "-D", data, "-U", "postgres", "-A", "trust",
-                           "--no-sync", "-E", "UTF8", "--locale=C"], quiet=True)
-        conf = {"listen_addresses": "'127.0.0.1'", "port": str(self.port),
-                "unix_socket_directories": f"'{self.dir}'", "fsync": "off",
-                "synchronous_commit": "off", "full_page_writes": "off", **settings}
-        with open(data / "postgresql.conf", "a") as f:
-            for k, v in conf.items():
-                f.write(f"{k} = {v}\n")
-        self._as_postgres([self.bin / "pg_ctl", "-D", data, "-l", self.dir / "server.log", "-w",
-                           "-t", "120", "start"], quiet=True)
-        self.postmaster = int((data / "postmaster.pid").read_text().splitlines()[0])
-        self.data = data
-
-    def _as_postgres(self, cmd, quiet=False):
-        subprocess.run(["runuser", "-u", "postgres", "--"] + [str(c) for c in cmd], check=True,
-                       cwd=self.dir, stdout=subprocess.DEVNULL if quiet else None)
-
-    def url(self, db):
-        return f"postgresql://postgres@127.0.0.1:{self.port}/{db}"
-
-    def sql(self, sql, db="postgres"):
-        out = subprocess.run(["psql", "-X", "-q", "-At", "-v", "ON_ERROR_STOP=1", "-h", "127.0.0.1",
-                              "-p", str(self.port), "-U", "postgres", "-d", db, "-c", sql],
-                             check=True, capture_output=True, text=True)
-        return out.stdout.strip()
-
-    def cpu_ticks(self):
-        return tree_cpu_ticks(self.postmaster)
-
-    def stop(self):
-        subprocess.run(["runuser", "-u", "postgres", "--", str(self.bin / "pg_ctl"), "-D", str(self.data),
-                        "-m", "immediate", "-w", "stop"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
 
 def db_name(i):
@@ -220,33 +118,6 @@ def measurements_in(sink, db, start_epoch, end_epoch):
 # ---------------------------------------------------------------------------------------------
 # The collectors
 
-class Collector:
-    def __init__(self, side, popen, log_path):
-        self.side = side
-        self.popen = popen
-        self.log_path = log_path
-
-    @property
-    def pid(self):
-        return self.popen.pid
-
-    def require_alive(self):
-        if self.popen.poll() is not None:
-            tail = "\n".join(Path(self.log_path).read_text(errors="replace").splitlines()[-40:])
-            raise RuntimeError(f"{self.side} exited with code {self.popen.returncode}; last lines of "
-                               f"{self.log_path}:\n{tail}")
-
-    def stop(self):
-        if self.popen.poll() is None:
-            self.popen.send_signal(signal.SIGTERM)
-            try:
-                self.popen.wait(30)
-            except subprocess.TimeoutExpired:
-                log(f"{self.side} did not stop within 30 s; killing it")
-                self.popen.kill()
-                self.popen.wait(10)
-
-
 def start_pgwatch(args, work, sources_yaml, metrics_yaml, sink_url):
     log_path = work / "pgwatch.log"
     cmd = [args.pgwatch, f"--sources={sources_yaml}", f"--metrics={metrics_yaml}", f"--sink={sink_url}",
@@ -256,55 +127,17 @@ def start_pgwatch(args, work, sources_yaml, metrics_yaml, sink_url):
 
 
 def start_pgharvest(args, work, sources_yaml, metrics_yaml, sink_url):
-    log_path = work / "pgharvest.log"
-    port = free_port()
-    # With --aot-cache, AOTMode=on: a cache the JVM refuses (another JDK build, a jar rebuilt since
-    # the training) stops the run instead of measuring a start without it.
-    aot = [f"-XX:AOTCache={args.aot_cache}", "-XX:AOTMode=on"] if args.aot_cache else []
-    cmd = [args.java, f"@{args.jvm_options}", *aot, "-jar", args.jar,
-           f"--server.port={port}", "--server.address=127.0.0.1",
-           f"--pgharvest.data-dir={work / 'data'}", f"--pgharvest.api.token={TOKEN}",
-           "--spring.main.banner-mode=off",
-           # Both collectors log in as the bench cluster's superuser (pgwatch has no such check);
-           # pgharvest refuses that unless told (docs/security.md).
-           "--pgharvest.security.allow-superuser-sources=true",
-           f"--pgharvest.import.metrics={metrics_yaml}", f"--pgharvest.import.sources={sources_yaml}",
-           "--pgharvest.sinks[0].type=postgres", f"--pgharvest.sinks[0].url={sink_url}", *args.pgharvest_arg]
-    env = {k: v for k, v in os.environ.items() if k not in ("JAVA_TOOL_OPTIONS", "JDK_JAVA_OPTIONS", "_JAVA_OPTIONS")}
-    popen = subprocess.Popen(cmd, cwd=work, env=env, stdout=open(log_path, "w"), stderr=subprocess.STDOUT)
-    collector = Collector("pgharvest", popen, log_path)
-    collector.port = port
-    deadline = time.time() + 180
-    while time.time() < deadline:
-        collector.require_alive()
-        try:
-            with urllib.request.urlopen(f"http://127.0.0.1:{port}/actuator/health/readiness", timeout=2) as r:
-                if r.status == 200:
-                    return collector
-        except OSError:
-            pass
-        time.sleep(0.5)
-    collector.stop()
-    raise RuntimeError("pgharvest was not ready within 180 s")
+    return launch_pgharvest(args.java, args.jvm_options, args.jar, args.aot_cache, work, [
+        # Both collectors log in as the bench cluster's superuser (pgwatch has no such check);
+        # pgharvest refuses that unless told (docs/security.md).
+        "--pgharvest.security.allow-superuser-sources=true",
+        f"--pgharvest.import.metrics={metrics_yaml}", f"--pgharvest.import.sources={sources_yaml}",
+        "--pgharvest.sinks[0].type=postgres", f"--pgharvest.sinks[0].url={sink_url}", *args.pgharvest_arg])
 
 
 def pgharvest_prometheus(collector):
     """A few of pgharvest's own counters (sums over labels), for the notes; {} when unreachable."""
-    try:
-        req = urllib.request.Request(f"http://127.0.0.1:{collector.port}/actuator/prometheus",
-                                     headers={"Authorization": f"Bearer {TOKEN}"})
-        with urllib.request.urlopen(req, timeout=10) as r:
-            text = r.read().decode()
-    except OSError:
-        return {}
-    sums = {}
-    for line in text.splitlines():
-        if line.startswith("#"):
-            continue
-        m = re.match(r"^(pgharvest_[a-z_]+?)(\{[^}]*\})? ([0-9.eE+-]+)$", line)
-        if m and m.group(1).endswith("_total"):
-            sums[m.group(1)] = sums.get(m.group(1), 0) + float(m.group(3))
-    return sums
+    return pgharvest_meters(collector)
 
 
 def instant(value):
@@ -575,16 +408,6 @@ def render(runs, label):
 
 # ---------------------------------------------------------------------------------------------
 
-def find_java():
-    best = None
-    for jdk in Path("/usr/lib/jvm").glob("*"):
-        java = jdk / "bin" / "java"
-        m = re.search(r"(\d+)", jdk.name.replace("1.17", "17"))
-        if java.is_file() and m and int(m.group(1)) >= 21 and (best is None or int(m.group(1)) > best[0]):
-            best = (int(m.group(1)), java)
-    return str(best[1]) if best else None
-
-
 def main():
     repo = Path(__file__).resolve().parent.parent
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -622,6 +445,7 @@ def main():
     p.add_argument("--output", default=str(repo / "target" / "pgwatch-side-by-side"))
     p.add_argument("--report-only", action="store_true", help="measure nothing; write results.md from runs.jsonl")
     args = p.parse_args()
+    set_tag("side-by-side")
     # a plain kill runs the clean-up below too (collector, clusters, temp files)
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
 

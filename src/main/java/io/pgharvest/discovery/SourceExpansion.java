@@ -6,7 +6,6 @@ import io.pgharvest.model.SourceKind;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -22,7 +21,7 @@ import java.util.concurrent.locks.ReentrantLock;
  */
 public final class SourceExpansion {
 
-    private final Map<SourceKind, SourceDiscoverer> discoverers = new EnumMap<>(SourceKind.class);
+    private final Map<SourceKind, SourceDiscoverer> discoverers = new HashMap<>();
     private final DiscoveryProperties properties;
     private final Clock clock;
     private final ReentrantLock lock = new ReentrantLock();

@@ -15,8 +15,9 @@ import java.util.Set;
  *
  * <p>Implementations are Spring components (or beans) of this package; {@link EndpointRegistry}
  * finds them by {@link #kinds()}. The rules a source of the kind must satisfy before it is
- * stored (its connection parameters, its selection) are the kernel's ({@code model.SourceRules}
- * by {@code SourceKind}), since the store checks every write without the engine. A kind that
+ * stored (its connection parameters, its selection) are the kind package's
+ * {@link io.pgharvest.model.KindRules}, which the kernel finds without Spring, since the store
+ * checks every write without the engine. A kind that
  * stands for other sources (Patroni: its members) has no endpoint: its discoverer names the
  * sources that are collected.
  */

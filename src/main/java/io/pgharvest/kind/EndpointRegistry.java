@@ -6,7 +6,7 @@ import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Collection;
-import java.util.EnumMap;
+import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
 
@@ -16,7 +16,7 @@ import java.util.Optional;
  */
 public final class EndpointRegistry {
 
-    private final Map<SourceKind, Endpoint> byKind = new EnumMap<>(SourceKind.class);
+    private final Map<SourceKind, Endpoint> byKind = new HashMap<>();
 
     /** @throws IllegalArgumentException when two endpoints claim one kind */
     EndpointRegistry(Collection<? extends Endpoint> endpoints) {

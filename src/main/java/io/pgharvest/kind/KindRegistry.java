@@ -4,7 +4,7 @@ import io.pgharvest.discovery.SourceDiscoverer;
 import io.pgharvest.model.SourceKind;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.EnumSet;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 
@@ -19,7 +19,7 @@ public final class KindRegistry {
     private final List<Entry> kinds;
 
     KindRegistry(EndpointRegistry endpoints, Collection<? extends SourceDiscoverer> discoverers) {
-        Set<SourceKind> discovering = EnumSet.noneOf(SourceKind.class);
+        Set<SourceKind> discovering = new HashSet<>();
         discoverers.forEach(discoverer -> discovering.addAll(discoverer.kinds()));
         var list = new ArrayList<Entry>();
         for (SourceKind kind : SourceKind.values()) {
@@ -31,7 +31,7 @@ public final class KindRegistry {
         this.kinds = List.copyOf(list);
     }
 
-    /** Every kind with an endpoint or a discoverer, in {@link SourceKind}'s order (the default first). */
+    /** Every kind with an endpoint or a discoverer, in the order the kinds are registered ({@link SourceKind#values()}, the default first). */
     public List<Entry> kinds() {
         return kinds;
     }

@@ -1,31 +1,56 @@
 package io.pgharvest.model;
 
 import java.util.List;
+import java.util.OptionalInt;
+import java.util.Set;
 
 /**
- * What a source's kind decides in the kernel: how its connection string reads
- * ({@link SourceConnection}) and what of the selection and options its endpoint can act on. Each
- * {@link SourceKind} names its rules and {@link SourceRules} applies them with the rules every
- * source shares, so no rule branches on the kind. They live in the kernel because every write to
- * the store is checked with them, without the engine that opens the sessions.
+ * The kernel's one view of a kind of source: its name, how its connection string reads
+ * ({@link SourceConnection}) and what of the selection and options its endpoint can act on.
+ * {@link SourceRules} applies these rules with the rules every source shares, so no rule branches
+ * on the kind.
+ *
+ * <p>Each kind's package under {@code kind} contributes one implementation, listed in
+ * {@code META-INF/services/io.pgharvest.model.KindRules} (a public class with a public no-argument
+ * constructor). They are found with {@link java.util.ServiceLoader} rather than as Spring beans
+ * because every write to the store, every file read at start-up and every import is checked with
+ * them, with or without the engine or a Spring context; the order of that file is the order in
+ * which the API and the console list the kinds.
  */
-interface KindRules {
+public interface KindRules {
 
-    /** A PostgreSQL server (the default). */
-    KindRules SERVER = new KindRules() {
-    };
+    /** The kind's name, as {@code kind} of pgwatch's sources.yaml and of the API spells it. */
+    String label();
+
+    /** Whether a source that names no kind is of this kind; exactly one kind is. */
+    default boolean isDefault() {
+        return false;
+    }
+
+    /** Names this kind was known by, read as {@link #label()} (pgwatch's former spellings). */
+    default Set<String> formerLabels() {
+        return Set.of();
+    }
 
     /** Whether the connection string names a DCS ({@code DcsAddress}) rather than a server. */
     default boolean readsDcsAddress() {
         return false;
     }
 
-    /** Problems of the selection and options for this kind (after the selection's own checks). */
-    default void checkUse(Source source, ConfigSnapshot config, List<FieldProblem> problems) {
-    }
-
     /** Whether the kind lists databases by name patterns ({@code includePattern}, {@code excludePattern}). */
     default boolean selectsDatabases() {
         return false;
+    }
+
+    /**
+     * The key of a metric's {@code sqls} written for this kind, when it is not a PostgreSQL server
+     * (whose SQL is keyed by major version): pgwatch's pooler keys. {@link MetricRules} accepts it.
+     */
+    default OptionalInt sqlKey() {
+        return OptionalInt.empty();
+    }
+
+    /** Problems of the selection and options for this kind (after the selection's own checks). */
+    default void checkUse(Source source, ConfigSnapshot config, List<FieldProblem> problems) {
     }
 }

@@ -14,12 +14,6 @@ public final class MetricRules {
     /** Lowest and highest key accepted in a metric's {@code sqls} map. */
     public static final int MIN_MAJOR_VERSION = 9;
     public static final int MAX_MAJOR_VERSION = 99;
-    /**
-     * pgwatch's keys for SQL sent to a connection pooler's admin console instead of a PostgreSQL
-     * server: {@code 0} for pgbouncer, {@code 3} for pgpool.
-     */
-    public static final int PGBOUNCER_SQL_KEY = 0;
-    public static final int PGPOOL_SQL_KEY = 3;
     public static final int MAX_STATEMENT_TIMEOUT_SECONDS = 86_400;
     /** Size limits of a metric's texts. */
     public static final int MAX_SQL_CHARS = 65_536;
@@ -125,14 +119,21 @@ public final class MetricRules {
         return isSqlKey(version) ? OptionalInt.of(version) : OptionalInt.empty();
     }
 
-    /** A PostgreSQL major version, or one of the pooler keys ({@link #PGBOUNCER_SQL_KEY}, {@link #PGPOOL_SQL_KEY}). */
+    /**
+     * A PostgreSQL major version, or the key of a kind whose SQL is not keyed by version
+     * ({@link KindRules#sqlKey()}: pgwatch's {@code 0} for pgbouncer, {@code 3} for pgpool).
+     */
     public static boolean isSqlKey(int key) {
-        return key == PGBOUNCER_SQL_KEY || key == PGPOOL_SQL_KEY
-                || key >= MIN_MAJOR_VERSION && key <= MAX_MAJOR_VERSION;
+        return key >= MIN_MAJOR_VERSION && key <= MAX_MAJOR_VERSION
+                || SourceKind.values().stream().anyMatch(kind -> kind.rules().sqlKey().equals(OptionalInt.of(key)));
     }
 
     public static String notAMajorVersion() {
-        return "not a PostgreSQL major version (" + MIN_MAJOR_VERSION + " to " + MAX_MAJOR_VERSION + "), nor "
-                + PGBOUNCER_SQL_KEY + " (pgbouncer) or " + PGPOOL_SQL_KEY + " (pgpool)";
+        List<String> kindKeys = SourceKind.values().stream().filter(kind -> kind.rules().sqlKey().isPresent())
+                .map(kind -> kind.rules().sqlKey().getAsInt() + " (" + kind.label() + ")").toList();
+        String keys = kindKeys.size() <= 1 ? String.join("", kindKeys)
+                : String.join(", ", kindKeys.subList(0, kindKeys.size() - 1)) + " or " + kindKeys.getLast();
+        return "not a PostgreSQL major version (" + MIN_MAJOR_VERSION + " to " + MAX_MAJOR_VERSION + ")"
+                + (keys.isEmpty() ? "" : ", nor " + keys);
     }
 }

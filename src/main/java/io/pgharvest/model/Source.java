@@ -45,7 +45,7 @@ public record Source(
     public Source {
         Objects.requireNonNull(name, "name");
         Objects.requireNonNull(connection, "connStr");
-        kind = kind == null ? SourceKind.POSTGRES : kind;
+        kind = kind == null ? SourceKind.defaultKind() : kind;
         if (!connection.readAs(kind)) {
             connection = SourceConnection.parse(kind, connection.text());
         }

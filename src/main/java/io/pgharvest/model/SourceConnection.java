@@ -12,7 +12,7 @@ import java.util.Optional;
  * discoverer) and then handed around as this value, so nothing downstream parses the text again.
  *
  * <p>How the text parses follows the source's kind: a {@link DcsAddress} for a kind whose rules read
- * one ({@link SourceKind#PATRONI}), a {@link ConnectionString} for every other kind. The text is kept as written (it is what the
+ * one ({@link KindRules#readsDcsAddress()}: Patroni), a {@link ConnectionString} for every other kind. The text is kept as written (it is what the
  * store writes back, byte for byte). Text that does not parse is still a value, carrying the parse
  * error: {@link SourceRules} reports it against the field {@code connStr}, so a request with a bad
  * connection string and other problems gets every problem named at once.

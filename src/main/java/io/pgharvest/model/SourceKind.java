@@ -2,31 +2,26 @@ package io.pgharvest.model;
 
 import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonValue;
-import java.util.Arrays;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.ServiceLoader;
 import java.util.stream.Collectors;
 
-/** What sits behind a source's connection string; spelled as in pgwatch's sources.yaml. */
-public enum SourceKind {
-    POSTGRES("postgres", KindRules.SERVER),
-    POSTGRES_CONTINUOUS_DISCOVERY("postgres-continuous-discovery", new DiscoveryKindRules()),
-    PGBOUNCER("pgbouncer", new ConsoleKindRules(MetricRules.PGBOUNCER_SQL_KEY)),
-    PGPOOL("pgpool", new ConsoleKindRules(MetricRules.PGPOOL_SQL_KEY)),
-    /** A Patroni cluster (or every cluster of a namespace) read from etcd; its members are collected. */
-    PATRONI("patroni", new DcsKindRules());
-
-    /**
-     * pgwatch's former names for {@link #PATRONI}: it reads them as {@code patroni} (the DCS path
-     * decides between one cluster and a whole namespace), and so does pgharvest.
-     */
-    private static final java.util.Map<String, SourceKind> ALIASES = java.util.Map.of(
-            "patroni-continuous-discovery", PATRONI,
-            "patroni-namespace-discovery", PATRONI);
+/**
+ * What sits behind a source's connection string, by the name pgwatch's sources.yaml gives it. The
+ * kinds are the {@link KindRules} the kind packages register (see there); one instance per kind, so
+ * kinds compare by identity. The kernel names none of them.
+ */
+public final class SourceKind {
 
     private final String label;
     private final KindRules rules;
 
-    SourceKind(String label, KindRules rules) {
-        this.label = label;
+    private SourceKind(KindRules rules) {
+        this.label = rules.label();
         this.rules = rules;
     }
 
@@ -40,22 +35,79 @@ public enum SourceKind {
         return label;
     }
 
-    /** Parses the pgwatch spelling; {@code null} means the default, {@code postgres}. */
+    /** Every registered kind, in the order of the registration file (the default first there). */
+    public static List<SourceKind> values() {
+        return Registered.KINDS;
+    }
+
+    /** The kind of a source that names none: a PostgreSQL server, as in pgwatch's sources.yaml. */
+    public static SourceKind defaultKind() {
+        return Registered.DEFAULT;
+    }
+
+    /** Parses the pgwatch spelling (a former one too); {@code null} or blank means {@link #defaultKind()}. */
     @JsonCreator
     public static SourceKind fromLabel(String label) {
         if (label == null || label.isBlank()) {
-            return POSTGRES;
+            return defaultKind();
         }
-        for (SourceKind kind : values()) {
-            if (kind.label.equalsIgnoreCase(label.trim())) {
-                return kind;
+        SourceKind kind = Registered.BY_LABEL.get(label.trim().toLowerCase(Locale.ROOT));
+        if (kind == null) {
+            throw new IllegalArgumentException("unknown source kind '" + label + "', expected one of "
+                    + values().stream().map(SourceKind::label).collect(Collectors.joining(", ")));
+        }
+        return kind;
+    }
+
+    @Override
+    public String toString() {
+        return label;
+    }
+
+    /**
+     * The registered kinds, loaded once when first asked for. A registration that names one label
+     * or one SQL key twice, or no default or two, fails here rather than letting one kind shadow
+     * another.
+     */
+    private static final class Registered {
+
+        static final List<SourceKind> KINDS;
+        static final Map<String, SourceKind> BY_LABEL = new HashMap<>();
+        static final SourceKind DEFAULT;
+
+        static {
+            var kinds = new ArrayList<SourceKind>();
+            SourceKind defaultKind = null;
+            for (KindRules rules : ServiceLoader.load(KindRules.class, SourceKind.class.getClassLoader())) {
+                var kind = new SourceKind(rules);
+                kinds.add(kind);
+                register(kind.label, kind);
+                rules.formerLabels().forEach(former -> register(former, kind));
+                rules.sqlKey().ifPresent(key -> kinds.stream().filter(other -> other != kind
+                        && other.rules.sqlKey().equals(rules.sqlKey())).findFirst().ifPresent(other -> {
+                            throw new IllegalStateException("kinds " + other + " and " + kind + " claim SQL key " + key);
+                        }));
+                if (rules.isDefault()) {
+                    if (defaultKind != null) {
+                        throw new IllegalStateException("two default kinds: " + defaultKind + " and " + kind);
+                    }
+                    defaultKind = kind;
+                }
+            }
+            if (defaultKind == null) {
+                throw new IllegalStateException("no default kind among the registered kinds " + kinds
+                        + " (META-INF/services/" + KindRules.class.getName() + ")");
+            }
+            KINDS = List.copyOf(kinds);
+            DEFAULT = defaultKind;
+        }
+
+        private static void register(String label, SourceKind kind) {
+            SourceKind other = BY_LABEL.put(label.toLowerCase(Locale.ROOT), kind);
+            if (other != null) {
+                throw new IllegalStateException("kind name '" + label + "' registered twice: by "
+                        + other.rules.getClass().getName() + " and " + kind.rules.getClass().getName());
             }
         }
-        SourceKind alias = ALIASES.get(label.trim().toLowerCase(java.util.Locale.ROOT));
-        if (alias != null) {
-            return alias;
-        }
-        throw new IllegalArgumentException("unknown source kind '" + label + "', expected one of "
-                + Arrays.stream(values()).map(SourceKind::label).collect(Collectors.joining(", ")));
     }
 }

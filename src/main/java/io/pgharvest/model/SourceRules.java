@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.regex.Pattern;
 import java.util.regex.PatternSyntaxException;
+import java.util.stream.Collectors;
 
 /**
  * Every rule a {@link Source} must satisfy: the store checks each write with it, start-up checks
@@ -114,14 +115,16 @@ public final class SourceRules {
         });
     }
 
-    /** Database name patterns select what continuous discovery collects; no other kind has a use for them. */
+    /** Database name patterns select what a discovering kind collects; no other kind has a use for them. */
     private static void checkPattern(String field, Source source, String regex, List<FieldProblem> problems) {
         if (regex == null) {
             return;
         }
         if (!source.kind().rules().selectsDatabases()) {
-            problems.add(new FieldProblem(field, "database name patterns are only used by sources of kind '"
-                    + SourceKind.POSTGRES_CONTINUOUS_DISCOVERY.label() + "'; leave it out"));
+            problems.add(new FieldProblem(field, "database name patterns are only used by sources of kind "
+                    + SourceKind.values().stream().filter(kind -> kind.rules().selectsDatabases())
+                            .map(kind -> "'" + kind.label() + "'").collect(Collectors.joining(" or "))
+                    + "; leave it out"));
             return;
         }
         try {

@@ -14,9 +14,12 @@ import java.util.Map;
  * @param spilled measurements waiting in the spill log
  * @param spilledBytes size of the spill log
  * @param written measurements delivered since start
- * @param dropped measurements given up since start (spill bound, rejected data, spill failures)
+ * @param dropped measurements given up since start (spill bound, rejected data, spill failures,
+ *     spill records lost to damage)
  * @param failures failed write attempts since start
- * @param quarantined spill records that could not be read and were set aside since start
+ * @param quarantined spill records that could not be read and were set aside since start (each also
+ *     counted in {@code dropped})
+ * @param quarantinedBytes bytes of the spill log set aside in {@code quarantine/} since start
  * @param writerFailure the error that ended the writer's last loop, until a write succeeds again
  * @param writerRestarts writer loops restarted after an unexpected error since start
  * @param parked measurements kept because their destination conflicts with the sink
@@ -38,6 +41,7 @@ public record SinkStatus(
         long dropped,
         long failures,
         long quarantined,
+        long quarantinedBytes,
         String writerFailure,
         long writerRestarts,
         long parked,

@@ -1,13 +1,20 @@
 package io.pgharvest.source;
 
 import io.pgharvest.kind.KindRegistry;
+import io.pgharvest.model.SourceKind;
 import io.swagger.v3.oas.models.OpenAPI;
 import io.swagger.v3.oas.models.media.Schema;
+import io.swagger.v3.oas.models.media.StringSchema;
 import java.util.Map;
 import org.springdoc.core.customizers.OpenApiCustomizer;
+import org.springdoc.core.utils.SpringDocUtils;
 import org.springframework.stereotype.Component;
 
-/** The OpenAPI document's allowed values of a source's {@code kind}: the registry's kinds, not a list typed here. */
+/**
+ * The OpenAPI document's values of a source's {@code kind}: the registry's kinds, not a list typed
+ * here. A request may name the kinds this build offers ({@link KindRegistry}); a response shows a
+ * {@link SourceKind} as the string it is on the wire, one of the registered kinds.
+ */
 @Component
 class KindSchemaCustomizer implements OpenApiCustomizer {
 
@@ -15,6 +22,8 @@ class KindSchemaCustomizer implements OpenApiCustomizer {
 
     KindSchemaCustomizer(KindRegistry kinds) {
         this.kinds = kinds;
+        SpringDocUtils.getConfig().replaceWithSchema(SourceKind.class,
+                new StringSchema()._enum(SourceKind.values().stream().map(SourceKind::label).toList()));
     }
 
     @Override

@@ -63,7 +63,7 @@ class DiscoveryAtScaleTest {
         store.putMetric(new MetricDefinition("instance_probe", "", Map.of(10,
                 "select /* instance_probe_marker */ count(*) as backends from pg_stat_activity"), List.of("*"), true,
                 NodeStatus.ANY, null, null, null));
-        store.putSource(new Source("fleet", pg.connStr("postgres"), SourceKind.POSTGRES_CONTINUOUS_DISCOVERY, null,
+        store.putSource(new Source("fleet", pg.connStr("postgres"), SourceKind.fromLabel("postgres-continuous-discovery"), null,
                 true, null, Map.of("instance_probe", INTERVAL_S, "db_stats", INTERVAL_S), null, null, Map.of(), false,
                 "^s_", null));
         var publisher = new RecordingPublisher();

@@ -50,22 +50,22 @@ class EndpointRegistryTest {
 
     @Test
     void twoEndpointsForOneKindAreRefusedNamingBoth() {
-        assertThatThrownBy(() -> new EndpointRegistry(List.of(new RecordingEndpoint(SourceKind.PGBOUNCER),
-                new RecordingEndpoint(SourceKind.PGPOOL, SourceKind.PGBOUNCER))))
+        assertThatThrownBy(() -> new EndpointRegistry(List.of(new RecordingEndpoint(SourceKind.fromLabel("pgbouncer")),
+                new RecordingEndpoint(SourceKind.fromLabel("pgpool"), SourceKind.fromLabel("pgbouncer")))))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("pgbouncer").hasMessageContaining(RecordingEndpoint.class.getName());
     }
 
     @Test
     void aKindIsOpenedByItsOwnEndpointOnly() {
-        var pooler = new RecordingEndpoint(SourceKind.PGPOOL);
+        var pooler = new RecordingEndpoint(SourceKind.fromLabel("pgpool"));
         var registry = new EndpointRegistry(List.of(pooler));
         ConnectionString conn = ConnectionString.parse("host=127.0.0.1 port=9999 user=u dbname=pgpool");
 
-        assertThatThrownBy(() -> registry.open(SourceKind.PGPOOL, conn, Instant.now())).hasMessage("recorded");
+        assertThatThrownBy(() -> registry.open(SourceKind.fromLabel("pgpool"), conn, Instant.now())).hasMessage("recorded");
         assertThat(pooler.opened).isSameAs(conn);
-        assertThat(registry.hasSession(SourceKind.PGPOOL)).isTrue();
-        assertThat(registry.hasSession(SourceKind.PGBOUNCER)).isFalse();
+        assertThat(registry.hasSession(SourceKind.fromLabel("pgpool"))).isTrue();
+        assertThat(registry.hasSession(SourceKind.fromLabel("pgbouncer"))).isFalse();
     }
 
     @Test
@@ -73,11 +73,11 @@ class EndpointRegistryTest {
         EndpointRegistry registry = TestEndpoints.of(new SessionOpener(new SessionSettings(Duration.ofSeconds(1), Duration.ofSeconds(1),
                 Duration.ofSeconds(1), Duration.ofSeconds(1))));
         for (SourceKind kind : SourceKind.values()) {
-            assertThat(registry.hasSession(kind)).as(kind.label()).isEqualTo(kind != SourceKind.PATRONI);
+            assertThat(registry.hasSession(kind)).as(kind.label()).isEqualTo(kind != SourceKind.fromLabel("patroni"));
         }
-        assertThatThrownBy(() -> registry.open(SourceKind.PATRONI, ConnectionString.parse("host=127.0.0.1"),
+        assertThatThrownBy(() -> registry.open(SourceKind.fromLabel("patroni"), ConnectionString.parse("host=127.0.0.1"),
                 Instant.now())).isInstanceOf(SQLException.class).hasMessageContaining("not collected themselves");
-        assertThatThrownBy(() -> registry.test(SourceKind.PATRONI, ConnectionString.parse("host=127.0.0.1"),
+        assertThatThrownBy(() -> registry.test(SourceKind.fromLabel("patroni"), ConnectionString.parse("host=127.0.0.1"),
                 Duration.ofSeconds(1))).hasMessageContaining("no connection of their own");
     }
 }

@@ -18,7 +18,7 @@ class SourceConnectionTest {
 
     @Test
     void aSourceParsesItsConnectionOnceByItsKindAndKeepsTheTextAsWritten() {
-        Source source = source(" " + POSTGRES, SourceKind.PGBOUNCER);
+        Source source = source(" " + POSTGRES, SourceKind.fromLabel("pgbouncer"));
 
         assertThat(source.connStr()).isEqualTo(" " + POSTGRES);
         ConnectionString parsed = source.connection().connectionString();
@@ -31,7 +31,7 @@ class SourceConnectionTest {
 
     @Test
     void aPatroniSourceReadsItsTextAsTheDcsAddress() {
-        Source source = source(DCS, SourceKind.PATRONI);
+        Source source = source(DCS, SourceKind.fromLabel("patroni"));
 
         DcsAddress address = source.connection().dcsAddress();
         assertThat(address.keyPrefix()).isEqualTo("/service/demo/");
@@ -41,7 +41,7 @@ class SourceConnectionTest {
 
     @Test
     void textThatDoesNotParseIsAValueCarryingTheProblemAndIsWithheldWhenShown() {
-        Source source = source("postgresql://monitor:s3cret@db1:99999/orders", SourceKind.POSTGRES);
+        Source source = source("postgresql://monitor:s3cret@db1:99999/orders", SourceKind.fromLabel("postgres"));
 
         assertThat(source.connection().parsed()).isEmpty();
         assertThat(source.connection().problem()).get().extracting(Exception::getMessage).asString()
@@ -55,8 +55,8 @@ class SourceConnectionTest {
 
     @Test
     void maskingAndRedactionHideEveryPasswordOfBothForms() {
-        SourceConnection postgres = SourceConnection.parse(SourceKind.POSTGRES, POSTGRES);
-        SourceConnection dcs = SourceConnection.parse(SourceKind.PATRONI, DCS);
+        SourceConnection postgres = SourceConnection.parse(SourceKind.fromLabel("postgres"), POSTGRES);
+        SourceConnection dcs = SourceConnection.parse(SourceKind.fromLabel("patroni"), DCS);
 
         assertThat(postgres.masked()).isEqualTo("postgresql://monitor:********@db1:5433/orders?sslmode=require");
         assertThat(dcs.masked()).doesNotContain("etcdpw").doesNotContain("memberpw").contains("********");
@@ -65,7 +65,7 @@ class SourceConnectionTest {
                 .isEqualTo("at postgresql://monitor:********@db1:5433/orders");
         assertThat(dcs.redact("etcd http://root:etcdpw@etcd1:2379 refused, sslpassword = 'memberpw'"))
                 .isEqualTo("etcd http://root:********@etcd1:2379 refused, sslpassword = ********");
-        assertThat(SourceConnection.parse(SourceKind.POSTGRES, "postgresql://monitor:e@db1/orders")
+        assertThat(SourceConnection.parse(SourceKind.fromLabel("postgres"), "postgresql://monitor:e@db1/orders")
                 .redact("role \"monitor\" is not permitted to log in"))
                 .isEqualTo("role \"monitor\" is not permitted to log in");
         assertThat(List.of(postgres.toString(), dcs.toString())).noneMatch(text -> text.contains("s3cret")
@@ -74,9 +74,9 @@ class SourceConnectionTest {
 
     @Test
     void aSeparatePasswordReplacesTheOneInTheTextAndReachesTheSessions() {
-        SourceConnection postgres = SourceConnection.parse(SourceKind.POSTGRES, POSTGRES).withPassword("other");
-        SourceConnection dcs = SourceConnection.parse(SourceKind.PATRONI, DCS).withPassword("other");
-        SourceConnection broken = SourceConnection.parse(SourceKind.POSTGRES, "host=");
+        SourceConnection postgres = SourceConnection.parse(SourceKind.fromLabel("postgres"), POSTGRES).withPassword("other");
+        SourceConnection dcs = SourceConnection.parse(SourceKind.fromLabel("patroni"), DCS).withPassword("other");
+        SourceConnection broken = SourceConnection.parse(SourceKind.fromLabel("postgres"), "host=");
 
         assertThat(postgres.text()).isEqualTo("postgresql://monitor:other@db1:5433/orders?sslmode=require");
         assertThat(postgres.connectionString().password()).contains("other");
@@ -88,13 +88,13 @@ class SourceConnectionTest {
 
     @Test
     void aConnectionParsedForAnotherKindIsReadAgainTheWayTheSourcesKindReadsIt() {
-        SourceConnection asPostgres = SourceConnection.parse(SourceKind.POSTGRES, DCS);
-        Source patroni = new Source("s", asPostgres, SourceKind.PATRONI, null, true, null, null, null, null, null,
+        SourceConnection asPostgres = SourceConnection.parse(SourceKind.fromLabel("postgres"), DCS);
+        Source patroni = new Source("s", asPostgres, SourceKind.fromLabel("patroni"), null, true, null, null, null, null, null,
                 false, null, null);
 
         assertThat(asPostgres.problem()).isPresent();
         assertThat(patroni.connection().dcsAddress().namespace()).isEqualTo("service");
-        assertThat(patroni).isEqualTo(source(DCS, SourceKind.PATRONI));
+        assertThat(patroni).isEqualTo(source(DCS, SourceKind.fromLabel("patroni")));
     }
 
     private static Source source(String connStr, SourceKind kind) {

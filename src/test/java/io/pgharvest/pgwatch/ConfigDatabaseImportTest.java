@@ -60,7 +60,7 @@ class ConfigDatabaseImportTest {
                     .containsEntry("db_stats", 60);
             assertThat(snapshot.metrics().get("db_imported").description()).isEqualTo("from the config database");
             Source reports = snapshot.sources().get("reports");
-            assertThat(reports.kind()).isEqualTo(SourceKind.POSTGRES);
+            assertThat(reports.kind()).isEqualTo(SourceKind.fromLabel("postgres"));
             assertThat(reports.enabled()).isFalse();
             assertThat(reports.metrics()).containsEntry("db_stats", 120);
         }

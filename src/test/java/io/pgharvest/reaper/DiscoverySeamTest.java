@@ -114,7 +114,7 @@ class DiscoverySeamTest {
 
         @Override
         public Set<SourceKind> kinds() {
-            return Set.of(SourceKind.POSTGRES);
+            return Set.of(SourceKind.fromLabel("postgres"));
         }
 
         @Override
@@ -123,7 +123,7 @@ class DiscoverySeamTest {
                 throw new DiscoveryException(failure.get());
             }
             return databases.get().stream().map(db -> new DiscoveredSource(new Source(configured.name() + "_" + db,
-                    pg.connStr(db), SourceKind.POSTGRES, configured.group(), true, configured.preset(),
+                    pg.connStr(db), SourceKind.fromLabel("postgres"), configured.group(), true, configured.preset(),
                     configured.metrics(), null, null, configured.tags(), false, null, null), db)).toList();
         }
     }

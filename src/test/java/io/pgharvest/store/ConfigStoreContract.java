@@ -160,7 +160,7 @@ abstract class ConfigStoreContract {
     @Test
     void everyFieldReadsBackEqualAfterARestartWithTheSameIndexes() {
         ConfigStore store = open();
-        var full = new Source("full", "host=db port=6432 dbname=app user=u password=pw", SourceKind.POSTGRES, "eu",
+        var full = new Source("full", "host=db port=6432 dbname=app user=u password=pw", SourceKind.fromLabel("postgres"), "eu",
                 false, "basic", Map.of("locks", 0, "db_size", 600), "minimal", Map.of("backends", 30),
                 Map.of("env", "prod", "team", "db"), true, null, null);
         var metric = new MetricDefinition("my_metric", "mine",

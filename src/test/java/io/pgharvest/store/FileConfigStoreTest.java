@@ -93,7 +93,7 @@ class FileConfigStoreTest {
     void theFilesUsePgwatchsFormatAndReadBackEqual() throws Exception {
         FileConfigStore store = open();
         // Every field a postgres source may have (database name patterns belong to discovery sources).
-        var full = new Source("full", "host=db port=6432 dbname=app user=u password=pw", SourceKind.POSTGRES, "eu", false,
+        var full = new Source("full", "host=db port=6432 dbname=app user=u password=pw", SourceKind.fromLabel("postgres"), "eu", false,
                 "basic", Map.of("locks", 0, "db_size", 600), "minimal", Map.of("backends", 30),
                 Map.of("env", "prod", "team", "db"), true, null, null);
         var metric = new MetricDefinition("my_metric", "mine", Map.of(14, "select 1 as x\nfrom pg_class", 17, "select 2 as x"),

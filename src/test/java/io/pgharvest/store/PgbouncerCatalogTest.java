@@ -3,7 +3,7 @@ package io.pgharvest.store;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.pgharvest.model.MetricDefinition;
-import io.pgharvest.model.MetricRules;
+import io.pgharvest.kind.pooler.ConsoleDialect;
 import io.pgharvest.testsupport.TestPgbouncer;
 import io.pgharvest.testsupport.TestPostgres;
 import java.io.IOException;
@@ -89,6 +89,6 @@ class PgbouncerCatalogTest {
     }
 
     private static List<Map<String, String>> run(MetricDefinition metric) throws IOException {
-        return pgbouncer.queryConsole(metric.sqlFor(MetricRules.PGBOUNCER_SQL_KEY).orElseThrow());
+        return pgbouncer.queryConsole(metric.sqlFor(ConsoleDialect.PGBOUNCER.sqlKey()).orElseThrow());
     }
 }

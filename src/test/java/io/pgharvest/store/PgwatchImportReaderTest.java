@@ -61,7 +61,7 @@ class PgwatchImportReaderTest {
         assertThat(read.notices()).isEmpty();
         Source source = read.changes().sources().getFirst();
         assertThat(source).isEqualTo(new Source("orders", "postgresql://monitor@db1:5432/orders",
-                SourceKind.POSTGRES_CONTINUOUS_DISCOVERY, "eu", false, "standard", Map.of("wal", 30, "settings", 0),
+                SourceKind.fromLabel("postgres-continuous-discovery"), "eu", false, "standard", Map.of("wal", 30, "settings", 0),
                 "standard_standby", Map.of("wal", 60), Map.of("env", "prod"), true, "^shop_", "_tmp$"));
     }
 
@@ -194,7 +194,7 @@ class PgwatchImportReaderTest {
                 """);
 
         assertThat(read.changes().sources()).singleElement()
-                .satisfies(s -> assertThat(s.kind()).isEqualTo(SourceKind.POSTGRES));
+                .satisfies(s -> assertThat(s.kind()).isEqualTo(SourceKind.fromLabel("postgres")));
     }
 
     @Test

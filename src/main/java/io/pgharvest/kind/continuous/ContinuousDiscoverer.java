@@ -3,6 +3,7 @@ package io.pgharvest.kind.continuous;
 import io.pgharvest.discovery.DiscoveredSource;
 import io.pgharvest.discovery.DiscoveryException;
 import io.pgharvest.discovery.SourceDiscoverer;
+import io.pgharvest.kind.postgres.PostgresKindRules;
 import io.pgharvest.kind.postgres.SessionOpener;
 import io.pgharvest.model.connection.ConnectionString;
 import io.pgharvest.model.Source;
@@ -52,7 +53,7 @@ final class ContinuousDiscoverer implements SourceDiscoverer {
 
     @Override
     public Set<SourceKind> kinds() {
-        return Set.of(SourceKind.POSTGRES_CONTINUOUS_DISCOVERY);
+        return Set.of(ContinuousKindRules.kind());
     }
 
     @Override
@@ -62,7 +63,7 @@ final class ContinuousDiscoverer implements SourceDiscoverer {
         for (String database : databases(configured, conn)) {
             Source derived = new Source(configured.name() + "_" + database,
                     SourceConnection.of(conn.withDatabase(database)),
-                    SourceKind.POSTGRES, configured.group(), true, configured.preset(), configured.metrics(),
+                    PostgresKindRules.kind(), configured.group(), true, configured.preset(), configured.metrics(),
                     configured.standbyPreset(), configured.standbyMetrics(), configured.tags(),
                     configured.onlyIfPrimary(), null, null, configured.keepQueryLiterals());
             found.add(new DiscoveredSource(derived, database));

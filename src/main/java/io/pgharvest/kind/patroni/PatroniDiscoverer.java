@@ -22,7 +22,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Expands a {@link SourceKind#PATRONI} source into one PostgreSQL source per cluster member, read
+ * Expands a {@link PatroniKindRules patroni} source into one PostgreSQL source (the default kind) per cluster member, read
  * from the DCS every {@code pgharvest.patroni.poll-interval}. A member's source is named as
  * pgwatch names it, {@code <source>[_<scope>]_<member>_<database>} (the scope only when the
  * address names a whole namespace), and is collected with the configured source's selections,
@@ -53,7 +53,7 @@ final class PatroniDiscoverer implements SourceDiscoverer {
 
     @Override
     public Set<SourceKind> kinds() {
-        return Set.of(SourceKind.PATRONI);
+        return Set.of(PatroniKindRules.kind());
     }
 
     @Override
@@ -107,7 +107,7 @@ final class PatroniDiscoverer implements SourceDiscoverer {
             return Optional.empty();
         }
         ConnectionString.HostPort server = url.hosts().getFirst();
-        SourceConnection connection = SourceConnection.parse(SourceKind.POSTGRES,
+        SourceConnection connection = SourceConnection.parse(SourceKind.defaultKind(),
                 address.memberConnStr(server.host(), server.port(), url.database()));
         String database = connection.connectionString().database();
         String name = configured.name() + (address.scope().isPresent() ? "" : "_" + member.scope())
@@ -117,7 +117,7 @@ final class PatroniDiscoverer implements SourceDiscoverer {
                     + " letters, digits, '_', '-', '.'); not collected", configured.name(), member.name(), name);
             return Optional.empty();
         }
-        return Optional.of(new Source(name, connection, SourceKind.POSTGRES, configured.group(), true,
+        return Optional.of(new Source(name, connection, SourceKind.defaultKind(), configured.group(), true,
                 configured.preset(), configured.metrics(), configured.standbyPreset(), configured.standbyMetrics(),
                 configured.tags(), configured.onlyIfPrimary(), null, null, configured.keepQueryLiterals()));
     }

@@ -19,19 +19,17 @@ import java.util.Set;
  */
 public final class ConsoleEndpoint implements Endpoint {
 
-    private final SourceKind kind;
     private final ConsoleDialect dialect;
     private final ConsoleOpener sessions;
 
-    public ConsoleEndpoint(SourceKind kind, ConsoleDialect dialect, ConsoleOpener sessions) {
-        this.kind = kind;
+    public ConsoleEndpoint(ConsoleDialect dialect, ConsoleOpener sessions) {
         this.dialect = dialect;
         this.sessions = sessions;
     }
 
     @Override
     public Set<SourceKind> kinds() {
-        return Set.of(kind);
+        return Set.of(dialect.kind());
     }
 
     @Override

@@ -1,7 +1,6 @@
 package io.pgharvest.kind.pooler;
 
 import io.pgharvest.kind.SessionSettings;
-import io.pgharvest.model.SourceKind;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
@@ -17,12 +16,12 @@ class PoolerConfiguration {
     /** pgbouncer's admin console. */
     @Bean
     ConsoleEndpoint pgbouncerEndpoint(ConsoleOpener sessions) {
-        return new ConsoleEndpoint(SourceKind.PGBOUNCER, ConsoleDialect.PGBOUNCER, sessions);
+        return new ConsoleEndpoint(ConsoleDialect.PGBOUNCER, sessions);
     }
 
     /** pgpool-II, whose SHOW commands read like pgbouncer's console. */
     @Bean
     ConsoleEndpoint pgpoolEndpoint(ConsoleOpener sessions) {
-        return new ConsoleEndpoint(SourceKind.PGPOOL, ConsoleDialect.PGPOOL, sessions);
+        return new ConsoleEndpoint(ConsoleDialect.PGPOOL, sessions);
     }
 }

@@ -1,7 +1,9 @@
 /**
  * The pooler consoles (kinds {@code pgbouncer} and {@code pgpool}): one family, since both speak
  * PostgreSQL's wire protocol with SHOW commands and differ only in their
- * {@link io.pgharvest.kind.pooler.ConsoleDialect}. pgharvest's own small client
+ * {@link io.pgharvest.kind.pooler.ConsoleDialect} (and so in their rules,
+ * {@link io.pgharvest.kind.pooler.PgbouncerKindRules} and {@link io.pgharvest.kind.pooler.PgpoolKindRules}
+ * over {@code ConsoleKindRules}). pgharvest's own small client
  * ({@link io.pgharvest.kind.pooler.ConsoleClient}, with TLS and SCRAM) sends only the startup
  * parameters a console accepts; {@link io.pgharvest.kind.pooler.ConsoleSourceSession} is the
  * engine's session on it. See docs/poolers.md.

@@ -14,8 +14,8 @@ import org.springframework.stereotype.Component;
 /**
  * A PostgreSQL server: a pgjdbc session with the engine's rules ({@link SessionOpener}), facts read
  * from the server, SQL picked by its major version, a tick's queries in one pipelined round trip
- * ({@link PostgresSession}). Also the endpoint of continuous discovery's configured source, whose
- * connection test reaches the instance it lists databases of.
+ * ({@link PostgresSession}). Continuous discovery's configured source is served by this endpoint
+ * too, through its own ({@code kind.continuous.ContinuousEndpoint}).
  */
 @Component
 public final class PostgresEndpoint implements Endpoint {
@@ -30,7 +30,7 @@ public final class PostgresEndpoint implements Endpoint {
 
     @Override
     public Set<SourceKind> kinds() {
-        return Set.of(SourceKind.POSTGRES, SourceKind.POSTGRES_CONTINUOUS_DISCOVERY);
+        return Set.of(PostgresKindRules.kind());
     }
 
     @Override

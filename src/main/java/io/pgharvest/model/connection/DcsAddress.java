@@ -10,7 +10,7 @@ import java.util.SequencedMap;
 import java.util.Set;
 
 /**
- * Where a {@link io.pgharvest.model.SourceKind#PATRONI} source finds its cluster: the DCS URI as pgwatch writes it,
+ * Where a {@code patroni} source finds its cluster: the DCS URI as pgwatch writes it,
  * {@code etcd://[etcduser:etcdpassword@]host:port[,host:port...]/namespace[/scope][?params]}.
  *
  * <p>The path names a Patroni namespace and, optionally, one scope (cluster) in it; without a

@@ -164,7 +164,7 @@ public final class SinkChannel {
         return new SinkStatus(sink.name(), type, destination, health.up(), health.lastError(), health.lastErrorAt(),
                 queue.queued(),
                 spill.undelivered(), spill.bytes(), meters.written(), meters.dropped(), meters.failures(),
-                meters.quarantined(), health.writerFailure(), meters.writerRestarts(), rejections.parked(),
+                meters.quarantined(), meters.quarantinedBytes(), health.writerFailure(), meters.writerRestarts(), rejections.parked(),
                 rejections.conflicts(), rejections.refusedMeasurements(), rejections.refusedBatches());
     }
 

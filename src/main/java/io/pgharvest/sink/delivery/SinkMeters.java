@@ -22,6 +22,7 @@ final class SinkMeters {
     private final AtomicLong dropped = new AtomicLong();
     private final AtomicLong failures = new AtomicLong();
     private final AtomicLong quarantined = new AtomicLong();
+    private final AtomicLong quarantinedBytes = new AtomicLong();
     private final AtomicLong writerRestarts = new AtomicLong();
     private final Timer writeTimer;
 
@@ -33,7 +34,9 @@ final class SinkMeters {
                 "Measurements given up: spill bound exceeded, rejected by the sink, spill failure");
         counter("pgharvest.sink.failures", failures, "Failed write attempts");
         counter("pgharvest.sink.spill.quarantined", quarantined,
-                "Spill records that could not be read, set aside in quarantine/");
+                "Spill records that could not be read, set aside in quarantine/ (also counted as dropped)");
+        counter("pgharvest.sink.spill.quarantined.bytes", quarantinedBytes,
+                "Bytes of the spill log set aside in quarantine/");
         counter("pgharvest.sink.writer.restarts", writerRestarts,
                 "Writer loops ended by an unexpected error and restarted");
         this.writeTimer = Timer.builder("pgharvest.sink.write.duration")
@@ -63,8 +66,11 @@ final class SinkMeters {
         dropped.addAndGet(count);
     }
 
-    void quarantined(long count) {
-        quarantined.addAndGet(count);
+    /** Spill records lost to damage (also dropped measurements) and the bytes set aside with them. */
+    void quarantined(long records, long bytes) {
+        quarantined.addAndGet(records);
+        dropped.addAndGet(records);
+        quarantinedBytes.addAndGet(bytes);
     }
 
     void failure() {
@@ -89,6 +95,10 @@ final class SinkMeters {
 
     long quarantined() {
         return quarantined.get();
+    }
+
+    long quarantinedBytes() {
+        return quarantinedBytes.get();
     }
 
     long writerRestarts() {

@@ -53,6 +53,7 @@ final class SinksHealthContributor {
                     .withDetail("dropped", s.dropped())
                     .withDetail("failures", s.failures())
                     .withDetail("quarantined", s.quarantined())
+                    .withDetail("quarantinedBytes", s.quarantinedBytes())
                     .withDetail("rejected", s.rejected())
                     .withDetail("rejectedBatches", s.rejectedBatches())
                     .withDetail("writerRestarts", s.writerRestarts());

@@ -19,10 +19,9 @@ import org.slf4j.LoggerFactory;
  * collection order, surviving restarts.
  *
  * <p>Format: append-only segment files {@code <id>.spill} ({@link SpillSegment}; ids ordered like
- * the data) in the {@link SpillRecords} format. A torn record at the end of a segment (crash
- * during a write) fails its length or CRC check and ends the segment; everything before it is
- * kept. The file {@code cursor} ({@link SpillCursor}) holds how far the partly delivered segment
- * has been delivered; it is replaced atomically after each acknowledged batch, and fully
+ * the data) in the {@link SpillFrames} format (segments of the older {@link SpillRecords} format
+ * are still read). The file {@code cursor} ({@link SpillCursor}) holds how far the partly delivered
+ * segment has been delivered; it is replaced atomically after each acknowledged batch, and fully
  * delivered segments are deleted before it is rewritten, so a restart neither loses nor repeats
  * acknowledged records.
  *
@@ -32,12 +31,13 @@ import org.slf4j.LoggerFactory;
  * {@link #prepend} (for a batch that was taken out of memory and then failed, at runtime or at
  * shutdown) writes a segment with an id below the current head.
  *
- * <p>A record that fails its checksum or cannot be decoded (written by another version, or
- * damaged on disk) is moved to {@code quarantine/} next to the segments and counted
- * ({@link SpillQuarantine}), and delivery continues with the next record; a record whose length
- * makes no sense ends the readable part of its segment, and the rest of the segment is
- * quarantined as one file. When the files exceed the bound, whole segments are dropped oldest
- * first, except the segment the writer is delivering from; every dropped measurement is reported.
+ * <p>Damaged bytes (a torn write at a segment's end, flipped bytes anywhere) run up to the next
+ * frame that verifies: they are copied to {@code quarantine/} next to the segments and counted,
+ * records and bytes ({@link SpillQuarantine}), and delivery continues with that frame. A record
+ * that verifies but cannot be decoded is set aside the same way. In an older segment a record
+ * whose length makes no sense ends the readable part (that format cannot resynchronise). When
+ * the files exceed the bound, whole segments are dropped oldest first, except the segment the
+ * writer is delivering from; every dropped measurement is reported.
  *
  * <p>Thread-safe; I/O happens under one lock, which the sink's writer and spiller take (and a
  * publisher moving memory to disk when the spiller cannot keep up, and health reading the sizes).
@@ -62,6 +62,12 @@ public final class SpillLog implements AutoCloseable {
     private long totalBytes;
     private long unread;
 
+    /** Told of spill records set aside in {@code quarantine/}: how many, and their bytes. */
+    @FunctionalInterface
+    public interface Losses {
+        void quarantined(long records, long bytes);
+    }
+
     /**
      * A batch read from the log; delivered records are removed by {@link #ack}.
      *
@@ -72,7 +78,7 @@ public final class SpillLog implements AutoCloseable {
     }
 
     private SpillLog(Path dir, long maxBytes, long segmentBytes, SpillCodec codec, LongConsumer onDrop,
-            LongConsumer onQuarantine) {
+            Losses onQuarantine) {
         this.dir = dir;
         this.maxBytes = maxBytes;
         this.segmentBytes = segmentBytes;
@@ -88,11 +94,11 @@ public final class SpillLog implements AutoCloseable {
      * @param onDrop told how many measurements were dropped, each time some are
      */
     public static SpillLog open(Path dir, long maxBytes, SpillCodec codec, LongConsumer onDrop) throws IOException {
-        return open(dir, maxBytes, codec, onDrop, count -> { });
+        return open(dir, maxBytes, codec, onDrop, (records, bytes) -> { });
     }
 
     /** As {@link #open(Path, long, SpillCodec, LongConsumer)}; {@code onQuarantine} is told of every record set aside. */
-    public static SpillLog open(Path dir, long maxBytes, SpillCodec codec, LongConsumer onDrop, LongConsumer onQuarantine)
+    public static SpillLog open(Path dir, long maxBytes, SpillCodec codec, LongConsumer onDrop, Losses onQuarantine)
             throws IOException {
         long segmentBytes = Math.max(1024, Math.min(64L * 1024 * 1024, maxBytes / 8));
         var spill = new SpillLog(dir, maxBytes, segmentBytes, codec, onDrop, onQuarantine);
@@ -125,20 +131,20 @@ public final class SpillLog implements AutoCloseable {
         if (measurements.isEmpty()) {
             return;
         }
-        List<byte[]> records = SpillRecords.encode(codec, measurements);
+        List<byte[]> records = encode(measurements);
         lock.lock();
         try {
             int i = 0;
             while (i < records.size()) {
-                if (tail == null || (tail.records > 0 && tail.bytes + records.get(i).length > segmentBytes)) {
+                if (tail == null || (tail.records > 0 && tail.bytes + framed(records.get(i)) > segmentBytes)) {
                     startTail();
                 }
                 int from = i;
                 long size = tail.bytes;
                 do {
-                    size += records.get(i).length;
+                    size += framed(records.get(i));
                     i++;
-                } while (i < records.size() && size + records.get(i).length <= segmentBytes);
+                } while (i < records.size() && size + framed(records.get(i)) <= segmentBytes);
                 written(tail.write(tail.appender, records.subList(from, i)), i - from);
             }
             tail.appender.force(false);
@@ -156,7 +162,7 @@ public final class SpillLog implements AutoCloseable {
         if (measurements.isEmpty()) {
             return;
         }
-        List<byte[]> records = SpillRecords.encode(codec, measurements);
+        List<byte[]> records = encode(measurements);
         lock.lock();
         try {
             SpillSegment segment = create(segments.isEmpty() ? FIRST_ID : segments.peekFirst().id - 1);
@@ -191,12 +197,11 @@ public final class SpillLog implements AutoCloseable {
             SpillSegment.Read read = head.read(max, codec, quarantine);
             if (read.measurements().isEmpty()) {
                 // Only quarantined records: consume them and look again.
-                consume(head, read.skipped(), read.endOffset());
-                return read.skipped() == 0 ? null : read(max);
+                consume(head, read.consumed(), read.endOffset());
+                return read.consumed() == 0 ? null : read(max);
             }
             pinned = head;
-            return new Batch(List.copyOf(read.measurements()), head.id, read.endOffset(),
-                    read.measurements().size() + read.skipped());
+            return new Batch(List.copyOf(read.measurements()), head.id, read.endOffset(), read.consumed());
         } finally {
             lock.unlock();
         }
@@ -277,6 +282,15 @@ public final class SpillLog implements AutoCloseable {
         } finally {
             lock.unlock();
         }
+    }
+
+    /** The payloads, encoded outside the lock; a segment frames them when it writes them. */
+    private List<byte[]> encode(List<Measurement> measurements) {
+        return measurements.stream().map(codec::encode).toList();
+    }
+
+    private static long framed(byte[] payload) {
+        return SpillFrames.HEADER + payload.length;
     }
 
     private void written(long bytes, int records) {

@@ -4,25 +4,25 @@ import io.pgharvest.support.AtomicFiles;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
-import java.util.function.LongConsumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * Sets aside spill records that cannot be read: copies their bytes to
  * {@code quarantine/<segment id>-<offset>.record} next to the segments (owner-only, for
- * inspection) and reports how many were set aside. Used under the {@link SpillLog}'s lock only.
+ * inspection) and reports how many records and bytes were set aside. Used under the
+ * {@link SpillLog}'s lock only.
  */
 final class SpillQuarantine {
 
     private static final Logger log = LoggerFactory.getLogger(SpillQuarantine.class);
 
     private final Path dir;
-    private final LongConsumer onQuarantine;
+    private final SpillLog.Losses losses;
 
-    SpillQuarantine(Path dir, LongConsumer onQuarantine) {
+    SpillQuarantine(Path dir, SpillLog.Losses losses) {
         this.dir = dir;
-        this.onQuarantine = onQuarantine;
+        this.losses = losses;
     }
 
     /**
@@ -31,6 +31,12 @@ final class SpillQuarantine {
      * delivery goes on.
      */
     void setAside(SpillSegment segment, long offset, long length, int records, String reason) {
+        losses.quarantined(records, length);
+        if (length == 0) {
+            log.warn("Spill log {}: {} record(s) missing before offset {} of segment {}: {}", dir, records, offset,
+                    segment.path.getFileName(), reason);
+            return;
+        }
         Path target = dir.resolve("quarantine").resolve(segment.id + "-" + offset + ".record");
         try {
             AtomicFiles.createDirectories(target.getParent());
@@ -43,6 +49,5 @@ final class SpillQuarantine {
             log.error("Spill log {}: {} record(s) at offset {} of segment {} are skipped ({}); copying them to {} "
                     + "failed", dir, records, offset, segment.path.getFileName(), reason, target, e);
         }
-        onQuarantine.accept(records);
     }
 }

@@ -1,18 +1,17 @@
 package io.pgharvest.sink.spill;
 
-import io.pgharvest.model.Measurement;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.zip.CRC32C;
 
 /**
- * The byte format of spill segments: the 8-byte magic {@code PGHSPIL1}, then records of
- * {@code [u32 length][u32 CRC32C of payload][payload]}, the payload being one {@link SpillCodec}
- * measurement. Stateless.
+ * The byte format earlier versions wrote, still read so that an upgrade delivers their spill: the
+ * 8-byte magic {@code PGHSPIL1}, then records of {@code [u32 length][u32 CRC32C of payload][payload]},
+ * the payload being one {@link SpillCodec} measurement. A damaged length cannot be resynchronised
+ * from, which is why new segments are written as {@link SpillFrames}. Also the file reading both
+ * formats share. Stateless.
  */
 final class SpillRecords {
 
@@ -21,21 +20,6 @@ final class SpillRecords {
     static final int MAX_RECORD = 256 * 1024 * 1024;
 
     private SpillRecords() {
-    }
-
-    /** Each measurement as one record: header and payload. */
-    static List<byte[]> encode(SpillCodec codec, List<Measurement> measurements) {
-        var crc = new CRC32C();
-        var records = new ArrayList<byte[]>(measurements.size());
-        for (Measurement m : measurements) {
-            byte[] payload = codec.encode(m);
-            crc.reset();
-            crc.update(payload);
-            var record = ByteBuffer.allocate(HEADER + payload.length);
-            record.putInt(payload.length).putInt((int) crc.getValue()).put(payload);
-            records.add(record.array());
-        }
-        return records;
     }
 
     /** Whether a record of {@code length} at {@code offset} can be whole before {@code end}. */

@@ -1,6 +1,7 @@
 /**
  * The disk queue of one sink: {@link io.pgharvest.sink.spill.SpillLog} appends measurements to
- * segment files ({@link io.pgharvest.sink.spill.SpillSegment}, records framed and checksummed by
+ * segment files ({@link io.pgharvest.sink.spill.SpillSegment}, records framed with a sync marker and
+ * checksummed by {@link io.pgharvest.sink.spill.SpillFrames}, the older format read by
  * {@link io.pgharvest.sink.spill.SpillRecords}, encoded by {@link io.pgharvest.sink.spill.SpillCodec}),
  * reads them back in order ({@link io.pgharvest.sink.spill.SpillCursor}), recovers after a crash
  * ({@link io.pgharvest.sink.spill.SpillRecovery}) and sets damaged files aside

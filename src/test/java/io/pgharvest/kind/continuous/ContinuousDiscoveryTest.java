@@ -125,7 +125,7 @@ public class ContinuousDiscoveryTest {
     }
 
     private static Source discovering(String name, String include, String exclude) {
-        return new Source(name, pg.connStr("postgres"), SourceKind.POSTGRES_CONTINUOUS_DISCOVERY, null, true, null,
+        return new Source(name, pg.connStr("postgres"), SourceKind.fromLabel("postgres-continuous-discovery"), null, true, null,
                 Map.of("dbname", 1), null, null, Map.of(), false, include, exclude);
     }
 

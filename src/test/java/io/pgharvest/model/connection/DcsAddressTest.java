@@ -97,9 +97,9 @@ class DcsAddressTest {
 
     @Test
     void pgwatchsFormerPatroniKindsArePatroni() {
-        assertThat(SourceKind.fromLabel("patroni")).isEqualTo(SourceKind.PATRONI);
-        assertThat(SourceKind.fromLabel("patroni-continuous-discovery")).isEqualTo(SourceKind.PATRONI);
-        assertThat(SourceKind.fromLabel("patroni-namespace-discovery")).isEqualTo(SourceKind.PATRONI);
+        assertThat(SourceKind.fromLabel("patroni")).isEqualTo(SourceKind.fromLabel("patroni"));
+        assertThat(SourceKind.fromLabel("patroni-continuous-discovery")).isEqualTo(SourceKind.fromLabel("patroni"));
+        assertThat(SourceKind.fromLabel("patroni-namespace-discovery")).isEqualTo(SourceKind.fromLabel("patroni"));
     }
 
     @Test
@@ -117,7 +117,7 @@ class DcsAddressTest {
     }
 
     private static Source patroni(String connStr) {
-        return new Source("p", connStr, SourceKind.PATRONI, null, true, null, null, null, null, null, false, null,
+        return new Source("p", connStr, SourceKind.fromLabel("patroni"), null, true, null, null, null, null, null, false, null,
                 null);
     }
 }

@@ -28,24 +28,30 @@ class SpillLogTest {
     Path dir;
 
     private final AtomicLong dropped = new AtomicLong();
+    private final AtomicLong quarantined = new AtomicLong();
+    private final AtomicLong quarantinedBytes = new AtomicLong();
 
     @Test
-    void aTornRecordAtTheEndOfASegmentIsSkippedAndEverythingBeforeItIsKept() throws IOException {
+    void aTornRecordAtTheEndOfASegmentIsSetAsideAsOneLostRecordAndEverythingBeforeItIsKept() throws IOException {
         try (SpillLog spill = open(1024 * 1024)) {
             spill.append(measurements(1, 10));
         }
         Path segment = onlySegment();
-        // A crash in the middle of a record: a length header promising more bytes than follow.
-        Files.write(segment, new byte[] {0, 0, 0, 100, 1, 2, 3, 4, '{', '"'}, StandardOpenOption.APPEND);
+        // A crash in the middle of a record: a frame header promising more bytes than follow.
+        byte[] torn = {(byte) 0xF5, (byte) 0xA1, 0x7C, 0x3E, 0, 0, 0, 100, 0, 0, 0, 10, 1, 2, 3, 4, '{', '"'};
+        Files.write(segment, torn, StandardOpenOption.APPEND);
 
         try (SpillLog spill = open(1024 * 1024)) {
-            assertThat(spill.undelivered()).isEqualTo(10);
+            assertThat(spill.undelivered()).as("the ten and the torn one").isEqualTo(11);
             assertThat(sequences(drain(spill))).containsExactlyElementsOf(range(1, 10));
+            assertThat(spill.undelivered()).isZero();
         }
+        assertThat(quarantined.get()).isEqualTo(1);
+        assertThat(quarantinedBytes.get()).isEqualTo(torn.length);
     }
 
     @Test
-    void aRecordWhosePayloadDoesNotMatchItsChecksumEndsTheSegment() throws IOException {
+    void aRecordWhosePayloadDoesNotMatchItsChecksumIsSetAsideAlone() throws IOException {
         try (SpillLog spill = open(1024 * 1024)) {
             spill.append(measurements(1, 3));
         }
@@ -57,6 +63,48 @@ class SpillLogTest {
         try (SpillLog spill = open(1024 * 1024)) {
             assertThat(sequences(drain(spill))).containsExactly(1L, 2L);
         }
+        assertThat(quarantined.get()).isEqualTo(1);
+    }
+
+    @Test
+    void aDamagedLengthInTheMiddleLosesOnlyItsRecordWhileTheLogIsOpen() throws IOException {
+        try (SpillLog spill = open(1024 * 1024)) {
+            spill.append(measurements(1, 20));
+            byte[] bytes = Files.readAllBytes(onlySegment());
+            // The length field of record 10 (index 9) made huge: an older format lost the rest here.
+            long offset = frameOffset(bytes, 9);
+            bytes[(int) offset + 4] = 0x7f;
+            Files.write(onlySegment(), bytes);
+
+            assertThat(sequences(drain(spill))).containsExactlyElementsOf(
+                    LongStream.rangeClosed(1, 20).filter(seq -> seq != 10).boxed().toList());
+            assertThat(spill.undelivered()).isZero();
+        }
+        assertThat(quarantined.get()).isEqualTo(1);
+        assertThat(dir.resolve("quarantine")).isNotEmptyDirectory();
+    }
+
+    @Test
+    void damageAcrossSeveralRecordsCountsEachOfThemByTheIndexOfTheNextGoodOne() throws IOException {
+        try (SpillLog spill = open(1024 * 1024)) {
+            spill.append(measurements(1, 20));
+        }
+        byte[] bytes = Files.readAllBytes(onlySegment());
+        long fifth = frameOffset(bytes, 4);
+        long ninth = frameOffset(bytes, 8);
+        long tenth = frameOffset(bytes, 9);
+        // From inside record 5's payload into record 9's marker.
+        for (long i = fifth + 20; i < ninth + 2; i++) {
+            bytes[(int) i] = 0;
+        }
+        Files.write(onlySegment(), bytes);
+
+        try (SpillLog spill = open(1024 * 1024)) {
+            assertThat(sequences(drain(spill))).containsExactlyElementsOf(
+                    LongStream.rangeClosed(1, 20).filter(seq -> seq < 5 || seq > 9).boxed().toList());
+        }
+        assertThat(quarantined.get()).as("records 5 to 9").isEqualTo(5);
+        assertThat(quarantinedBytes.get()).as("from record 5 to record 10").isEqualTo(tenth - fifth);
     }
 
     @Test
@@ -133,7 +181,20 @@ class SpillLogTest {
     }
 
     private SpillLog open(long maxBytes) throws IOException {
-        return SpillLog.open(dir, maxBytes, new SpillCodec(), dropped::addAndGet);
+        return SpillLog.open(dir, maxBytes, new SpillCodec(), dropped::addAndGet, (records, bytes) -> {
+            quarantined.addAndGet(records);
+            quarantinedBytes.addAndGet(bytes);
+        });
+    }
+
+    /** Where the frame of record {@code index} starts, following the lengths of the intact frames before it. */
+    private static long frameOffset(byte[] segment, int index) {
+        var buffer = java.nio.ByteBuffer.wrap(segment);
+        int offset = SpillFrames.MAGIC.length;
+        for (int i = 0; i < index; i++) {
+            offset += SpillFrames.HEADER + buffer.getInt(offset + 4);
+        }
+        return offset;
     }
 
     private Path onlySegment() throws IOException {

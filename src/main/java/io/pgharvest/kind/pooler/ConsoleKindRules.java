@@ -1,32 +1,48 @@
-package io.pgharvest.model;
+package io.pgharvest.kind.pooler;
 
+import io.pgharvest.model.ConfigSnapshot;
+import io.pgharvest.model.FieldProblem;
+import io.pgharvest.model.KindRules;
+import io.pgharvest.model.Source;
 import io.pgharvest.model.connection.ConnectionString;
 import io.pgharvest.model.sql.MetricSql;
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.Set;
 
 /**
  * A pooler's admin console (pgbouncer, pgpool), reached through its SHOW commands rather than as
  * a PostgreSQL server: only SHOW metrics written under the console's SQL key (it acts on other
  * commands), no standby selection (a console has no recovery state), and only the connection
- * parameters the console client honours.
+ * parameters the console client honours. One subclass per console, registered as every kind's rules
+ * are ({@link KindRules}).
  */
-final class ConsoleKindRules implements KindRules {
+abstract class ConsoleKindRules implements KindRules {
 
     /** The connection parameters pgharvest's console client acts on; any other would be ignored. */
     private static final Set<String> CONSOLE_PARAMETERS = Set.of("sslmode", "connect_timeout", "application_name");
 
-    private final int sqlKey;
+    private final ConsoleDialect dialect;
 
-    /** @param sqlKey the key of a metric's {@code sqls} written for this console */
-    ConsoleKindRules(int sqlKey) {
-        this.sqlKey = sqlKey;
+    ConsoleKindRules(ConsoleDialect dialect) {
+        this.dialect = dialect;
+    }
+
+    @Override
+    public String label() {
+        return dialect.label();
+    }
+
+    @Override
+    public OptionalInt sqlKey() {
+        return OptionalInt.of(dialect.sqlKey());
     }
 
     @Override
     public void checkUse(Source source, ConfigSnapshot config, List<FieldProblem> problems) {
         String kind = source.kind().label();
+        int sqlKey = dialect.sqlKey();
         config.selectedMetrics(source, false).keySet().forEach(metric -> {
             String field = source.metrics().containsKey(metric) ? "metrics." + metric : "preset";
             String sql = config.metrics().get(metric).sqls().get(sqlKey);

@@ -1,0 +1,38 @@
+package io.pgharvest.kind.patroni;
+
+import io.pgharvest.model.KindRules;
+import io.pgharvest.model.SourceKind;
+import java.util.Set;
+
+/**
+ * Kind {@code patroni}: a Patroni cluster (or every cluster of a namespace) read from etcd; its
+ * connection string names the DCS, and the members' addresses come from there.
+ */
+public final class PatroniKindRules implements KindRules {
+
+    static final String LABEL = "patroni";
+
+    @Override
+    public String label() {
+        return LABEL;
+    }
+
+    /**
+     * pgwatch's former names for this kind: it reads them as {@code patroni} (the DCS path decides
+     * between one cluster and a whole namespace), and so does pgharvest.
+     */
+    @Override
+    public Set<String> formerLabels() {
+        return Set.of("patroni-continuous-discovery", "patroni-namespace-discovery");
+    }
+
+    @Override
+    public boolean readsDcsAddress() {
+        return true;
+    }
+
+    /** The registered kind. */
+    static SourceKind kind() {
+        return SourceKind.fromLabel(LABEL);
+    }
+}

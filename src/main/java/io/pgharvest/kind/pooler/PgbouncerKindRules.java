@@ -1,0 +1,9 @@
+package io.pgharvest.kind.pooler;
+
+/** Kind {@code pgbouncer}: pgbouncer's admin console. */
+public final class PgbouncerKindRules extends ConsoleKindRules {
+
+    public PgbouncerKindRules() {
+        super(ConsoleDialect.PGBOUNCER);
+    }
+}
