@@ -22,6 +22,8 @@ public final class InsightsWorkload implements AutoCloseable {
 
     /** The statement the lock cycle makes wait (and the loop runs), as pg_stat_statements normalizes it. */
     public static final String LOCKED_UPDATE = "update items set n = n + $1 where id = $2";
+    /** The read of the loop (a plain SELECT, so it can have a generic plan), normalized. */
+    public static final String READ = "select sum(n) from items where id between $1 and $2";
 
     private final TestPostgres pg;
     private final String database;
@@ -64,8 +66,17 @@ public final class InsightsWorkload implements AutoCloseable {
 
     /** The query ID of {@link #LOCKED_UPDATE} in this database, once the update finished at least once. */
     public String lockedUpdateQueryId() {
+        return queryId(LOCKED_UPDATE);
+    }
+
+    /** The query ID of {@link #READ} in this database, once the read finished at least once. */
+    public String readQueryId() {
+        return queryId(READ);
+    }
+
+    private String queryId(String normalized) {
         String sql = "select coalesce(max(queryid)::text, '') from pg_stat_statements where query = '"
-                + LOCKED_UPDATE + "' and dbid = (select oid from pg_database where datname = current_database())";
+                + normalized + "' and dbid = (select oid from pg_database where datname = current_database())";
         Awaitility.await().atMost(Duration.ofMinutes(1)).until(() -> !pg.queryString(database, sql).isEmpty());
         return pg.queryString(database, sql);
     }
