@@ -3,6 +3,7 @@ package io.pgharvest.reaper;
 import io.pgharvest.kind.ServerFacts;
 import io.pgharvest.kind.SessionRefusedException;
 import io.pgharvest.kind.SourceSession;
+import io.pgharvest.model.BoundedText;
 import io.pgharvest.reaper.instance.Instance;
 import io.pgharvest.reaper.tick.ReaperConfig;
 import io.pgharvest.reaper.tick.SourceDownException;
@@ -135,8 +136,8 @@ final class SessionKeeper {
             refused = SessionRefusedException.isRefusal(e);
             Duration backoff = context.reconnectBackoff().after(connectFailures);
             nextConnectAttempt = now.plus(backoff);
-            recordConnectionError(refused ? e.getMessage()
-                    : "cannot connect [SQLState " + e.getSQLState() + "]: " + e.getMessage(), now);
+            recordConnectionError(refused ? BoundedText.messageOf(e)
+                    : "cannot connect [SQLState " + e.getSQLState() + "]: " + BoundedText.messageOf(e), now);
             if (connectFailures == 1 || Integer.bitCount(connectFailures) == 1) {
                 log.warn("Source {}: {} (attempt {}, next in {} s)", name, lastConnectionError,
                         connectFailures, backoff.toSeconds());
@@ -182,7 +183,8 @@ final class SessionKeeper {
                 throw e;
             }
             factsStale = true;
-            String reason = "facts query failed, session kept [SQLState " + e.getSQLState() + "]: " + e.getMessage();
+            String reason = "facts query failed, session kept [SQLState " + e.getSQLState() + "]: "
+                    + BoundedText.messageOf(e);
             if (failure == SourceSession.Failure.SLOW) {
                 slowReason = "server slow: " + reason;
             } else {
@@ -246,7 +248,7 @@ final class SessionKeeper {
     }
 
     private void recordConnectionError(String message, Instant at) {
-        lastConnectionError = message;
+        lastConnectionError = BoundedText.of(message);
         lastConnectionErrorAt = at;
     }
 
