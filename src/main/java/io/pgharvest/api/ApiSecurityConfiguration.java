@@ -37,6 +37,15 @@ class ApiSecurityConfiguration {
         return registration;
     }
 
+    /** After the token check: only an authorized blocking query takes a waiting place. */
+    @Bean
+    FilterRegistrationBean<WaiterLimitFilter> waiterLimitFilter(WaiterProperties limits, JsonMapper json) {
+        var registration = new FilterRegistrationBean<>(new WaiterLimitFilter(limits, json));
+        registration.addUrlPatterns("/api/v1/*");
+        registration.setOrder(Ordered.HIGHEST_PRECEDENCE + 15);
+        return registration;
+    }
+
     /** After the token check: only an authorized answer gets an ETag or a 304. */
     @Bean
     FilterRegistrationBean<UnchangedAnswerFilter> unchangedAnswerFilter() {

@@ -30,6 +30,8 @@ public final class ProblemTypes {
     public static final URI BAD_REQUEST = URI.create(BASE + "bad-request");
     /** The request (body or URL) is larger than pgharvest accepts. */
     public static final URI TOO_LARGE = URI.create(BASE + "too-large");
+    /** A blocking query refused because too many wait already (429 with Retry-After). */
+    public static final URI TOO_MANY_WAITING = URI.create(BASE + "too-many-waiting");
     /** A write while the configuration database (pgharvest.store.url) cannot be reached; nothing changed. */
     public static final URI STORE_UNAVAILABLE = URI.create(BASE + "store-unavailable");
     public static final URI INTERNAL = URI.create(BASE + "internal-error");

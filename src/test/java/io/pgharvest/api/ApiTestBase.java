@@ -31,6 +31,8 @@ public abstract class ApiTestBase {
         // Room for the test that parks 2,000 blocking queries at once.
         registry.add("server.tomcat.max-connections", () -> "10000");
         registry.add("server.tomcat.accept-count", () -> "4096");
+        registry.add("pgharvest.api.blocking.max-waiting", () -> "10000");
+        registry.add("pgharvest.api.blocking.max-waiting-per-client", () -> "10000");
     }
 
     protected ApiClient api() {

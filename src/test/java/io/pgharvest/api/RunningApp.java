@@ -42,6 +42,10 @@ public final class RunningApp implements AutoCloseable {
         return new RunningApp(SpringApplication.run(PgharvestApplication.class, arguments.toArray(String[]::new)));
     }
 
+    int port() {
+        return Integer.parseInt(context.getEnvironment().getProperty("local.server.port"));
+    }
+
     public ApiClient api() {
         return new ApiClient(Integer.parseInt(context.getEnvironment().getProperty("local.server.port")), TOKEN);
     }
