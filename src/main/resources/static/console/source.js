@@ -26,9 +26,11 @@ export function renderSource(view, name) {
         }
       }}, 'Delete'),
       el('button', {type: 'button', onclick: () => { confirmBox.hidden = true; }}, 'Cancel'));
+  const dashboards = el('span', {id: 'dashboards'});
   fill(view, heading(name,
       el('label', {class: 'inline'}, toggle, ' enabled'),
       el('a', {class: 'button', href: `#/sources/${enc(name)}/queries`, id: 'queries-link'}, 'Queries'),
+      dashboards,
       el('a', {class: 'button', href: `#/sources/${enc(name)}/edit`}, 'Edit'),
       el('a', {class: 'button', href: `#/sources/${enc(name)}/copy`}, 'Copy'),
       el('button', {type: 'button', id: 'test-stored', onclick: () => testConnection(
@@ -53,6 +55,13 @@ export function renderSource(view, name) {
         row('Query literals', source.keepQueryLiterals ? 'kept' : null),
         row('Include pattern', source.includePattern), row('Exclude pattern', source.excludePattern));
   }).catch(error => fill(notice, error.message)).finally(() => { reading = null; });
+
+  // The history beyond the recent window: the shipped Grafana dashboard, when a Grafana is configured.
+  get(`/api/v1/sources/${enc(name)}/dashboards`).then(({body: links}) => {
+    fill(dashboards, links.map(d => el('a', {class: 'button', href: d.url, target: '_blank', rel: 'noopener noreferrer',
+        id: 'grafana-link', title: `${d.title} in Grafana: this source's history from the sinks`}, 'Grafana')));
+    dashboards.setAttribute('data-read', '');
+  }).catch(() => dashboards.setAttribute('data-read', ''));
 
   const stopAges = keepAgesCurrent(status);
   const stopLive = live(`/api/v1/sources/${enc(name)}/status`, s => {

@@ -1,6 +1,7 @@
 package io.pgharvest.kind;
 
 import java.sql.SQLException;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -44,6 +45,16 @@ public interface SourceSession extends AutoCloseable {
      */
     List<Map<String, Object>> read(String sql, Object... parameters) throws SQLException;
 
+    /**
+     * The generic plan (EXPLAIN, FORMAT JSON) of one plain read, {@code $n} parameters and all, asked
+     * in a read-only transaction of its own under {@code timeout}; a text that is not one SELECT or
+     * WITH ... SELECT is refused unsent ({@code model.sql.PlainRead}). An endpoint that is not a
+     * PostgreSQL server refuses every text.
+     */
+    default String genericPlan(String statement, Duration timeout) throws SQLException {
+        throw new SQLException("generic plans need a PostgreSQL server", "0A000");
+    }
+
     /** What {@code error}, thrown by this session, says about it. */
     Failure classify(SQLException error);
 
@@ -61,6 +72,16 @@ public interface SourceSession extends AutoCloseable {
      */
     default boolean endedByServer(SQLException error) {
         return false;
+    }
+
+    /**
+     * Why the server ended this session while it was idle (a PostgreSQL server that shuts down sends
+     * its sessions an error before closing them), or empty while it looks open. Sends nothing and
+     * waits at most a millisecond: called every few seconds between ticks. The default (a kind that
+     * cannot tell) is empty; the next tick finds out then.
+     */
+    default Optional<String> endedWhileIdle() {
+        return Optional.empty();
     }
 
     /** True when an error means the session itself is gone, not just one query. */

@@ -14,9 +14,9 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
 /** Talks to a running pgharvest over real HTTP; the client's own threads are virtual. */
-final class ApiClient {
+public final class ApiClient {
 
-    static final JsonMapper JSON = JsonMapper.builder().build();
+    public static final JsonMapper JSON = JsonMapper.builder().build();
     private static final HttpClient HTTP = HttpClient.newBuilder()
             .executor(Executors.newVirtualThreadPerTaskExecutor())
             .version(HttpClient.Version.HTTP_1_1)
@@ -26,32 +26,32 @@ final class ApiClient {
     private final URI base;
     private final String token;
 
-    ApiClient(int port, String token) {
+    public ApiClient(int port, String token) {
         this.base = URI.create("http://localhost:" + port);
         this.token = token;
     }
 
-    ApiClient withToken(String otherToken) {
+    public ApiClient withToken(String otherToken) {
         return new ApiClient(base.getPort(), otherToken);
     }
 
     /** An HTTP answer with its body parsed as JSON when it is JSON. */
-    record Response(int status, java.net.http.HttpHeaders headers, String body) {
+    public record Response(int status, java.net.http.HttpHeaders headers, String body) {
 
-        JsonNode json() {
+        public JsonNode json() {
             return JSON.readTree(body);
         }
 
-        long index() {
+        public long index() {
             return Long.parseLong(headers.firstValue(BlockingQuery.INDEX_HEADER).orElseThrow());
         }
 
-        String header(String name) {
+        public String header(String name) {
             return headers.firstValue(name).orElse(null);
         }
 
         /** The {@code field} of each entry of a problem's {@code errors}. */
-        List<String> errorFields() {
+        public List<String> errorFields() {
             return json().get("errors").valueStream().map(e -> e.get("field").asString()).toList();
         }
 
@@ -61,34 +61,34 @@ final class ApiClient {
         }
     }
 
-    Response get(String path) {
+    public Response get(String path) {
         return send(request(path).GET());
     }
 
-    Response delete(String path) {
+    public Response delete(String path) {
         return send(request(path).DELETE());
     }
 
-    Response post(String path, Object body) {
+    public Response post(String path, Object body) {
         return send(request(path).POST(json(body)));
     }
 
-    Response put(String path, Object body) {
+    public Response put(String path, Object body) {
         return send(request(path).PUT(json(body)));
     }
 
-    Response send(String method, String path, String rawBody) {
+    public Response send(String method, String path, String rawBody) {
         return send(request(path).method(method, rawBody == null ? HttpRequest.BodyPublishers.noBody()
                 : HttpRequest.BodyPublishers.ofString(rawBody)));
     }
 
     /** A request with a body of another media type than JSON, e.g. application/yaml. */
-    Response send(String method, String path, String contentType, String rawBody) {
+    public Response send(String method, String path, String contentType, String rawBody) {
         HttpRequest.Builder builder = request(path).setHeader("Content-Type", contentType);
         return send(builder.method(method, HttpRequest.BodyPublishers.ofString(rawBody)));
     }
 
-    CompletableFuture<Response> getAsync(String path) {
+    public CompletableFuture<Response> getAsync(String path) {
         return HTTP.sendAsync(request(path).GET().build(), HttpResponse.BodyHandlers.ofString())
                 .thenApply(r -> new Response(r.statusCode(), r.headers(), r.body()));
     }

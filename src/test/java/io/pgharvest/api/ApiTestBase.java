@@ -15,13 +15,13 @@ import org.springframework.test.context.DynamicPropertySource;
  * their items names of their own, since they share the store.
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
-abstract class ApiTestBase {
+public abstract class ApiTestBase {
 
-    static final String TOKEN = "test-token-0123456789abcdef";
-    static final Path DATA_DIR = createDataDir();
+    protected static final String TOKEN = "test-token-0123456789abcdef";
+    protected static final Path DATA_DIR = createDataDir();
 
     @LocalServerPort
-    int port;
+    protected int port;
 
     @DynamicPropertySource
     static void properties(DynamicPropertyRegistry registry) {
@@ -33,7 +33,7 @@ abstract class ApiTestBase {
         registry.add("server.tomcat.accept-count", () -> "4096");
     }
 
-    ApiClient api() {
+    protected ApiClient api() {
         return new ApiClient(port, TOKEN);
     }
 

@@ -8,9 +8,9 @@ import org.springframework.boot.SpringApplication;
 import org.springframework.context.ConfigurableApplicationContext;
 
 /** A pgharvest started by a test itself, for restarts on the same data directory. */
-final class RunningApp implements AutoCloseable {
+public final class RunningApp implements AutoCloseable {
 
-    static final String TOKEN = "restart-token-0123456789";
+    public static final String TOKEN = "restart-token-0123456789";
 
     private final ConfigurableApplicationContext context;
 
@@ -19,19 +19,19 @@ final class RunningApp implements AutoCloseable {
     }
 
     /** Starts with {@link #TOKEN} as pgharvest.api.token. */
-    static RunningApp start(Path dataDir) {
+    public static RunningApp start(Path dataDir) {
         return run(dataDir, "--pgharvest.api.token=" + TOKEN);
     }
 
     /** Starts with {@link #TOKEN} and further {@code --property=value} arguments. */
-    static RunningApp start(Path dataDir, String... extraArguments) {
+    public static RunningApp start(Path dataDir, String... extraArguments) {
         List<String> arguments = new ArrayList<>(List.of(extraArguments));
         arguments.add("--pgharvest.api.token=" + TOKEN);
         return run(dataDir, arguments.toArray(String[]::new));
     }
 
     /** Starts without pgharvest.api.token, so the application uses its generated token file. */
-    static RunningApp startWithGeneratedToken(Path dataDir) {
+    public static RunningApp startWithGeneratedToken(Path dataDir) {
         return run(dataDir);
     }
 
@@ -42,11 +42,11 @@ final class RunningApp implements AutoCloseable {
         return new RunningApp(SpringApplication.run(PgharvestApplication.class, arguments.toArray(String[]::new)));
     }
 
-    ApiClient api() {
+    public ApiClient api() {
         return new ApiClient(Integer.parseInt(context.getEnvironment().getProperty("local.server.port")), TOKEN);
     }
 
-    <T> T bean(Class<T> type) {
+    public <T> T bean(Class<T> type) {
         return context.getBean(type);
     }
 

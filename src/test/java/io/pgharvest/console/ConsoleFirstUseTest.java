@@ -119,6 +119,18 @@ class ConsoleFirstUseTest extends ConsoleTestBase {
                 .doesNotContain("stale");
     }
 
+    /** No {@code pgharvest.console.grafana-url} in this application: no link (ConsoleGrafanaLinkTest has one). */
+    @Test
+    void withoutAGrafanaAddressTheSourcePageHasNoDashboardLink() {
+        api("POST", "/api/v1/sources", """
+                {"name": "no-grafana", "connStr": "postgresql://monitor@127.0.0.1:1/x", "enabled": false, "preset": "basic"}""");
+        open("#/sources/no-grafana");
+        // the page marks its dashboards read, links or none
+        browser.waiting(Duration.ofSeconds(10)).until(d -> !d.findElements(By.cssSelector("#dashboards[data-read]")).isEmpty());
+        assertThat(browser.driver().findElements(By.id("grafana-link"))).isEmpty();
+        assertThat(api("GET", "/api/v1/sources/no-grafana/dashboards", null)).isEqualTo("[]");
+    }
+
     @Test
     void theSourcePageShowsAConfigurationChangeMadeElsewhereWithoutAReload() {
         api("POST", "/api/v1/sources", """

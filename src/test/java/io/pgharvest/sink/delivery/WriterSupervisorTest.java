@@ -1,7 +1,6 @@
-package io.pgharvest.sink.dispatch;
+package io.pgharvest.sink.delivery;
 
 import io.pgharvest.sink.RecordingSink;
-import io.pgharvest.sink.Sink;
 import io.pgharvest.sink.SinkStatus;
 import io.pgharvest.sink.SinkType;
 import io.pgharvest.sink.TestSettings;
@@ -40,26 +39,26 @@ class WriterSupervisorTest {
             }
         };
         var meters = new SimpleMeterRegistry();
-        var dispatcher = SinkDispatcher.open(List.<Sink>of(sink),
-                List.of(TestSettings.delivery(SinkType.JSONFILE, 10, 1000, DataSize.ofMegabytes(1))),
+        var channel = new SinkChannel(sink, "jsonfile", "recording",
+                DeliverySettings.of(TestSettings.delivery(SinkType.JSONFILE, 10, 1000, DataSize.ofMegabytes(1))),
                 dataDir.resolve("spill"), meters, Clock.systemUTC());
-        dispatcher.start();
+        channel.start();
         try {
             for (long seq = 1; seq <= 5; seq++) {
-                dispatcher.publish(List.of(RecordingSink.measurement(seq)));
+                channel.publish(List.of(RecordingSink.measurement(seq)));
             }
-            await().atMost(Duration.ofSeconds(10)).until(() -> dispatcher.statuses().getFirst().writerFailure() != null);
-            assertThat(dispatcher.statuses().getFirst().writerFailure()).contains("a bug in the sink");
+            await().atMost(Duration.ofSeconds(10)).until(() -> channel.status().writerFailure() != null);
+            assertThat(channel.status().writerFailure()).contains("a bug in the sink");
 
             explode.set(false);
             await().atMost(Duration.ofSeconds(10)).until(() -> sink.sequences().size() == 5);
             assertThat(sink.sequences()).containsExactly(1L, 2L, 3L, 4L, 5L);
-            SinkStatus status = dispatcher.statuses().getFirst();
+            SinkStatus status = channel.status();
             assertThat(status.writerFailure()).isNull();
             assertThat(status.writerRestarts()).isPositive();
             assertThat(meters.get("pgharvest.sink.writer.restarts").functionCounter().count()).isPositive();
         } finally {
-            dispatcher.stop();
+            channel.stop();
         }
     }
 }

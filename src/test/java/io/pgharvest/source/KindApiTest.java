@@ -1,7 +1,9 @@
-package io.pgharvest.api;
+package io.pgharvest.source;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.pgharvest.api.ApiClient;
+import io.pgharvest.api.ApiTestBase;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 
