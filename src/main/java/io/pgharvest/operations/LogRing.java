@@ -1,5 +1,6 @@
 package io.pgharvest.operations;
 
+import io.pgharvest.model.BoundedText;
 import io.pgharvest.support.ChangeNotifier;
 import java.time.Instant;
 import java.util.ArrayDeque;
@@ -8,28 +9,44 @@ import java.util.List;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
- * The last {@link #CAPACITY} log lines of this process, in memory only (nothing is written
- * anywhere): the console's log view. Every appended line advances {@link #changes()}, which the
- * blocking query of {@code GET /api/v1/logs} parks on.
+ * The newest log lines of this process, in memory only (nothing is written anywhere): the
+ * console's log view. Bounded in lines and in bytes (pgharvest.log-view.*): a line's message is
+ * cut and escaped ({@link BoundedText}) and scrubbed of secrets before it is counted and kept, and
+ * the oldest lines go first. Every appended line advances {@link #changes()}, which the blocking
+ * query of {@code GET /api/v1/logs} parks on.
  */
 final class LogRing {
 
-    static final int CAPACITY = 2000;
+    /** What a kept line costs besides its texts: the record, its strings' headers, the deque slot. */
+    static final int LINE_OVERHEAD_BYTES = 160;
 
+    private final int maxLines;
+    private final long maxBytes;
     private final ReentrantLock lock = new ReentrantLock();
-    private final ArrayDeque<LogLine> lines = new ArrayDeque<>(CAPACITY);
+    private final ArrayDeque<LogLine> lines = new ArrayDeque<>();
     private final ChangeNotifier changes = new ChangeNotifier(0);
     private long sequence;
+    private long bytes;
+
+    LogRing(int maxLines, long maxBytes) {
+        this.maxLines = maxLines;
+        this.maxBytes = maxBytes;
+    }
 
     void append(Instant time, String level, String logger, String thread, String message) {
+        var line = new LogLine(0, time, String.valueOf(level), BoundedText.of(String.valueOf(logger)),
+                BoundedText.of(String.valueOf(thread)),
+                LogScrubber.scrub(BoundedText.of(message)));
+        long cost = bytesOf(line);
         long index;
         lock.lock();
         try {
             index = ++sequence;
-            if (lines.size() == CAPACITY) {
-                lines.removeFirst();
+            lines.addLast(new LogLine(index, line.time(), line.level(), line.logger(), line.thread(), line.message()));
+            bytes += cost;
+            while (lines.size() > maxLines || (bytes > maxBytes && lines.size() > 1)) {
+                bytes -= bytesOf(lines.removeFirst());
             }
-            lines.addLast(new LogLine(index, time, level, logger, thread, LogScrubber.scrub(message)));
         } finally {
             lock.unlock();
         }
@@ -55,7 +72,27 @@ final class LogRing {
         }
     }
 
+    /** The most lines the ring keeps. */
+    int maxLines() {
+        return maxLines;
+    }
+
+    /** Bytes the kept lines are counted at (see {@link LogViewProperties#maxBytes()}). */
+    long bytes() {
+        lock.lock();
+        try {
+            return bytes;
+        } finally {
+            lock.unlock();
+        }
+    }
+
     ChangeNotifier changes() {
         return changes;
+    }
+
+    private static long bytesOf(LogLine line) {
+        return LINE_OVERHEAD_BYTES + 2L * (line.level().length() + line.logger().length() + line.thread().length()
+                + line.message().length());
     }
 }

@@ -6,8 +6,10 @@ import io.pgharvest.kind.MetricQuery;
 import io.pgharvest.kind.NotReadingException;
 import io.pgharvest.kind.RolePrivileges;
 import io.pgharvest.kind.ServerFacts;
+import io.pgharvest.kind.SessionRefusedException;
 import io.pgharvest.kind.SessionSettings;
 import io.pgharvest.kind.SourceSession;
+import io.pgharvest.model.BoundedText;
 import io.pgharvest.model.connection.ConnectionString;
 import io.pgharvest.model.sql.MetricSql;
 import java.sql.Connection;
@@ -23,6 +25,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import org.postgresql.PGConnection;
 
 /**
  * A reaper's session on a PostgreSQL server ({@link PostgresEndpoint}): a pgjdbc connection opened
@@ -36,7 +39,6 @@ public final class PostgresSession implements SourceSession {
             select current_setting('server_version_num')::int, pg_is_in_recovery(),
                    coalesce(host(inet_server_addr()), '') || ':' || coalesce(inet_server_port(), 0),
                    current_database()::text""";
-    private static final String INSUFFICIENT_PRIVILEGE = "42501";
     static final String QUERY_CANCELED = "57014";
     static final String LOCK_NOT_AVAILABLE = "55P03";
     /** admin_shutdown: the backend was terminated (pg_terminate_backend, or a server shutdown). */
@@ -91,8 +93,8 @@ public final class PostgresSession implements SourceSession {
                     factsTimeout(settings));
             session.readFacts(now, true);
             if (settings.refusePrivileged() && session.privileges.privileged()) {
-                throw new SQLException("refused: the source " + session.privileges.warning()
-                        + "; pgharvest.reaper.refuse-privileged-sources is on", INSUFFICIENT_PRIVILEGE);
+                throw new SessionRefusedException("refused: the source " + session.privileges.warning()
+                        + "; pgharvest.reaper.refuse-privileged-sources is on");
             }
             return session;
         } catch (SQLException | RuntimeException e) {
@@ -304,6 +306,23 @@ public final class PostgresSession implements SourceSession {
     @Override
     public boolean endedByServer(SQLException error) {
         return TERMINATED.equals(error.getSQLState());
+    }
+
+    /**
+     * Reads what the server sent on the idle session without sending anything: pgjdbc's
+     * notification check looks at the socket's buffered bytes (a 1 ms read at most once a second),
+     * and throws the error a server sends before it closes its sessions (57P01 at shutdown,
+     * 57P02/57P03, or a terminated backend).
+     */
+    @Override
+    public Optional<String> endedWhileIdle() {
+        try {
+            connection.unwrap(PGConnection.class).getNotifications();
+            return connection.isClosed() ? Optional.of("the session was closed") : Optional.empty();
+        } catch (SQLException e) {
+            return Optional.of("the server ended the idle session [SQLState " + e.getSQLState() + "]: "
+                    + BoundedText.messageOf(e));
+        }
     }
 
     @Override
