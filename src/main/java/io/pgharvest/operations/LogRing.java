@@ -5,11 +5,12 @@ import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * The last {@link #CAPACITY} log lines of this process, in memory only (nothing is written
- * anywhere): the console's log view. Every appended line advances {@link #changes()}, which the
+ * anywhere), and the same lines grouped by cause ({@link LogCauses}): the console's log view. Every appended line advances {@link #changes()}, which the
  * blocking query of {@code GET /api/v1/logs} parks on.
  */
 final class LogRing {
@@ -19,9 +20,15 @@ final class LogRing {
     private final ReentrantLock lock = new ReentrantLock();
     private final ArrayDeque<LogLine> lines = new ArrayDeque<>(CAPACITY);
     private final ChangeNotifier changes = new ChangeNotifier(0);
+    private final LogCauses causes = new LogCauses();
     private long sequence;
 
     void append(Instant time, String level, String logger, String thread, String message) {
+        append(time, level, logger, thread, message, null);
+    }
+
+    /** A line about {@code source} (null when it names none): its cause counts the source. */
+    void append(Instant time, String level, String logger, String thread, String message, String source) {
         long index;
         lock.lock();
         try {
@@ -29,7 +36,9 @@ final class LogRing {
             if (lines.size() == CAPACITY) {
                 lines.removeFirst();
             }
-            lines.addLast(new LogLine(index, time, level, logger, thread, LogScrubber.scrub(message)));
+            var line = new LogLine(index, time, level, logger, thread, LogScrubber.scrub(message));
+            lines.addLast(line);
+            causes.add(line, source);
         } finally {
             lock.unlock();
         }
@@ -50,6 +59,26 @@ final class LogRing {
                 found.add(line);
             }
             return found.reversed();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Causes with a line after {@code afterSequence}, the one logged longest ago first. */
+    List<LogCause> causesAfter(long afterSequence) {
+        lock.lock();
+        try {
+            return causes.after(afterSequence);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** The sources cause {@code id} concerns; empty when no such cause is kept. */
+    Optional<List<String>> sourcesOf(long id) {
+        lock.lock();
+        try {
+            return causes.sources(id);
         } finally {
             lock.unlock();
         }
