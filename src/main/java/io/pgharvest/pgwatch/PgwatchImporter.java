@@ -3,7 +3,9 @@ package io.pgharvest.pgwatch;
 import io.pgharvest.model.FieldProblem;
 import io.pgharvest.model.MetricDefinition;
 import io.pgharvest.model.Preset;
+import io.pgharvest.model.Source;
 import io.pgharvest.model.StoreTable;
+import io.pgharvest.model.connection.HostFileParameters;
 import io.pgharvest.store.ConfigChanges;
 import io.pgharvest.store.ConfigStore;
 import io.pgharvest.store.ImportNotice;
@@ -46,7 +48,8 @@ public class PgwatchImporter {
      * @throws ImportRejectedException when an item is invalid, or there is nothing to import
      */
     public ImportReport importYaml(byte[] content, boolean dryRun, boolean keepBuiltIns) {
-        return apply("the request body", reader.read(content, "request body"), dryRun, keepBuiltIns);
+        PgwatchImport read = reader.read(content, "request body");
+        return apply("the request body", read, hostFileProblems(read), dryRun, keepBuiltIns);
     }
 
     /**
@@ -58,7 +61,7 @@ public class PgwatchImporter {
         var database = PgwatchConfigDatabase.parse(property, url);
         byte[] document = PgwatchConfigDatabase.read(property, database);
         String what = property + " (" + database.masked() + ")";
-        return apply(what, reader.read(document, what), false, keepBuiltIns);
+        return apply(what, reader.read(document, what), List.of(), false, keepBuiltIns);
     }
 
     /** Imports files or folders (start-up); same contract as {@link #importYaml}. */
@@ -78,29 +81,62 @@ public class PgwatchImporter {
 
     /** Imports what {@link #readFiles} read; same contract as {@link #importYaml}. */
     public ImportReport importRead(String what, PgwatchImport read, boolean keepBuiltIns) {
-        return apply(what, read, false, keepBuiltIns);
+        return apply(what, read, List.of(), false, keepBuiltIns);
     }
 
-    private ImportReport apply(String what, PgwatchImport file, boolean dryRun, boolean keepBuiltIns) {
+    /**
+     * The request body's sources whose connection names a file on pgharvest's host: refused, as on
+     * create (start-up imports are the operator's own files and may use them).
+     */
+    private static List<FieldProblem> hostFileProblems(PgwatchImport read) {
+        var problems = new ArrayList<FieldProblem>();
+        for (Source source : read.changes().sources()) {
+            source.connection().parsed().flatMap(HostFileParameters::refusal).ifPresent(refusal -> problems.add(
+                    new FieldProblem(PgwatchImportReader.pgwatchField("sources[" + source.name() + "].connStr"),
+                            refusal)));
+        }
+        return problems;
+    }
+
+    private ImportReport apply(String what, PgwatchImport file, List<FieldProblem> refused, boolean dryRun,
+            boolean keepBuiltIns) {
         PgwatchImport read = ImportTriage.triage(file, store.snapshot().metrics().keySet());
         var notices = new ArrayList<>(read.notices());
         ConfigChanges changes = keepBuiltIns ? withoutBuiltIns(read.changes(), notices) : read.changes();
         var problems = new ArrayList<>(read.problems());
+        problems.addAll(refused);
         if (read.changes().isEmpty()) {
             problems.add(new FieldProblem("body", "holds no sources, metrics or presets; expected pgwatch's"
                     + " sources.yaml (a list) or metrics.yaml (a map with metrics and presets)"));
         }
         if (!problems.isEmpty()) {
+            if (problems.size() == refused.size()) {
+                // Only host files refused: the store's own problems of the items go in the same answer.
+                problems.addAll(storeProblems(changes));
+            }
             throw new ImportRejectedException(what, problems, notices);
         }
         try {
             return ImportReport.of(store.putAll(changes, dryRun), notices);
         } catch (RejectedChangesException e) {
-            List<FieldProblem> translated = e.problems().stream()
-                    .map(p -> new FieldProblem(PgwatchImportReader.pgwatchField(p.field()), p.message()))
-                    .toList();
-            throw new ImportRejectedException(what, translated, notices);
+            throw new ImportRejectedException(what, translated(e), notices);
         }
+    }
+
+    /** What the store finds wrong with {@code changes} (tried as a dry run), in pgwatch's spelling. */
+    private List<FieldProblem> storeProblems(ConfigChanges changes) {
+        try {
+            store.putAll(changes, true);
+            return List.of();
+        } catch (RejectedChangesException e) {
+            return translated(e);
+        }
+    }
+
+    private static List<FieldProblem> translated(RejectedChangesException e) {
+        return e.problems().stream()
+                .map(p -> new FieldProblem(PgwatchImportReader.pgwatchField(p.field()), p.message()))
+                .toList();
     }
 
     private ConfigChanges withoutBuiltIns(ConfigChanges changes, List<ImportNotice> notices) {

@@ -5,6 +5,7 @@ import io.pgharvest.config.HarvestProperties;
 import io.pgharvest.kind.ConnectionTestResult;
 import io.pgharvest.kind.EndpointRegistry;
 import io.pgharvest.model.connection.ConnectionString;
+import io.pgharvest.model.connection.HostFileParameters;
 import io.pgharvest.model.connection.InvalidConnectionStringException;
 import io.pgharvest.model.FieldProblem;
 import io.pgharvest.model.Source;
@@ -19,6 +20,7 @@ import io.swagger.v3.oas.annotations.media.Schema;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import io.swagger.v3.oas.annotations.tags.Tag;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.springframework.web.bind.annotation.PathVariable;
@@ -78,14 +80,21 @@ class ConnectionTestController {
             content = @Content(mediaType = ApiDocs.PROBLEM_JSON, schema = @Schema(implementation = ApiDocs.Problem.class)))
     ConnectionTestResult testDraft(@RequestBody SourceRequest draft) {
         String name = draft.name() == null || draft.name().isBlank() ? "draft" : draft.name();
-        SourceKind kind;
+        var problems = new ArrayList<FieldProblem>();
+        SourceKind kind = SourceKind.defaultKind();
         try {
             kind = SourceKind.fromLabel(draft.kind());
         } catch (IllegalArgumentException e) {
-            throw new InvalidConfigException(StoreTable.SOURCES, name, List.of(new FieldProblem("kind", e.getMessage())));
+            problems.add(new FieldProblem("kind", e.getMessage()));
         }
         Source given = new Source(name, SourceConnection.parse(kind, draft.connStr() == null ? "" : draft.connStr())
                 .withPassword(draft.password()), kind, null, true, null, Map.of(), null, null, null, false, null, null);
+        // Refused as on create: a test opens the connection at once, so a file it names would be read.
+        given.connection().parsed().flatMap(HostFileParameters::refusal)
+                .ifPresent(refusal -> problems.add(new FieldProblem("connStr", refusal)));
+        if (!problems.isEmpty()) {
+            throw new InvalidConfigException(StoreTable.SOURCES, name, problems);
+        }
         Source withSecret = MaskedPassword.keepStored(given, store.snapshot().sources().get(name));
         if (!endpoints.hasSession(kind)) {
             throw new InvalidConfigException(StoreTable.SOURCES, name, List.of(new FieldProblem("kind",

@@ -64,7 +64,7 @@ class SourceController {
     @ApiResponse(responseCode = "409", description = "A source of that name exists",
             content = @Content(mediaType = ApiDocs.PROBLEM_JSON, schema = @Schema(implementation = ApiDocs.Problem.class)))
     ResponseEntity<SourceResponse> create(@Valid @RequestBody SourceRequest request) {
-        return sources.written(store.createSource(HostFileParameters.refuse(request.toSource(null, store.snapshot()))));
+        return sources.written(store.createSource(request.toSource(null, store.snapshot())));
     }
 
     @GetMapping("/{name}")
@@ -90,7 +90,7 @@ class SourceController {
             @Parameter(description = CheckAndSet.PARAM_DESCRIPTION) @RequestParam(required = false) String cas,
             @Valid @RequestBody SourceRequest request) {
         var condition = CheckAndSet.parse(cas);
-        Source source = HostFileParameters.refuse(request.toSource(name, store.snapshot()));
+        Source source = request.toSource(name, store.snapshot());
         return sources.written(store.putSource(
                 MaskedPassword.keepStored(source, store.snapshot().sources().get(source.name())), condition));
     }

@@ -3,6 +3,7 @@ package io.pgharvest.source;
 import io.pgharvest.api.RequestNames;
 import io.pgharvest.model.FieldProblem;
 import io.pgharvest.model.SourceRules;
+import io.pgharvest.model.connection.HostFileParameters;
 import io.pgharvest.model.ConfigSnapshot;
 import io.pgharvest.model.Source;
 import io.pgharvest.model.SourceConnection;
@@ -55,10 +56,12 @@ record SourceRequest(
 
     /**
      * The source named {@code pathName} (or, when null, by the body), with the separate password
-     * merged in. The kernel's {@link SourceRules} judge it; this only maps the request's shape.
+     * merged in. The kernel's {@link SourceRules} judge it; this maps the request's shape and
+     * applies the API's own rule, {@link HostFileParameters}.
      *
      * @throws InvalidConfigException naming every problem at once when the name or kind cannot
-     *     be mapped (the rules' problems of the rest of the source included)
+     *     be mapped or the connection names a file on pgharvest's host (the rules' problems of the
+     *     rest of the source included)
      */
     Source toSource(String pathName, ConfigSnapshot config) {
         var problems = new ArrayList<FieldProblem>();
@@ -74,6 +77,8 @@ record SourceRequest(
                 enabled == null || enabled, blankToNull(preset), metrics, blankToNull(standbyPreset), standbyMetrics,
                 tags, onlyIfPrimary != null && onlyIfPrimary, blankToNull(includePattern), blankToNull(excludePattern),
                 keepQueryLiterals != null && keepQueryLiterals);
+        source.connection().parsed().flatMap(HostFileParameters::refusal)
+                .ifPresent(refusal -> problems.add(new FieldProblem("connStr", refusal)));
         if (!problems.isEmpty()) {
             var mapped = problems.stream().map(FieldProblem::field).toList();
             SourceRules.check(source, config).stream().filter(p -> !mapped.contains(p.field())).forEach(problems::add);

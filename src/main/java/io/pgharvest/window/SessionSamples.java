@@ -51,8 +51,10 @@ final class SessionSamples {
         Map<String, Object> v = row.values();
         Map<String, String> tags = row.tags();
         return new Sample(time, tags.getOrDefault("pid", text(v.get("pid"))), tags.getOrDefault("queryid", ""),
-                tags.getOrDefault("dbname", text(v.get("dbname"))), text(v.get("state")), text(v.get("wait_event_type")),
-                text(v.get("wait_event")), v.get("duration_s") instanceof Number n ? n.doubleValue() : null,
+                tags.getOrDefault("dbname", text(v.get("dbname"))), text(v.get("state")),
+                tags.getOrDefault("wait_event_type", text(v.get("wait_event_type"))),
+                tags.getOrDefault("wait_event", text(v.get("wait_event"))),
+                v.get("duration_s") instanceof Number n ? n.doubleValue() : null,
                 text(v.get("blocking_pids")), text(v.get("application_name")), text(v.get("user_name")));
     }
 

@@ -73,16 +73,18 @@ class QuerySamplesEngineTest {
             sleeping.get(20, TimeUnit.SECONDS);
 
             Measurement.Row lockWait = row(sampled.getLast(), waiterPid);
-            assertThat(lockWait.values()).containsEntry("state", "active").containsEntry("wait_event", "transactionid")
+            assertThat(lockWait.values()).containsEntry("state", "active")
                     .containsEntry("blocking_pids", Integer.toString(holderPid)).containsEntry("blocked_by", 1L)
                     .containsEntry("backend_type", "client backend").containsEntry("user_name", "postgres");
-            assertThat(lockWait.tags()).containsEntry("dbname", DB)
+            assertThat(lockWait.tags()).containsEntry("dbname", DB).containsEntry("wait_event_type", "Lock")
+                    .containsEntry("wait_event", "transactionid")
                     .containsEntry("queryid", queryId("%from locked where id = $1 for update"));
             Measurement.Row sleep = row(sampled.getLast(), sleeperPid);
-            assertThat(sleep.values()).containsEntry("wait_event", "PgSleep").containsEntry("blocking_pids", "")
+            assertThat(sleep.values()).containsEntry("blocking_pids", "")
                     .containsEntry("blocked_by", 0L);
             assertThat((Double) sleep.values().get("duration_s")).isPositive();
-            assertThat(sleep.tags()).containsEntry("queryid", queryId("%as samples_sleep_probe"));
+            assertThat(sleep.tags()).containsEntry("queryid", queryId("%as samples_sleep_probe"))
+                    .containsEntry("wait_event_type", "Timeout").containsEntry("wait_event", "PgSleep");
             assertThat(publisher.all()).filteredOn(m -> m.metric().equals("query_samples"))
                     .flatMap(Measurement::rows).noneSatisfy(r -> assertThat(r.values().toString()).contains("probe"));
         } finally {
@@ -92,7 +94,7 @@ class QuerySamplesEngineTest {
 
     private static boolean hasPid(Measurement m, int pid, String waitEventType) {
         return m.rows().stream().anyMatch(r -> Integer.toString(pid).equals(r.tags().get("pid"))
-                && waitEventType.equals(r.values().get("wait_event_type")));
+                && waitEventType.equals(r.tags().get("wait_event_type")));
     }
 
     private static Measurement.Row row(Measurement m, int pid) {

@@ -3,6 +3,7 @@ package io.pgharvest.monitoring;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.pgharvest.PgharvestApplication;
+import io.pgharvest.testsupport.InsightsWorkload;
 import io.pgharvest.testsupport.TestPostgres;
 import io.pgharvest.testsupport.TestReceiver;
 import java.io.IOException;
@@ -31,8 +32,9 @@ import tools.jackson.databind.json.JsonMapper;
  * variables expanded, returns data from a real Prometheus that pgharvest filled, once through the
  * scrape endpoint and once through remote write. pgharvest collects a primary and its streaming
  * standby (the replication panels need both) with an idle transaction holding a lock and an inactive
- * replication slot; each Prometheus also scrapes pgharvest's /actuator/prometheus for the health
- * dashboard. The result per panel is printed and written to target/dashboard-check.txt.
+ * replication slot, and a workload of statements, a pg_sleep and a row-lock wait
+ * ({@link InsightsWorkload}) for the query insights dashboard; each Prometheus also scrapes
+ * pgharvest's /actuator/prometheus for the health dashboard. The result per panel is printed and written to target/dashboard-check.txt.
  */
 class PrometheusDashboardsTest {
 
@@ -40,7 +42,8 @@ class PrometheusDashboardsTest {
     private static final Path DASHBOARDS = Path.of("grafana", "prometheus");
     private static final String TOKEN = "dashboard-check-token-0123456789";
     private static final String METRICS = "{db_stats: 5, db_size: 5, connection_usage: 5, backends: 5, locks: 5, "
-            + "replication: 5, replication_slots: 5, xid_wraparound: 5, wal: 5, standby_replay: 5, check_failing: 5}";
+            + "replication: 5, replication_slots: 5, xid_wraparound: 5, wal: 5, standby_replay: 5, check_failing: 5, "
+            + "query_stats: 5, query_texts: 5, query_samples: 5}";
     /** A metric that always fails, so the solo lane (back-off) has something to show. */
     private static final String FAILING_METRIC = """
             metrics:
@@ -50,6 +53,8 @@ class PrometheusDashboardsTest {
             """;
     /** $__rate_interval as Grafana would set it for 5 s data scraped every second. */
     private static final String RATE_INTERVAL = "1m";
+    /** $__range: the last 10 minutes, longer than the check runs. */
+    private static final String RANGE = "10m";
 
     @TempDir
     Path dir;
@@ -63,7 +68,7 @@ class PrometheusDashboardsTest {
         int serverPort = freePort();
         int scrapePort = freePort();
         String actuator = scrapeJob("pgharvest", serverPort, "/actuator/prometheus", TOKEN);
-        try (TestPostgres primary = TestPostgres.start(Map.of());
+        try (TestPostgres primary = TestPostgres.start(Map.of("shared_preload_libraries", "pg_stat_statements"));
                 TestReceiver scraping = TestReceiver.start(TestReceiver.Kind.PROMETHEUS,
                         actuator + scrapeJob("pgharvest-sink", scrapePort, "/metrics", null));
                 TestReceiver receiving = TestReceiver.start(TestReceiver.Kind.PROMETHEUS, actuator)) {
@@ -74,7 +79,10 @@ class PrometheusDashboardsTest {
             primary.execute("postgres", "select pg_create_physical_replication_slot('spare_slot', true)");
             try (TestPostgres standby = primary.startStandby("replica_a");
                     Connection idle = primary.connect("shop");
-                    Connection busy = primary.connect("shop")) {
+                    Connection busy = primary.connect("shop");
+                    // statements, a pg_sleep and a lock wait for the query insights dashboard, run by a role
+                    // of their own (query_stats leaves the collector's role out)
+                    InsightsWorkload workload = InsightsWorkload.start(primary, "shop", "shop_app")) {
                 primary.awaitReplayedOn(standby, Duration.ofSeconds(60));
                 holdAnIdleTransaction(idle);
                 Thread sleeper = runALongQuery(busy);
@@ -99,10 +107,14 @@ class PrometheusDashboardsTest {
                         "--pgharvest.sinks[0].address=127.0.0.1",
                         "--pgharvest.sinks[1].type=prometheus-remote-write",
                         "--pgharvest.sinks[1].url=" + receiving.writeUrl())) {
-                    List<PanelResult> results = awaitData(scraping, receiving);
+                    String queryId = workload.lockedUpdateQueryId();
+                    List<PanelResult> results = awaitData(scraping, receiving, queryId);
                     report(results);
-                    assertThat(results).hasSize(49);
+                    assertThat(results).hasSize(61);
                     assertThat(results).filteredOn(r -> !r.scrape() || !r.remoteWrite()).isEmpty();
+                    for (TestReceiver receiver : List.of(scraping, receiving)) {
+                        assertShowsTheLockWait(receiver, queryId);
+                    }
                 } finally {
                     // Ends the long query on the server, so its connection closes cleanly afterwards
                     // (closing it under a running query raced with the query's own thread).
@@ -115,13 +127,13 @@ class PrometheusDashboardsTest {
     }
 
     /** Checks every 10 s until every panel has data on both paths, or 3 minutes passed. */
-    private static List<PanelResult> awaitData(TestReceiver scraping, TestReceiver receiving) {
+    private static List<PanelResult> awaitData(TestReceiver scraping, TestReceiver receiving, String queryId) {
         var last = new ArrayList<PanelResult>();
         try {
             Awaitility.await().atMost(Duration.ofMinutes(3)).pollDelay(Duration.ofSeconds(30))
                     .pollInterval(Duration.ofSeconds(10)).until(() -> {
                         last.clear();
-                        last.addAll(check(scraping, receiving));
+                        last.addAll(check(scraping, receiving, queryId));
                         return last.stream().allMatch(r -> r.scrape() && r.remoteWrite());
                     });
         } catch (org.awaitility.core.ConditionTimeoutException e) {
@@ -130,7 +142,8 @@ class PrometheusDashboardsTest {
         return last;
     }
 
-    private static List<PanelResult> check(TestReceiver scraping, TestReceiver receiving) throws IOException {
+    private static List<PanelResult> check(TestReceiver scraping, TestReceiver receiving, String queryId)
+            throws IOException {
         var results = new ArrayList<PanelResult>();
         try (Stream<Path> files = Files.list(DASHBOARDS)) {
             for (Path file : files.filter(f -> f.toString().endsWith(".json")).sorted().toList()) {
@@ -138,7 +151,7 @@ class PrometheusDashboardsTest {
                 List<String> sources = sourceValues(dashboard);
                 for (JsonNode panel : panels(dashboard)) {
                     results.add(new PanelResult(file.getFileName().toString(), panel.path("title").asString(),
-                            hasData(scraping, panel, sources), hasData(receiving, panel, sources)));
+                            hasData(scraping, panel, sources, queryId), hasData(receiving, panel, sources, queryId)));
                 }
             }
         }
@@ -167,13 +180,17 @@ class PrometheusDashboardsTest {
         return all.stream().filter(p -> !p.path("targets").isEmpty()).toList();
     }
 
-    /** Every target of the panel returns at least one series for one of the source values. */
-    private static boolean hasData(TestReceiver receiver, JsonNode panel, List<String> sources) {
+    /**
+     * Every target of the panel returns at least one series for one of the source values; $queryid is
+     * the workload's update that waits for a lock, $samples_per_read 1.
+     */
+    private static boolean hasData(TestReceiver receiver, JsonNode panel, List<String> sources, String queryId) {
         for (String source : sources) {
             boolean all = true;
             for (JsonNode target : panel.path("targets")) {
                 String expr = target.path("expr").asString().replace("$__rate_interval", RATE_INTERVAL)
-                        .replace("$source", source);
+                        .replace("$__range", RANGE).replace("$source", source).replace("$queryid", queryId)
+                        .replace("$samples_per_read", "1");
                 if (receiver.query(expr, Instant.now()).isEmpty()) {
                     all = false;
                 }
@@ -183,6 +200,20 @@ class PrometheusDashboardsTest {
             }
         }
         return false;
+    }
+
+    /**
+     * What the query insights dashboard's statement panels read for the update that waits: its
+     * normalized text, and samples waiting on Lock/transactionid blocked by one session.
+     */
+    private static void assertShowsTheLockWait(TestReceiver receiver, String queryId) {
+        JsonNode text = receiver.query("pgharvest_query_text_info{source=\"primary\", queryid=\"" + queryId + "\"}",
+                Instant.now());
+        assertThat(text.findValuesAsString("query")).contains(InsightsWorkload.LOCKED_UPDATE);
+        JsonNode waits = receiver.query("max_over_time(pgharvest_query_samples_blocked_by{source=\"primary\", queryid=\""
+                + queryId + "\", wait_event_type=\"Lock\", wait_event=\"transactionid\"}[" + RANGE + "])", Instant.now());
+        assertThat(waits.findValues("value")).as("lock-wait samples of the update")
+                .anySatisfy(value -> assertThat(value.get(1).asString()).isEqualTo("1"));
     }
 
     private static void report(List<PanelResult> results) throws IOException {

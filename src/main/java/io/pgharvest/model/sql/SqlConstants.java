@@ -1,6 +1,6 @@
 package io.pgharvest.model.sql;
 
-import io.pgharvest.model.sql.SqlLexer.Quoting;
+import io.pgharvest.model.sql.QuotedConstants.Quoting;
 import java.io.ByteArrayOutputStream;
 import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
@@ -45,8 +45,8 @@ final class SqlConstants {
         }
         var value = new StringBuilder();
         int end = quote;
-        for (int open = quote; open >= 0; open = SqlLexer.continuation(text, end)) {
-            end = SqlLexer.quoteEnd(text, open + 1, quoting);
+        for (int open = quote; open >= 0; open = QuotedConstants.continuation(text, end)) {
+            end = QuotedConstants.quoteEnd(text, open + 1, quoting);
             String inside = text.substring(open + 1, end - 1);
             value.append(switch (quoting) {
                 case BITS -> inside;
@@ -79,7 +79,7 @@ final class SqlConstants {
             return '\\';
         }
         String escape = code.getLast().value();
-        if (escape.length() != 1 || "+'\"".indexOf(escape.charAt(0)) >= 0 || SqlLexer.isSpace(escape.charAt(0))
+        if (escape.length() != 1 || "+'\"".indexOf(escape.charAt(0)) >= 0 || SqlChars.isSpace(escape.charAt(0))
                 || Character.digit(escape.charAt(0), 16) >= 0) {
             throw new IllegalArgumentException("invalid Unicode escape character: " + clause.strip());
         }

@@ -1,5 +1,14 @@
 package io.pgharvest.model.sql;
 
+import static io.pgharvest.model.sql.SqlChars.blockCommentEnd;
+import static io.pgharvest.model.sql.SqlChars.foldCase;
+import static io.pgharvest.model.sql.SqlChars.isDigit;
+import static io.pgharvest.model.sql.SqlChars.isNamePart;
+import static io.pgharvest.model.sql.SqlChars.isNameStart;
+import static io.pgharvest.model.sql.SqlChars.isSpace;
+import static io.pgharvest.model.sql.SqlChars.lineCommentEnd;
+
+import io.pgharvest.model.sql.QuotedConstants.Quoting;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -59,22 +68,10 @@ public final class SqlLexer {
         WHITESPACE
     }
 
-    /** What a string constant's quotes allow inside it. */
-    enum Quoting {
-        /** {@code ''} is a quote; a backslash is a character. */
-        STANDARD,
-        /** {@code ''} or {@code \'} is a quote, a backslash escapes the next character. */
-        BACKSLASH,
-        /** Bit strings: the first quote ends them. */
-        BITS
-    }
-
     private static final String OPERATOR_CHARS = "~!@#^&|`?+-*/%<>=";
     /** An operator that holds one of these keeps a trailing + or - (so {@code @-} is one operator). */
     private static final String KEEPS_TRAILING_SIGN = "~!@#^&|`?%";
     private static final String PUNCTUATION_CHARS = ",()[];.:";
-    private static final char NON_ASCII = 0x80;
-    private static final char VERTICAL_TAB = 0x0B;
 
     private SqlLexer() {
     }
@@ -186,134 +183,13 @@ public final class SqlLexer {
         }
     }
 
-    static String foldCase(String word) {
-        var folded = new StringBuilder(word.length());
-        for (int i = 0; i < word.length(); i++) {
-            char c = word.charAt(i);
-            folded.append(c >= 'A' && c <= 'Z' ? (char) (c + ('a' - 'A')) : c);
-        }
-        return folded.toString();
-    }
-
-    static boolean isSpace(char c) {
-        return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == VERTICAL_TAB;
-    }
-
-    private static boolean isNewline(char c) {
-        return c == '\n' || c == '\r';
-    }
-
-    private static boolean isHorizontalSpace(char c) {
-        return c == ' ' || c == '\t' || c == '\f' || c == VERTICAL_TAB;
-    }
-
-    private static boolean isAsciiLetter(char c) {
-        return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z';
-    }
-
-    static boolean isDigit(char c) {
-        return c >= '0' && c <= '9';
-    }
-
-    /** PostgreSQL's lexer works on bytes; every byte of a multi-byte character may start a name. */
-    private static boolean isNameStart(char c) {
-        return isAsciiLetter(c) || c == '_' || c >= NON_ASCII;
-    }
-
-    private static boolean isNamePart(char c) {
-        return isNameStart(c) || isDigit(c) || c == '$';
-    }
-
-    /** A dollar quote's tag is a name without {@code $}. */
-    private static boolean isTagPart(char c) {
-        return isNameStart(c) || isDigit(c);
-    }
-
-    /** The end of a quoted run whose opening quote is just before {@code from}, or -1 when it is never closed. */
-    static int quoteEnd(String sql, int from, Quoting quoting) {
-        int i = from;
-        while (i < sql.length()) {
-            char c = sql.charAt(i);
-            if (c == '\\' && quoting == Quoting.BACKSLASH) {
-                i += 2;
-            } else if (c == '\'' && quoting != Quoting.BITS && i + 1 < sql.length() && sql.charAt(i + 1) == '\'') {
-                i += 2;
-            } else if (c == '\'') {
-                return i + 1;
-            } else {
-                i++;
-            }
-        }
-        return -1;
-    }
-
-    /**
-     * Where a string constant that ended at {@code from} goes on (the index of its next opening
-     * quote), or -1. The server joins constants separated by whitespace that holds a newline, with
-     * {@code --} comments allowed where a comment ends at that newline, but no block comment.
-     */
-    static int continuation(String sql, int from) {
-        int n = sql.length();
-        int i = from;
-        while (i < n && (isHorizontalSpace(sql.charAt(i)) || sql.startsWith("--", i))) {
-            i = sql.charAt(i) == '-' ? lineCommentEnd(sql, i) : i + 1;
-        }
-        if (i >= n || !isNewline(sql.charAt(i))) {
-            return -1;
-        }
-        i++;
-        while (i < n) {
-            if (isSpace(sql.charAt(i))) {
-                i++;
-            } else if (sql.startsWith("--", i)) {
-                i = lineCommentEnd(sql, i);
-                if (i >= n) {
-                    return -1;
-                }
-                i++;
-            } else {
-                break;
-            }
-        }
-        return i < n && sql.charAt(i) == '\'' ? i : -1;
-    }
-
-    /** The end of a {@code --} comment: the line feed or carriage return that ends it, or the text's end. */
-    static int lineCommentEnd(String sql, int from) {
-        int i = from + 2;
-        while (i < sql.length() && !isNewline(sql.charAt(i))) {
-            i++;
-        }
-        return i;
-    }
-
-    /** The end of the (nested) block comment starting at {@code from}, or -1 when it is never closed. */
-    static int blockCommentEnd(String sql, int from) {
-        int depth = 0;
-        int i = from;
-        while (i + 1 < sql.length()) {
-            if (sql.startsWith("/*", i)) {
-                depth++;
-                i += 2;
-            } else if (sql.startsWith("*/", i)) {
-                depth--;
-                i += 2;
-                if (depth == 0) {
-                    return i;
-                }
-            } else {
-                i++;
-            }
-        }
-        return -1;
-    }
-
     /** One pass over a text; not thread-safe, used once. */
     private static final class Scan {
 
         private final String sql;
         private final int n;
         private final boolean standardStrings;
+        private final QuotedConstants constants;
         private final List<Token> tokens = new ArrayList<>();
         private String problem;
 
@@ -321,6 +197,7 @@ public final class SqlLexer {
             this.sql = sql == null ? "" : sql;
             this.n = this.sql.length();
             this.standardStrings = standardStrings;
+            this.constants = new QuotedConstants(this.sql, standardStrings);
         }
 
         Lexed run() {
@@ -425,70 +302,15 @@ public final class SqlLexer {
         }
 
         private int string(int start, int quote, Quoting quoting, boolean unicode) {
-            int end = quoteEnd(sql, quote + 1, quoting);
-            while (end > 0) {
-                int next = continuation(sql, end);
-                if (next < 0) {
-                    break;
-                }
-                end = quoteEnd(sql, next + 1, quoting);
-            }
-            if (end < 0) {
-                return unclosed(Kind.STRING, start, "has a string constant that is never closed");
-            }
-            return add(Kind.STRING, start, unicode ? uescapeEnd(end) : end);
+            int end = constants.stringEnd(quote, quoting, unicode);
+            return end < 0 ? unclosed(Kind.STRING, start, "has a string constant that is never closed")
+                    : add(Kind.STRING, start, end);
         }
 
         private int quotedIdentifier(int start, int quote, boolean unicode) {
-            int i = quote + 1;
-            while (i < n) {
-                if (sql.charAt(i) == '"' && peek(i + 1) == '"') {
-                    i += 2;
-                } else if (sql.charAt(i) == '"') {
-                    return add(Kind.QUOTED_IDENTIFIER, start, unicode ? uescapeEnd(i + 1) : i + 1);
-                } else {
-                    i++;
-                }
-            }
-            return unclosed(Kind.QUOTED_IDENTIFIER, start, "has a quoted identifier that is never closed");
-        }
-
-        /**
-         * The end of a {@code UESCAPE '!'} clause after a Unicode-escaped constant or name ending at
-         * {@code from}, or {@code from} when none follows: the server applies the clause to the
-         * constant, so a caller replacing the constant must replace the clause with it.
-         */
-        private int uescapeEnd(int from) {
-            int i = skipSpaceAndComments(from);
-            if (i + 7 > n || !foldCase(sql.substring(i, i + 7)).equals("uescape") || isNamePart(peek(i + 7))) {
-                return from;
-            }
-            i = skipSpaceAndComments(i + 7);
-            if (peek(i) != '\'') {
-                return from;
-            }
-            int end = quoteEnd(sql, i + 1, standardStrings ? Quoting.STANDARD : Quoting.BACKSLASH);
-            return end < 0 ? from : end;
-        }
-
-        private int skipSpaceAndComments(int from) {
-            int i = from;
-            while (i < n) {
-                if (isSpace(sql.charAt(i))) {
-                    i++;
-                } else if (sql.startsWith("--", i)) {
-                    i = lineCommentEnd(sql, i);
-                } else if (sql.startsWith("/*", i)) {
-                    int end = blockCommentEnd(sql, i);
-                    if (end < 0) {
-                        return i;
-                    }
-                    i = end;
-                } else {
-                    break;
-                }
-            }
-            return i;
+            int end = constants.quotedIdentifierEnd(quote, unicode);
+            return end < 0 ? unclosed(Kind.QUOTED_IDENTIFIER, start, "has a quoted identifier that is never closed")
+                    : add(Kind.QUOTED_IDENTIFIER, start, end);
         }
 
         /** A parameter {@code $1}, a dollar-quoted constant, or a lone {@code $}. */
@@ -500,21 +322,13 @@ public final class SqlLexer {
                 }
                 return add(Kind.PARAMETER, at, end);
             }
-            int tagEnd = at + 1;
-            if (tagEnd < n && isNameStart(sql.charAt(tagEnd))) {
-                while (tagEnd < n && isTagPart(sql.charAt(tagEnd))) {
-                    tagEnd++;
-                }
-            }
-            if (peek(tagEnd) != '$') {
+            String tag = constants.dollarTag(at);
+            if (tag == null) {
                 return add(Kind.PUNCTUATION, at, at + 1);
             }
-            String tag = sql.substring(at, tagEnd + 1);
-            int close = sql.indexOf(tag, tagEnd + 1);
-            if (close < 0) {
-                return unclosed(Kind.STRING, at, "has a dollar-quoted constant " + tag + " that is never closed");
-            }
-            return add(Kind.STRING, at, close + tag.length());
+            int end = constants.dollarQuoteEnd(at, tag);
+            return end < 0 ? unclosed(Kind.STRING, at, "has a dollar-quoted constant " + tag + " that is never closed")
+                    : add(Kind.STRING, at, end);
         }
 
         private int number(int at) {
