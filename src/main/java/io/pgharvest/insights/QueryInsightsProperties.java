@@ -2,6 +2,7 @@ package io.pgharvest.insights;
 
 import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
+import java.time.Duration;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 import org.springframework.validation.annotation.Validated;
@@ -15,16 +16,44 @@ import org.springframework.validation.annotation.Validated;
  * @param includeOwnStatements whether query_stats counts the statements of pgharvest's own login
  *     role (and of the role its sessions act as). Off by default: the collector's own reads would
  *     otherwise show among the database's statements and crowd the top with monitoring
+ * @param planStatements how many of a database's top statements (by their time in the latest
+ *     query_stats read) query_plans plans, each at most once a day. 1 to 100
+ * @param planBudget how much time query_plans may spend planning per source and hour; once spent,
+ *     planning waits for the next hour. 1 ms to 1 h
+ * @param planTimeout the server's statement timeout for one plan. 1 ms to 10 min
  */
 @Validated
 @ConfigurationProperties("pgharvest.query-insights")
 public record QueryInsightsProperties(@Min(1) @Max(1000) @DefaultValue("50") int topStatements,
-        @DefaultValue("false") boolean includeOwnStatements) {
+        @DefaultValue("false") boolean includeOwnStatements,
+        @Min(1) @Max(100) @DefaultValue("10") int planStatements,
+        @DefaultValue("10s") Duration planBudget,
+        @DefaultValue("5s") Duration planTimeout) {
+
+    private static final Duration MAX_PLAN_TIMEOUT = Duration.ofMinutes(10);
 
     public QueryInsightsProperties {
         if (topStatements < 1 || topStatements > 1000) {
             throw new IllegalArgumentException("pgharvest.query-insights.top-statements must be 1 to 1000, got "
                     + topStatements);
+        }
+        if (planStatements < 1 || planStatements > 100) {
+            throw new IllegalArgumentException("pgharvest.query-insights.plan-statements must be 1 to 100, got "
+                    + planStatements);
+        }
+        requireWithin("plan-budget", planBudget, Duration.ofHours(1));
+        requireWithin("plan-timeout", planTimeout, MAX_PLAN_TIMEOUT);
+    }
+
+    /** The defaults, with these two settings of query_stats. */
+    public QueryInsightsProperties(int topStatements, boolean includeOwnStatements) {
+        this(topStatements, includeOwnStatements, 10, Duration.ofSeconds(10), Duration.ofSeconds(5));
+    }
+
+    private static void requireWithin(String name, Duration value, Duration max) {
+        if (value == null || value.compareTo(Duration.ofMillis(1)) < 0 || value.compareTo(max) > 0) {
+            throw new IllegalArgumentException("pgharvest.query-insights." + name + " must be 1ms to " + max
+                    + ", got " + value);
         }
     }
 }

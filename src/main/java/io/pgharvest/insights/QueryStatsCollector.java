@@ -59,6 +59,7 @@ final class QueryStatsCollector implements NativeMetric.Collector {
         }
         List<Measurement.Row> rows = StatementDeltas.rows(previous, current, top, target.database());
         previous = current;
+        target.shelf().item(StatementBook.class, StatementBook::new).rank(rows);
         return rows;
     }
 

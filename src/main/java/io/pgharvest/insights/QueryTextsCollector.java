@@ -18,6 +18,7 @@ import java.util.Map;
  * grow with the texts already delivered. The known ids are those of the latest read, so the
  * state is bounded by pg_stat_statements.max (one long and one int an entry). Texts pass the
  * reaper's literal redaction like every {@code query} column ({@code model.QueryTextRedaction}).
+ * Plain reads' texts are also kept for query_plans ({@link StatementBook}).
  * Used by the source's reaper thread only.
  */
 final class QueryTextsCollector implements NativeMetric.Collector {
@@ -47,6 +48,7 @@ final class QueryTextsCollector implements NativeMetric.Collector {
             }
             throw e;
         }
+        StatementBook book = target.shelf().item(StatementBook.class, StatementBook::new);
         var seen = HashMap.<Long, Integer>newHashMap(read.size());
         var rows = new ArrayList<Measurement.Row>();
         for (Map<String, Object> row : read) {
@@ -54,6 +56,7 @@ final class QueryTextsCollector implements NativeMetric.Collector {
             int hash = ((Number) row.get("text_hash")).intValue();
             seen.put(queryId, hash);
             if (row.get("query") instanceof String text) {
+                book.text(queryId, text);
                 var values = new LinkedHashMap<String, Object>();
                 values.put("query", text);
                 values.put("text_hash", hash);
@@ -62,6 +65,7 @@ final class QueryTextsCollector implements NativeMetric.Collector {
             }
         }
         known = seen;
+        book.retainTexts(seen.keySet());
         return rows;
     }
 

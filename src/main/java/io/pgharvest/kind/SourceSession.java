@@ -1,6 +1,7 @@
 package io.pgharvest.kind;
 
 import java.sql.SQLException;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -43,6 +44,16 @@ public interface SourceSession extends AutoCloseable {
      * an endpoint that is not a PostgreSQL server refuses.
      */
     List<Map<String, Object>> read(String sql, Object... parameters) throws SQLException;
+
+    /**
+     * The generic plan (EXPLAIN, FORMAT JSON) of one plain read, {@code $n} parameters and all, asked
+     * in a read-only transaction of its own under {@code timeout}; a text that is not one SELECT or
+     * WITH ... SELECT is refused unsent ({@code model.sql.PlainRead}). An endpoint that is not a
+     * PostgreSQL server refuses every text.
+     */
+    default String genericPlan(String statement, Duration timeout) throws SQLException {
+        throw new SQLException("generic plans need a PostgreSQL server", "0A000");
+    }
 
     /** What {@code error}, thrown by this session, says about it. */
     Failure classify(SQLException error);

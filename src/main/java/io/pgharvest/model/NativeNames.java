@@ -22,6 +22,8 @@ public final class NativeNames {
             "query_stats", "per-interval changes of pg_stat_statements, top statements plus other"
                     + " (docs/query-insights.md)",
             "query_texts", "the normalized text of each query ID once, and again when it changes"
+                    + " (docs/query-insights.md)",
+            "query_plans", "generic plans of the top plain reads, once a day each, within a time budget"
                     + " (docs/query-insights.md)")));
 
     /**

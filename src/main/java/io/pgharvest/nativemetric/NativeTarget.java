@@ -18,7 +18,17 @@ import java.time.Instant;
  * @param now the tick's start
  * @param restApi the REST API address discovery found for the source (a Patroni member's
  *     {@code api_url}); null when there is none
+ * @param plans asks the source's server for generic plans
+ * @param shelf what the source's native metrics share, for as long as the source is collected
  */
 public record NativeTarget(String source, String database, int majorVersion, String serverAddress,
-        boolean onThisHost, SqlReader sql, Duration interval, Instant now, String restApi) {
+        boolean onThisHost, SqlReader sql, Duration interval, Instant now, String restApi, GenericPlans plans,
+        SourceShelf shelf) {
+
+    /** A target that cannot plan and shares nothing with other metrics. */
+    public NativeTarget(String source, String database, int majorVersion, String serverAddress,
+            boolean onThisHost, SqlReader sql, Duration interval, Instant now, String restApi) {
+        this(source, database, majorVersion, serverAddress, onThisHost, sql, interval, now, restApi,
+                GenericPlans.NONE, new SourceShelf());
+    }
 }

@@ -2,6 +2,7 @@ package io.pgharvest.sink;
 
 import io.pgharvest.model.Measurement;
 import io.pgharvest.model.MetricDefinition;
+import io.pgharvest.model.OutputNames;
 import java.util.Arrays;
 import java.util.Optional;
 import java.util.OptionalDouble;
@@ -18,7 +19,7 @@ import java.util.TreeMap;
  * {@code epoch_ns}; strings are not. A column is a gauge when the metric definition says so or
  * when the metric is unknown ({@code instance_up}), a counter otherwise; a negative value of a
  * counter column is not a sample. Labels: {@code source}, the source's custom tags and the row's
- * tags (the query's {@code tag_} columns; the row wins on equal names). Names are reduced to
+ * tags (the query's {@code tag_} columns; the operator's tag wins on equal names). Names are reduced to
  * {@code [a-zA-Z0-9_]} so every scraper and escaping scheme reads them unchanged; a tag that would
  * collide with {@code source}, with {@value #INSTANCE_LABEL} or use the reserved {@code __} prefix
  * gets a {@code tag_} prefix. In a fleet every series also carries {@value #INSTANCE_LABEL}, the
@@ -187,8 +188,9 @@ public final class SeriesMapping {
 
     private RowLabels labels(Measurement m, Measurement.Row row) {
         var labels = new TreeMap<String, String>();
-        m.tags().forEach((name, value) -> labels.put(labelName(name), value));
+        // The operator's tags win over the row's tag_ columns of the same name (docs/sinks.md "Names").
         row.tags().forEach((name, value) -> labels.put(labelName(name), value));
+        m.tags().forEach((name, value) -> labels.put(labelName(name), value));
         labels.put("source", m.source());
         if (instanceId != null) {
             labels.put(INSTANCE_LABEL, instanceId);
@@ -201,20 +203,8 @@ public final class SeriesMapping {
         return name.equals("source") || name.equals(INSTANCE_LABEL) || name.startsWith("__") ? "tag_" + name : name;
     }
 
-    /** Anything outside {@code [a-zA-Z0-9_]} becomes {@code _}; a leading digit gets a {@code _} in front. */
+    /** {@link OutputNames#sanitize}: the one rule every sink's names follow. */
     static String sanitize(String name) {
-        if (name.isEmpty()) {
-            return "_";
-        }
-        var out = new StringBuilder(name.length() + 1);
-        if (Character.isDigit(name.charAt(0))) {
-            out.append('_');
-        }
-        for (int i = 0; i < name.length(); i++) {
-            char ch = name.charAt(i);
-            boolean legal = (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') || ch == '_';
-            out.append(legal ? ch : '_');
-        }
-        return out.toString();
+        return OutputNames.sanitize(name);
     }
 }

@@ -23,7 +23,7 @@ class BuiltInCatalogTest {
 
     private static final List<String> LEVELS = List.of("minimal", "basic", "standard", "exhaustive");
     /** Native metrics that read the monitored database (query insights): PostgreSQL metrics for the presets. */
-    private static final Set<String> NATIVE_DATABASE_METRICS = Set.of("query_stats", "query_texts");
+    private static final Set<String> NATIVE_DATABASE_METRICS = Set.of("query_stats", "query_texts", "query_plans");
 
     private final CatalogUnderTest catalog = CatalogUnderTest.get();
     private final ConfigSnapshot snapshot = new ConfigSnapshot(0, Map.of(), catalog.metrics(), catalog.presets(), Map.of());

@@ -48,6 +48,7 @@ public final class PostgresSession implements SourceSession {
     private final Connection connection;
     private final QueryPipeline pipeline;
     private final Duration factsTimeout;
+    private final GenericPlanner planner;
     private ServerFacts facts;
     private RolePrivileges privileges = RolePrivileges.READ_ONLY;
     private boolean systemIdReadable = true;
@@ -56,6 +57,7 @@ public final class PostgresSession implements SourceSession {
         this.connection = connection;
         this.pipeline = pipeline;
         this.factsTimeout = factsTimeout;
+        this.planner = new GenericPlanner(connection);
     }
 
     /**
@@ -206,6 +208,12 @@ public final class PostgresSession implements SourceSession {
             }
             return rows;
         }
+    }
+
+    /** {@link GenericPlanner}. */
+    @Override
+    public String genericPlan(String statement, Duration timeout) throws SQLException {
+        return planner.plan(statement, timeout);
     }
 
     @Override

@@ -8,6 +8,7 @@ import io.pgharvest.model.MetricLane;
 import io.pgharvest.nativemetric.NativeMetric;
 import io.pgharvest.nativemetric.NativeMetricRegistry;
 import io.pgharvest.nativemetric.NativeTarget;
+import io.pgharvest.nativemetric.SourceShelf;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
@@ -30,6 +31,8 @@ public final class NativeLane {
     private final String source;
     private final NativeMetricRegistry registry;
     private final Map<String, Held> collectors = new HashMap<>();
+    /** What this source's native metrics share; lives as long as the source's reaper. */
+    private final SourceShelf shelf = new SourceShelf();
     private final Map<String, MetricLane> lanes = new HashMap<>();
     /** The tick each metric last ran in: a tick run again after a reconnect does not run it twice. */
     private final Map<String, Instant> ranAt = new HashMap<>();
@@ -57,7 +60,7 @@ public final class NativeLane {
             }
             NativeTarget target = new NativeTarget(source, facts.database(), facts.versionNum() / 10000,
                     facts.serverAddress(), onThisHost(facts.serverAddress()), session::read, intervals.get(metric),
-                    now, config.restApi());
+                    now, config.restApi(), session::genericPlan, shelf);
             try {
                 var byName = collector(metric, definition).collectByName(target, definition.effectiveStorageName());
                 ranAt.put(metric, now);

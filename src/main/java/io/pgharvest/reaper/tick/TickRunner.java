@@ -7,6 +7,7 @@ import io.pgharvest.kind.NotReadingException;
 import io.pgharvest.kind.SourceSession;
 import io.pgharvest.model.Measurement;
 import io.pgharvest.model.MetricDefinition;
+import io.pgharvest.model.OutputNames;
 import io.pgharvest.reaper.instance.FanOutSplit;
 import io.pgharvest.reaper.instance.Instance;
 import io.pgharvest.reaper.isolation.MissingObject;
@@ -427,6 +428,11 @@ public final class TickRunner {
 
     private void deliver(String metric, FetchedRows rows, Instant now) {
         MetricDefinition definition = config.definitions().get(metric);
+        var clash = OutputNames.clash(rows.rows());
+        if (clash.isPresent()) {
+            ledger.failed(metric, "metric " + metric + ": " + clash.get(), now);
+            return;
+        }
         FetchedRows own = rows;
         if (fannedOut.contains(metric)) {
             try {

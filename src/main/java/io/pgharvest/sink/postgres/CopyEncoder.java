@@ -18,8 +18,9 @@ import tools.jackson.core.json.JsonFactory;
  * Encodes measurement rows as lines of COPY's text format for the columns
  * {@code (time, dbname, data, tag_data)}: tab-separated, backslash escapes, {@code \N} for null.
  *
- * <p>{@code data} is the row's values; {@code tag_data} the source's tags overlaid with the row's
- * tags (named without the {@code tag_} prefix, as pgwatch stores them), or null when there are none.
+ * <p>{@code data} is the row's values; {@code tag_data} the row's tags (named without the
+ * {@code tag_} prefix, as pgwatch stores them) overlaid with the source's (the operator's tag wins
+ * on equal names), or null when there are none.
  * JSON never contains raw control characters, so only its backslashes need escaping; a
  * backslash byte never occurs inside a multi-byte UTF-8 sequence, so escaping works on bytes.
  * Not thread-safe: one per writer.
@@ -145,24 +146,28 @@ final class CopyEncoder {
         return lastNames;
     }
 
-    /** The source's tags overlaid with the row's, as one object, without merging them into a map first. */
+    /**
+     * The row's tags overlaid with the source's, as one object, without merging them into a map
+     * first: the operator's tag wins over a row's tag_ column of the same name (docs/sinks.md "Names").
+     */
     private void writeTags(JsonGenerator json, Map<String, String> sourceTags, RowTags rowTags) {
         json.writeStartObject();
-        // An empty Map.of() walks a new entry set and iterator per forEach: skipped, as most
-        // sources have no tags of their own.
-        if (!sourceTags.isEmpty()) {
-            sourceTags.forEach((name, value) -> {
-                if (!rowTags.containsKey(name)) {
-                    json.writeName(JsonValues.clean(name));
-                    JsonValues.writeValue(json, value);
-                }
-            });
-        }
         // Rows as read share their tag names (RowTags.sharingNames): cleaned and encoded once.
         SerializableString[] names = encodedTagNames(rowTags);
+        // An empty Map.of() walks a new entry set and iterator per forEach: skipped, as most
+        // sources have no tags of their own.
+        boolean sourceHasTags = !sourceTags.isEmpty();
         for (int i = 0; i < names.length; i++) {
-            json.writeName(names[i]);
-            JsonValues.writeValue(json, rowTags.value(i));
+            if (!sourceHasTags || !sourceTags.containsKey(rowTags.name(i))) {
+                json.writeName(names[i]);
+                JsonValues.writeValue(json, rowTags.value(i));
+            }
+        }
+        if (sourceHasTags) {
+            sourceTags.forEach((name, value) -> {
+                json.writeName(JsonValues.clean(name));
+                JsonValues.writeValue(json, value);
+            });
         }
         json.writeEndObject();
     }

@@ -94,4 +94,18 @@ class JsonLinesSinkTest {
                 Duration.ofSeconds(10), Duration.ofDays(14), Duration.ofDays(1), 2, Duration.ofHours(1),
                 Duration.ofMinutes(10), DataSize.ofBytes(rotationBytes), kept);
     }
+
+    @Test
+    void theOperatorsTagsAndARowsTagColumnsAreKeptApartSoNeitherOverridesTheOther() throws Exception {
+        Path file = dir.resolve("tags/measurements.jsonl");
+        JsonLinesSink sink = JsonLinesSink.create(settings(file, 1024 * 1024, 3));
+        sink.write(List.of(new Measurement("db1", "db_stats", Instant.parse("2024-05-17T10:00:00Z"),
+                List.of(new Measurement.Row(Map.of("numbackends", 3), Map.of("job", "from-the-row"))),
+                Map.of("job", "operator"))));
+        sink.close();
+
+        var line = mapper.readTree(Files.readAllLines(file).getFirst());
+        assertThat(line.get("tags").get("job").asString()).isEqualTo("operator");
+        assertThat(line.get("rows").get(0).get("tag_job").asString()).isEqualTo("from-the-row");
+    }
 }

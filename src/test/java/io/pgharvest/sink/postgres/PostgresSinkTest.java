@@ -339,4 +339,18 @@ class PostgresSinkTest {
         }
         return result;
     }
+
+    @Test
+    void theOperatorsTagWinsOverARowsTagColumnOfTheSameName() throws Exception {
+        PostgresSink sink = sink(Duration.ofDays(14));
+        Instant now = Instant.now().truncatedTo(ChronoUnit.MICROS);
+        sink.write(List.of(new Measurement("src", "tag_rule", now, List.of(new Measurement.Row(Map.of("n", 1),
+                RowTags.sharingNames(new String[] {"job", "datname"}, new String[] {"from-the-row", "shop"}))),
+                Map.of("job", "operator"))));
+
+        try (Connection c = PG.connect(database); Statement s = c.createStatement()) {
+            assertThat(rows(s, "SELECT tag_data->>'job' || ' ' || (tag_data->>'datname') FROM public.tag_rule"))
+                    .containsExactly("operator shop");
+        }
+    }
 }

@@ -245,4 +245,17 @@ class PrometheusSinkTest {
         return new Measurement(source, "instance_up", clock.instant(),
                 List.of(new Measurement.Row(Map.of("instance_up", up), null)), Map.of());
     }
+
+    @Test
+    void theOperatorsTagWinsOverARowsTagColumnOfTheSameName() throws Exception {
+        sink = start(Duration.ofMinutes(10));
+        sink.write(List.of(new Measurement("db1", "db_stats", clock.instant(),
+                List.of(new Measurement.Row(Map.of("numbackends", 3), Map.of("job", "from-the-row", "datname", "shop"))),
+                Map.of("job", "operator"))));
+
+        String body = scrape("/metrics").body();
+
+        assertThat(body).contains("pgharvest_db_stats_numbackends{datname=\"shop\",job=\"operator\",source=\"db1\"} 3.0")
+                .doesNotContain("from-the-row");
+    }
 }

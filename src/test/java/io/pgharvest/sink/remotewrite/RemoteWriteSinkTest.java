@@ -289,4 +289,15 @@ class RemoteWriteSinkTest {
             throw new IllegalStateException("openssl failed: " + Files.readString(dir.resolve("openssl.log")));
         }
     }
+
+    @Test
+    void theOperatorsTagWinsOverARowsTagColumnOfTheSameName() throws Exception {
+        try (var receiver = new ScriptedReceiver(); var sink = sink(receiver.url())) {
+            sink.write(List.of(new Measurement("db1", "db_stats", T0, List.of(new Measurement.Row(
+                    Map.of("numbackends", 3), Map.of("env", "from-the-row", "datname", "shop"))), Map.of("env", "prod"))));
+
+            var gauge = WriteRequests.decode(receiver.received().getLast().body()).getFirst();
+            assertThat(gauge.labels()).containsEntry("env", "prod").containsEntry("datname", "shop");
+        }
+    }
 }
