@@ -8,7 +8,7 @@ import {WORDS, glossary} from './glossary.js';
 import {formatBytes, formatCount} from './charts.js';
 
 const PAGE = 250;
-export const STATES = ['starting', 'connected', 'disconnected', 'stalled', 'failed', 'disabled', 'configured'];
+export const STATES = ['starting', 'connected', 'disconnected', 'refused', 'stalled', 'failed', 'disabled', 'configured'];
 /** The key numbers from the recent window (GET /api/v1/window), with how each shows. */
 const NUMBERS = {tps: v => `${formatCount(v)}/s`, connections: formatCount, sizeBytes: formatBytes, lagBytes: formatBytes};
 const COLUMNS = [

@@ -1,5 +1,6 @@
 package io.pgharvest.discovery;
 
+import io.pgharvest.model.BoundedText;
 import io.pgharvest.model.DiscoveryStatus;
 import io.pgharvest.model.Source;
 import java.time.Clock;
@@ -102,7 +103,7 @@ final class DiscoveryLoop {
             if (stopped) {
                 return;
             }
-            String message = e.getMessage();
+            String message = BoundedText.messageOf(e);
             if (!Objects.equals(message, lastError)) {
                 log.warn("Source {}: discovery failed, keeping the {} sources found before: {}",
                         configured.name(), found.size(), message);

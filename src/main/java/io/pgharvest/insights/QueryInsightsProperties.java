@@ -4,6 +4,7 @@ import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
 import java.time.Duration;
 import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.ConstructorBinding;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 import org.springframework.validation.annotation.Validated;
 
@@ -32,6 +33,9 @@ public record QueryInsightsProperties(@Min(1) @Max(1000) @DefaultValue("50") int
 
     private static final Duration MAX_PLAN_TIMEOUT = Duration.ofMinutes(10);
 
+    // Two constructors: Spring binds through this one (without the annotation it finds none and every
+    // application context fails to start: "No default constructor found").
+    @ConstructorBinding
     public QueryInsightsProperties {
         if (topStatements < 1 || topStatements > 1000) {
             throw new IllegalArgumentException("pgharvest.query-insights.top-statements must be 1 to 1000, got "

@@ -1,5 +1,6 @@
 package io.pgharvest.kind;
 
+import io.pgharvest.model.BoundedText;
 import io.pgharvest.model.connection.ConnectionString;
 import java.sql.SQLException;
 import java.time.Duration;
@@ -64,14 +65,14 @@ public final class ConnectionTests {
         }
     }
 
-    /** The exception's message and its cause's (pgjdbc wraps socket errors), secrets removed. */
+    /** The exception's message and its cause's (pgjdbc wraps socket errors), secrets removed, bounded and escaped. */
     private static String describe(Throwable failure, ConnectionString connection) {
         String message = failure.getMessage() != null ? failure.getMessage() : failure.getClass().getSimpleName();
         Throwable cause = failure.getCause();
         if (cause != null && cause.getMessage() != null && !message.contains(cause.getMessage())) {
             message += " (" + cause.getClass().getSimpleName() + ": " + cause.getMessage() + ")";
         }
-        return connection.redact(message);
+        return BoundedText.of(connection.redact(message));
     }
 
     /** Milliseconds since {@code startedNanos} ({@link System#nanoTime}). */

@@ -17,6 +17,7 @@ public record DiscoveryStatus(Instant lastDiscoveryAt, Instant nextDiscoveryAt, 
 
     public DiscoveryStatus {
         members = List.copyOf(members);
+        lastError = BoundedText.of(lastError);
     }
 
     public DiscoveryStatus withMembers(List<Member> newMembers) {

@@ -23,4 +23,8 @@ public record SourceOwner(
         Instant lastTickAt,
         SessionState state,
         String lastError) {
+
+    public SourceOwner {
+        lastError = BoundedText.of(lastError);
+    }
 }

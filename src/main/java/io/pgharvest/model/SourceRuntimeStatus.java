@@ -41,6 +41,8 @@ public record SourceRuntimeStatus(
 
     public SourceRuntimeStatus {
         metrics = List.copyOf(metrics);
+        lastConnectionError = BoundedText.of(lastConnectionError);
+        stretchReason = BoundedText.of(stretchReason);
     }
 
     /** A status without instance information. */

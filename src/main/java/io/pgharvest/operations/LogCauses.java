@@ -19,17 +19,20 @@ import java.util.regex.Pattern;
  *
  * <p>Kept apart from the line ring, so a flood of one cause never pushes the others out: at most
  * {@link #MAX_CAUSES} causes (the one silent longest is forgotten first), each with at most
- * {@link #MAX_SOURCES} source names (counted beyond). Not thread-safe: {@link LogRing} calls it under its lock.
+ * {@link #MAX_SOURCES} source names and {@link #MAX_SOURCE_NAMES} over all (counted beyond). Not thread-safe: {@link LogRing} calls it under its lock.
  */
 final class LogCauses {
 
     static final int MAX_CAUSES = 500;
     static final int MAX_SOURCES = 10_000;
+    /** Source names listed over all causes together: 500 causes of 10,000 names would be far too many. */
+    static final int MAX_SOURCE_NAMES = 20_000;
     private static final Pattern NUMBER = Pattern.compile("\\d+");
 
     private final Map<String, Cause> byKey = new LinkedHashMap<>(64, 0.75f, true);
     private final Map<Long, Cause> byId = new HashMap<>();
     private long nextId;
+    private int names;
 
     /** One cause as it stands. */
     private static final class Cause {
@@ -62,6 +65,7 @@ final class LogCauses {
                 Cause eldest = byKey.values().iterator().next();
                 byKey.remove(eldest.key);
                 byId.remove(eldest.id);
+                names -= eldest.sources.size();
             }
             cause = new Cause(++nextId, key, line.level(), line.logger());
             cause.first = line.time();
@@ -74,8 +78,9 @@ final class LogCauses {
         cause.sequence = line.sequence();
         if (source != null && !cause.sources.contains(source)) {
             cause.sourceCount++;
-            if (cause.sources.size() < MAX_SOURCES) {
+            if (cause.sources.size() < MAX_SOURCES && names < MAX_SOURCE_NAMES) {
                 cause.sources.add(source);
+                names++;
             }
         }
     }

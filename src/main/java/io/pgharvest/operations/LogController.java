@@ -13,6 +13,7 @@ import io.swagger.v3.oas.annotations.media.Content;
 import io.swagger.v3.oas.annotations.media.Schema;
 import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import io.swagger.v3.oas.annotations.tags.Tag;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
@@ -42,25 +43,44 @@ class LogController {
 
     @GetMapping("/api/v1/logs")
     @Operation(summary = "Recent log lines of this collector",
-            description = "At most 500 lines newer than index (the sequence of the last line seen), oldest first;"
+            description = "At most limit (default and at most 500) lines newer than index (the sequence of the last line seen), oldest first;"
                     + " passwords, tokens and connection-string secrets are masked. A blocking query when index is"
                     + " given: it answers when a newer line is logged.")
     @ApiResponse(responseCode = "200", description = "The lines",
             headers = @Header(name = INDEX_HEADER, description = "sequence of the newest line logged"))
-    @ApiResponse(responseCode = "400", description = "index, wait or level does not parse",
+    @ApiResponse(responseCode = "400", description = "index, wait, level or limit does not parse",
             content = @Content(mediaType = ApiDocs.PROBLEM_JSON, schema = @Schema(implementation = ApiDocs.Problem.class)))
     ResponseEntity<List<LogLine>> logs(
             @Parameter(description = ApiDocs.INDEX_PARAM) @RequestParam(required = false) String index,
             @Parameter(description = ApiDocs.WAIT_PARAM) @RequestParam(required = false) String wait,
-            @Parameter(description = LEVEL_PARAM) @RequestParam(defaultValue = "INFO") String level,
-            @Parameter(description = SEARCH_PARAM) @RequestParam(required = false) String search) {
-        var filter = LineFilter.parse(level, search);
+            @Parameter(description = "the least severe level shown: ERROR, WARN, INFO (default), DEBUG or TRACE")
+            @RequestParam(defaultValue = "INFO") String level,
+            @Parameter(description = "shows only lines whose message or logger contains this text, ignoring case")
+            @RequestParam(required = false) String search,
+            @Parameter(description = "the most lines in the answer, the newest ones: 1 to 500 (default)")
+            @RequestParam(required = false) String limit) {
+        var problems = new ArrayList<FieldProblem>();
+        String minimum = level.strip().toUpperCase(Locale.ROOT);
+        if (!LEVELS.contains(minimum)) {
+            problems.add(new FieldProblem("level", "must be one of " + LEVELS));
+        }
+        int most = parseLimit(limit);
+        if (most == 0) {
+            problems.add(new FieldProblem("limit", "must be a whole number from 1 to " + MAX_LINES));
+        }
+        if (!problems.isEmpty()) {
+            throw new InvalidParameterException(problems);
+        }
         BlockingQuery query = BlockingQuery.parse(index, wait);
         long seen = query.await(ring.changes());
-        List<LogLine> lines = ring.after(query.index() == null ? 0 : query.index(), LogRing.CAPACITY).stream()
-                .filter(line -> filter.keeps(line.level(), line.logger(), line.message()))
+        Set<String> shown = Set.copyOf(LEVELS.subList(0, LEVELS.indexOf(minimum) + 1));
+        String needle = search == null || search.isBlank() ? null : search.strip().toLowerCase(Locale.ROOT);
+        List<LogLine> lines = ring.after(query.index() == null ? 0 : query.index(), ring.maxLines()).stream()
+                .filter(line -> shown.contains(line.level()))
+                .filter(line -> needle == null || line.message().toLowerCase(Locale.ROOT).contains(needle)
+                        || line.logger().toLowerCase(Locale.ROOT).contains(needle))
                 .toList();
-        List<LogLine> newest = lines.subList(Math.max(0, lines.size() - MAX_LINES), lines.size());
+        List<LogLine> newest = lines.subList(Math.max(0, lines.size() - most), lines.size());
         return ResponseEntity.ok().header(INDEX_HEADER, Long.toString(seen)).body(newest);
     }
 
@@ -116,6 +136,19 @@ class LogController {
         boolean keeps(String level, String logger, String message) {
             return levels.contains(level) && (needle == null || message.toLowerCase(Locale.ROOT).contains(needle)
                     || logger.toLowerCase(Locale.ROOT).contains(needle));
+        }
+    }
+
+    /** The lines asked for, or 0 when {@code limit} is not a whole number from 1 to {@link #MAX_LINES}. */
+    private static int parseLimit(String limit) {
+        if (limit == null) {
+            return MAX_LINES;
+        }
+        try {
+            int most = Integer.parseInt(limit.strip());
+            return most >= 1 && most <= MAX_LINES ? most : 0;
+        } catch (NumberFormatException e) {
+            return 0;
         }
     }
 }

@@ -1,5 +1,6 @@
 package io.pgharvest.operations;
 
+import io.pgharvest.model.BoundedText;
 import io.pgharvest.support.ChangeNotifier;
 import java.time.Instant;
 import java.util.ArrayDeque;
@@ -9,19 +10,31 @@ import java.util.Optional;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
- * The last {@link #CAPACITY} log lines of this process, in memory only (nothing is written
- * anywhere), and the same lines grouped by cause ({@link LogCauses}): the console's log view. Every appended line advances {@link #changes()}, which the
- * blocking query of {@code GET /api/v1/logs} parks on.
+ * The newest log lines of this process, in memory only (nothing is written anywhere): the
+ * console's log view, and the same lines grouped by cause ({@link LogCauses}, bounded on its own).
+ * Bounded in lines and in bytes (pgharvest.log-view.*): a line's message is
+ * cut and escaped ({@link BoundedText}) and scrubbed of secrets before it is counted and kept, and
+ * the oldest lines go first. Every appended line advances {@link #changes()}, which the blocking
+ * query of {@code GET /api/v1/logs} parks on.
  */
 final class LogRing {
 
-    static final int CAPACITY = 2000;
+    /** What a kept line costs besides its texts: the record, its strings' headers, the deque slot. */
+    static final int LINE_OVERHEAD_BYTES = 160;
 
+    private final int maxLines;
+    private final long maxBytes;
     private final ReentrantLock lock = new ReentrantLock();
-    private final ArrayDeque<LogLine> lines = new ArrayDeque<>(CAPACITY);
+    private final ArrayDeque<LogLine> lines = new ArrayDeque<>();
     private final ChangeNotifier changes = new ChangeNotifier(0);
     private final LogCauses causes = new LogCauses();
     private long sequence;
+    private long bytes;
+
+    LogRing(int maxLines, long maxBytes) {
+        this.maxLines = maxLines;
+        this.maxBytes = maxBytes;
+    }
 
     void append(Instant time, String level, String logger, String thread, String message) {
         append(time, level, logger, thread, message, null);
@@ -29,16 +42,21 @@ final class LogRing {
 
     /** A line about {@code source} (null when it names none): its cause counts the source. */
     void append(Instant time, String level, String logger, String thread, String message, String source) {
+        var line = new LogLine(0, time, String.valueOf(level), BoundedText.of(String.valueOf(logger)),
+                BoundedText.of(String.valueOf(thread)),
+                LogScrubber.scrub(BoundedText.of(message)));
+        long cost = bytesOf(line);
         long index;
         lock.lock();
         try {
             index = ++sequence;
-            if (lines.size() == CAPACITY) {
-                lines.removeFirst();
+            var kept = new LogLine(index, line.time(), line.level(), line.logger(), line.thread(), line.message());
+            lines.addLast(kept);
+            causes.add(kept, source);
+            bytes += cost;
+            while (lines.size() > maxLines || (bytes > maxBytes && lines.size() > 1)) {
+                bytes -= bytesOf(lines.removeFirst());
             }
-            var line = new LogLine(index, time, level, logger, thread, LogScrubber.scrub(message));
-            lines.addLast(line);
-            causes.add(line, source);
         } finally {
             lock.unlock();
         }
@@ -59,6 +77,21 @@ final class LogRing {
                 found.add(line);
             }
             return found.reversed();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** The most lines the ring keeps. */
+    int maxLines() {
+        return maxLines;
+    }
+
+    /** Bytes the kept lines are counted at (see {@link LogViewProperties#maxBytes()}). */
+    long bytes() {
+        lock.lock();
+        try {
+            return bytes;
         } finally {
             lock.unlock();
         }
@@ -86,5 +119,10 @@ final class LogRing {
 
     ChangeNotifier changes() {
         return changes;
+    }
+
+    private static long bytesOf(LogLine line) {
+        return LINE_OVERHEAD_BYTES + 2L * (line.level().length() + line.logger().length() + line.thread().length()
+                + line.message().length());
     }
 }

@@ -4,6 +4,7 @@ import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.classic.spi.IThrowableProxy;
 import ch.qos.logback.core.UnsynchronizedAppenderBase;
+import io.pgharvest.model.BoundedText;
 
 /**
  * Copies each logging event into the {@link LogRing}. Unsynchronized: the ring takes its own
@@ -43,10 +44,10 @@ final class LogRingAppender extends UnsynchronizedAppenderBase<ILoggingEvent> {
 
     @Override
     protected void append(ILoggingEvent event) {
-        String message = event.getFormattedMessage();
+        String message = BoundedText.of(event.getFormattedMessage());
         IThrowableProxy thrown = event.getThrowableProxy();
         if (thrown != null) {
-            message = message + " (" + thrown.getClassName() + ": " + thrown.getMessage() + ")";
+            message = message + " (" + thrown.getClassName() + ": " + BoundedText.of(thrown.getMessage()) + ")";
         }
         ring.append(event.getInstant(), event.getLevel().toString(), event.getLoggerName(), event.getThreadName(),
                 message, sourceOf(event));

@@ -7,7 +7,8 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
 /**
- * Attaches the {@link LogRingAppender} to Logback's root logger, so the log view sees what the
+ * Bounds what Logback writes ({@link BoundedLogOutput}) and attaches the {@link LogRingAppender}
+ * to Logback's root logger, so the log view sees what the
  * console output sees (from the moment this bean is created; earlier start-up lines are only in
  * the process output). Detached when the context closes, so a test that starts several
  * applications in one JVM does not feed a closed ring.
@@ -16,8 +17,8 @@ import org.springframework.context.annotation.Configuration;
 class LogRingConfiguration {
 
     @Bean
-    LogRing logRing() {
-        return new LogRing();
+    LogRing logRing(LogViewProperties properties) {
+        return new LogRing(properties.maxLines(), properties.maxBytes().toBytes());
     }
 
     @Bean(destroyMethod = "stop")
@@ -25,6 +26,7 @@ class LogRingConfiguration {
         if (!(LoggerFactory.getILoggerFactory() instanceof LoggerContext context)) {
             throw new IllegalStateException("the log view needs Logback as the logging system");
         }
+        BoundedLogOutput.install(context);
         var appender = new LogRingAppender(ring);
         appender.attachTo(context.getLogger(Logger.ROOT_LOGGER_NAME));
         return appender;

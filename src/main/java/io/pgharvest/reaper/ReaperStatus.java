@@ -129,6 +129,7 @@ final class ReaperStatus {
         ServerFacts facts = keeper.facts();
         SessionState state = forcedState != null ? forcedState
                 : keeper.connected() ? SessionState.CONNECTED
+                : keeper.refused() ? SessionState.REFUSED
                 : keeper.connectFailures() > 0 ? SessionState.DISCONNECTED : SessionState.STARTING;
         var status = SourceRuntimeStatus.builder(name, state)
                 .connected(keeper.connected())

@@ -1,7 +1,9 @@
 package io.pgharvest.reaper;
 
 import io.pgharvest.kind.ServerFacts;
+import io.pgharvest.kind.SessionRefusedException;
 import io.pgharvest.kind.SourceSession;
+import io.pgharvest.model.BoundedText;
 import io.pgharvest.reaper.instance.Instance;
 import io.pgharvest.reaper.tick.ReaperConfig;
 import io.pgharvest.reaper.tick.SourceDownException;
@@ -39,6 +41,8 @@ final class SessionKeeper {
     private int connectFailures;
     private Instant nextConnectAttempt = Instant.MIN;
     private String lastConnectionError;
+    /** Whether the last attempt was refused by pgharvest itself (the server answered). */
+    private boolean refused;
     private Instant lastConnectionErrorAt;
     private String loggedPrivilegeWarning;
     private boolean factsStale;
@@ -72,6 +76,11 @@ final class SessionKeeper {
 
     int connectFailures() {
         return connectFailures;
+    }
+
+    /** Whether pgharvest refused the last session the server accepted (see {@link SessionRefusedException}). */
+    boolean refused() {
+        return session == null && refused;
     }
 
     /** The current trouble connecting or the error that ended the session; null once connected again. */
@@ -114,6 +123,7 @@ final class SessionKeeper {
                 log.info("Source {}: connected again after {} failed attempts", name, connectFailures);
             }
             connectFailures = 0;
+            refused = false;
             factsStale = false;
             // The status shows the current trouble, not an error that is over.
             lastConnectionError = null;
@@ -123,9 +133,11 @@ final class SessionKeeper {
             return true;
         } catch (SQLException e) {
             connectFailures++;
+            refused = SessionRefusedException.isRefusal(e);
             Duration backoff = context.reconnectBackoff().after(connectFailures);
             nextConnectAttempt = now.plus(backoff);
-            recordConnectionError("cannot connect [SQLState " + e.getSQLState() + "]: " + e.getMessage(), now);
+            recordConnectionError(refused ? BoundedText.messageOf(e)
+                    : "cannot connect [SQLState " + e.getSQLState() + "]: " + BoundedText.messageOf(e), now);
             if (connectFailures == 1 || Integer.bitCount(connectFailures) == 1) {
                 log.warn("Source {}: {} (attempt {}, next in {} s)", name, lastConnectionError,
                         connectFailures, backoff.toSeconds());
@@ -171,7 +183,8 @@ final class SessionKeeper {
                 throw e;
             }
             factsStale = true;
-            String reason = "facts query failed, session kept [SQLState " + e.getSQLState() + "]: " + e.getMessage();
+            String reason = "facts query failed, session kept [SQLState " + e.getSQLState() + "]: "
+                    + BoundedText.messageOf(e);
             if (failure == SourceSession.Failure.SLOW) {
                 slowReason = "server slow: " + reason;
             } else {
@@ -235,7 +248,7 @@ final class SessionKeeper {
     }
 
     private void recordConnectionError(String message, Instant at) {
-        lastConnectionError = message;
+        lastConnectionError = BoundedText.of(message);
         lastConnectionErrorAt = at;
     }
 

@@ -272,7 +272,7 @@ final class SourceReaper {
     private void skipStretched(TickSchedule.DueTick due, Instant now) {
         sourceMeters.stretched(stretch.skipped());
         status.skipped(due.skippedPoints());
-        if (due.metrics().contains(INSTANCE_UP)) {
+        if (due.metrics().contains(INSTANCE_UP) && !keeper.refused()) {
             publish(List.of(instanceUp(keeper.connected(), now)));
         }
         publishStatus(null);
@@ -370,7 +370,8 @@ final class SourceReaper {
             }
             out.addAll(nativeMeasurements);
             nativeMeasurements.clear();
-            if (due.metrics().contains(INSTANCE_UP)) {
+            // A refused session is not a server that is down: its state says refused, with the reason.
+            if (due.metrics().contains(INSTANCE_UP) && !keeper.refused()) {
                 out.add(instanceUp(up && runner != null, startedAt));
             }
             Duration took = Duration.ofNanos(System.nanoTime() - startNanos);

@@ -33,6 +33,7 @@ final class SourcesHealthContributor implements CompositeHealthContributor {
     static final Status DISABLED = new Status(DISABLED_CODE, "the source is disabled");
     static final Status STALLED = new Status("STALLED", "the source stopped answering in the middle of a tick");
     static final Status FAILED = new Status("FAILED", "the source's reaper failed and is being restarted");
+    static final Status REFUSED = new Status("REFUSED", "the server answered but pgharvest refused the session");
 
     private final ConfigStore store;
     private final ReaperService reapers;
@@ -84,6 +85,7 @@ final class SourcesHealthContributor implements CompositeHealthContributor {
             case CONNECTED -> Health.up();
             case DISCONNECTED -> Health.status(UNREACHABLE)
                     .withDetail("reason", String.valueOf(status.lastConnectionError()));
+            case REFUSED -> Health.status(REFUSED).withDetail("reason", String.valueOf(status.lastConnectionError()));
             case STALLED -> Health.status(STALLED).withDetail("reason", String.valueOf(status.lastConnectionError()));
             case FAILED -> Health.status(FAILED).withDetail("reason", String.valueOf(status.lastConnectionError()));
             default -> Health.unknown();

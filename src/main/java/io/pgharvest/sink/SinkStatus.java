@@ -1,5 +1,6 @@
 package io.pgharvest.sink;
 
+import io.pgharvest.model.BoundedText;
 import java.time.Instant;
 import java.util.Map;
 
@@ -48,4 +49,10 @@ public record SinkStatus(
         Map<String, String> conflicts,
         long rejected,
         long rejectedBatches) {
+
+    /** Texts a receiver or a disk wrote are kept bounded and escaped (docs/security.md, "Limits"). */
+    public SinkStatus {
+        lastError = BoundedText.of(lastError);
+        writerFailure = BoundedText.of(writerFailure);
+    }
 }

@@ -81,6 +81,7 @@ public record SourceStatus(
         return switch (sessionState) {
             case CONNECTED -> State.CONNECTED;
             case DISCONNECTED -> State.DISCONNECTED;
+            case REFUSED -> State.REFUSED;
             case STALLED -> State.STALLED;
             case FAILED -> State.FAILED;
             default -> State.STARTING;
@@ -111,6 +112,8 @@ public record SourceStatus(
         CONNECTED,
         /** Its reaper cannot reach the source and retries with back-off. */
         DISCONNECTED,
+        /** The server answered but pgharvest refused the session (a superuser login); the reason is the last connection error. */
+        REFUSED,
         /** A tick has waited for the server's answer for longer than a tick period. */
         STALLED,
         /** Its reaper failed unexpectedly and is restarted with back-off. */

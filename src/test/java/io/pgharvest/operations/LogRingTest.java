@@ -2,6 +2,7 @@ package io.pgharvest.operations;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.pgharvest.model.BoundedText;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -13,25 +14,27 @@ import org.junit.jupiter.api.Test;
 @Tag("fast")
 class LogRingTest {
 
+    private static final int LINES = 2000;
+
     @Test
     void keepsTheNewestLinesInOrderAndForgetsTheOldestPastItsCapacity() {
-        var ring = new LogRing();
-        for (int i = 1; i <= LogRing.CAPACITY + 5; i++) {
+        var ring = new LogRing(LINES, Long.MAX_VALUE);
+        for (int i = 1; i <= LINES + 5; i++) {
             ring.append(Instant.EPOCH, "INFO", "test", "main", "line " + i);
         }
         var all = ring.after(0, Integer.MAX_VALUE);
-        assertThat(all).hasSize(LogRing.CAPACITY);
+        assertThat(all).hasSize(LINES);
         assertThat(all.getFirst().message()).isEqualTo("line 6");
-        assertThat(all.getLast().sequence()).isEqualTo(LogRing.CAPACITY + 5);
-        assertThat(ring.after(LogRing.CAPACITY + 3, 10)).extracting(LogLine::message)
-                .containsExactly("line " + (LogRing.CAPACITY + 4), "line " + (LogRing.CAPACITY + 5));
+        assertThat(all.getLast().sequence()).isEqualTo(LINES + 5);
+        assertThat(ring.after(LINES + 3, 10)).extracting(LogLine::message)
+                .containsExactly("line " + (LINES + 4), "line " + (LINES + 5));
         assertThat(ring.after(0, 2)).extracting(LogLine::sequence)
-                .containsExactly((long) LogRing.CAPACITY + 4, (long) LogRing.CAPACITY + 5);
+                .containsExactly((long) LINES + 4, (long) LINES + 5);
     }
 
     @Test
     void aNewLineWakesAWaiterOfTheBlockingQuery() throws Exception {
-        var ring = new LogRing();
+        var ring = new LogRing(LINES, Long.MAX_VALUE);
         ring.append(Instant.EPOCH, "INFO", "test", "main", "first");
         var waiter = CompletableFuture.supplyAsync(() -> {
             try {
@@ -48,7 +51,7 @@ class LogRingTest {
 
     @Test
     void secretsAreScrubbedBeforeALineIsKept() {
-        var ring = new LogRing();
+        var ring = new LogRing(LINES, Long.MAX_VALUE);
         ring.append(Instant.EPOCH, "WARN", "test", "main", "could not reach postgresql://mon:s3cr%40t@db1:5432/app"
                 + " (host=db2 password=hunter2 sslpassword='key pass' \"token\":\"abc123\") Authorization: Bearer tok.en-1");
         String kept = ring.after(0, 1).getFirst().message();
@@ -58,7 +61,7 @@ class LogRingTest {
 
     @Test
     void linesThatSayTheSameOfManySourcesAreOneCauseCountingTheSources() {
-        var ring = new LogRing();
+        var ring = new LogRing(LINES, Long.MAX_VALUE);
         for (int i = 1; i <= 300; i++) {
             ring.append(Instant.EPOCH, "WARN", "io.pgharvest.reaper.SessionKeeper", "reaper-" + i,
                     "Source flood-" + i + ": cannot connect: Connection to 127.0.0.1:" + (40000 + i) + " refused"
@@ -88,7 +91,7 @@ class LogRingTest {
 
     @Test
     void aCauseIsReportedAgainOnlyWhenItHasANewLineAndDifferentWordsAreDifferentCauses() {
-        var ring = new LogRing();
+        var ring = new LogRing(LINES, Long.MAX_VALUE);
         ring.append(Instant.EPOCH, "WARN", "test", "main", "Source a: extension pg_stat_statements is missing", "a");
         ring.append(Instant.EPOCH, "WARN", "test", "main", "Source b: extension pg_stat_statements is missing", "b");
         ring.append(Instant.EPOCH, "WARN", "test", "main", "Source a: permission denied for table x", "a");
@@ -109,12 +112,35 @@ class LogRingTest {
 
     @Test
     void theOldestCausesAreForgottenPastTheBoundSoAFloodCannotGrowIt() {
-        var ring = new LogRing();
+        var ring = new LogRing(LINES, Long.MAX_VALUE);
         for (int i = 0; i < LogCauses.MAX_CAUSES + 10; i++) {
             ring.append(Instant.EPOCH, "INFO", "test", "main", "cause " + "x".repeat(i % 50) + (char) ('a' + i / 50), null);
         }
         List<LogCause> causes = ring.causesAfter(0);
         assertThat(causes).hasSize(LogCauses.MAX_CAUSES);
         assertThat(causes.getFirst().sequence()).isEqualTo(11);
+    }
+
+    @Test
+    void theRingForgetsTheOldestLinesPastItsByteBound() {
+        var ring = new LogRing(LINES, 100_000);
+        for (int i = 1; i <= 100; i++) {
+            ring.append(Instant.EPOCH, "INFO", "test", "main", i + " " + "x".repeat(2000));
+        }
+        var kept = ring.after(0, Integer.MAX_VALUE);
+        // 2 bytes per character plus the line overhead: about 4,190 bytes a line, 23 lines in 100,000
+        assertThat(kept).hasSizeBetween(20, 24);
+        assertThat(kept.getLast().message()).startsWith("100 ");
+        assertThat(ring.bytes()).isLessThanOrEqualTo(100_000);
+    }
+
+    @Test
+    void aHugeMessageIsCutAndItsControlCharactersEscapedBeforeItIsKept() {
+        var ring = new LogRing(LINES, Long.MAX_VALUE);
+        ring.append(Instant.EPOCH, "WARN", "test", "main", "\u001b[31mred\nforged line\r".repeat(1_000_000));
+        String kept = ring.after(0, 1).getFirst().message();
+        assertThat(kept).hasSizeLessThanOrEqualTo(BoundedText.MAX_CHARS).startsWith("\\u001b[31mred\\nforged line\\r")
+                .doesNotContain("\u001b", "\n", "\r").endsWith(" characters cut]");
+        assertThat(ring.bytes()).isLessThan(10_000);
     }
 }

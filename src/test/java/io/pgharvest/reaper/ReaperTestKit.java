@@ -53,8 +53,19 @@ final class ReaperTestKit {
     }
 
     ReaperTestKit(Duration reconnectMin, Duration reconnectMax, int maxExtraRoundTrips, NativeMetricRegistry natives) {
+        this(reconnectMin, reconnectMax, maxExtraRoundTrips, natives, sessions());
+    }
+
+    /** A kit whose reapers open their sessions with {@code sessions} (e.g. settings that refuse superusers). */
+    ReaperTestKit(SessionOpener sessions) {
+        this(Duration.ofMillis(200), Duration.ofSeconds(1), DEFAULT_EXTRA_ROUND_TRIPS, NativeMetricRegistry.none(),
+                sessions);
+    }
+
+    private ReaperTestKit(Duration reconnectMin, Duration reconnectMax, int maxExtraRoundTrips,
+            NativeMetricRegistry natives, SessionOpener sessions) {
         context = new ReaperContext(publisher, new ReaperMeters(registry), new InstanceRegistry(),
-                TestEndpoints.of(sessions()), sessions().settings().defaultStatementTimeout(),
+                TestEndpoints.of(sessions), sessions.settings().defaultStatementTimeout(),
                 Duration.ofSeconds(1), new Backoff(reconnectMin, reconnectMax), Duration.ofSeconds(30),
                 Duration.ofMinutes(5), Thread.ofVirtual().name("test-reaper-", 0).factory(), status -> { },
                 maxExtraRoundTrips, Duration.ofMinutes(2), natives);

@@ -6,6 +6,7 @@ import io.pgharvest.kind.MetricQuery;
 import io.pgharvest.kind.NotReadingException;
 import io.pgharvest.kind.RolePrivileges;
 import io.pgharvest.kind.ServerFacts;
+import io.pgharvest.kind.SessionRefusedException;
 import io.pgharvest.kind.SessionSettings;
 import io.pgharvest.kind.SourceSession;
 import io.pgharvest.model.connection.ConnectionString;
@@ -36,7 +37,6 @@ public final class PostgresSession implements SourceSession {
             select current_setting('server_version_num')::int, pg_is_in_recovery(),
                    coalesce(host(inet_server_addr()), '') || ':' || coalesce(inet_server_port(), 0),
                    current_database()::text""";
-    private static final String INSUFFICIENT_PRIVILEGE = "42501";
     static final String QUERY_CANCELED = "57014";
     static final String LOCK_NOT_AVAILABLE = "55P03";
     /** admin_shutdown: the backend was terminated (pg_terminate_backend, or a server shutdown). */
@@ -91,8 +91,8 @@ public final class PostgresSession implements SourceSession {
                     factsTimeout(settings));
             session.readFacts(now, true);
             if (settings.refusePrivileged() && session.privileges.privileged()) {
-                throw new SQLException("refused: the source " + session.privileges.warning()
-                        + "; pgharvest.reaper.refuse-privileged-sources is on", INSUFFICIENT_PRIVILEGE);
+                throw new SessionRefusedException("refused: the source " + session.privileges.warning()
+                        + "; pgharvest.reaper.refuse-privileged-sources is on");
             }
             return session;
         } catch (SQLException | RuntimeException e) {

@@ -1,5 +1,6 @@
 package io.pgharvest.kind.postgres;
 
+import io.pgharvest.kind.SessionRefusedException;
 import io.pgharvest.kind.SessionSettings;
 import io.pgharvest.model.connection.ConnectionString;
 import java.sql.Connection;
@@ -33,7 +34,6 @@ public final class SessionOpener {
      * ({@link #properties}), so nothing an operator wrote can add URL parameters.
      */
     private static final String URL_WITHOUT_TARGET = "jdbc:postgresql://";
-    private static final String INSUFFICIENT_PRIVILEGE = "42501";
 
     /**
      * The only schemas a monitoring session searches: the system catalog first, the session's
@@ -134,9 +134,9 @@ public final class SessionOpener {
             } catch (SQLException ignored) {
                 // refused either way
             }
-            throw new SQLException("refused: user " + conn.user() + " is a superuser, and pgharvest does not run"
-                    + " metrics as one; connect as a role with pg_monitor only (docs/security.md) or set"
-                    + " pgharvest.security.allow-superuser-sources=true (unsafe)", INSUFFICIENT_PRIVILEGE);
+            throw new SessionRefusedException("refused: user " + conn.user() + " is a superuser, and pgharvest does"
+                    + " not run metrics as one; connect as a role with pg_monitor only (docs/security.md) or set"
+                    + " pgharvest.security.allow-superuser-sources=true (unsafe)");
         }
     }
 

@@ -1,5 +1,6 @@
 package io.pgharvest.reaper.tick;
 
+import io.pgharvest.model.BoundedText;
 import io.pgharvest.reaper.instance.InstanceMetricCache;
 import java.time.Instant;
 import java.util.HashMap;
@@ -36,7 +37,8 @@ public final class MetricLedger {
         entries.put(metric, before == null ? new Entry(at, null, null) : new Entry(at, before.lastError, before.lastErrorAt));
     }
 
-    void failed(String metric, String error, Instant at) {
+    void failed(String metric, String serverText, Instant at) {
+        String error = BoundedText.of(serverText);
         Entry before = entries.get(metric);
         if (before == null || !before.failing()) {
             log.warn("Source {}: {}; logged again only once it has worked in between", source, error);

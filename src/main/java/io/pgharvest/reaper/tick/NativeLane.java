@@ -2,6 +2,7 @@ package io.pgharvest.reaper.tick;
 
 import io.pgharvest.kind.ServerFacts;
 import io.pgharvest.kind.SourceSession;
+import io.pgharvest.model.BoundedText;
 import io.pgharvest.model.Measurement;
 import io.pgharvest.model.MetricDefinition;
 import io.pgharvest.model.MetricLane;
@@ -71,7 +72,7 @@ public final class NativeLane {
             } catch (NativeMetric.Unavailable e) {
                 ranAt.put(metric, now);
                 lanes.put(metric, MetricLane.UNAVAILABLE);
-                ledger.failed(metric, "metric " + metric + " not collected: " + e.getMessage(), now);
+                ledger.failed(metric, "metric " + metric + " not collected: " + BoundedText.messageOf(e), now);
             } catch (SQLException e) {
                 if (session.isBroken(e)) {
                     throw new SourceDownException(source, e); // run again once reconnected
@@ -79,7 +80,7 @@ public final class NativeLane {
                 ranAt.put(metric, now);
                 lanes.put(metric, MetricLane.NATIVE);
                 ledger.failed(metric, "metric " + metric + " failed [SQLState " + e.getSQLState() + "]: "
-                        + e.getMessage(), now);
+                        + BoundedText.messageOf(e), now);
             } catch (Exception e) {
                 ranAt.put(metric, now);
                 lanes.put(metric, MetricLane.NATIVE);

@@ -5,6 +5,7 @@ import io.pgharvest.kind.FetchedRows;
 import io.pgharvest.kind.MetricQuery;
 import io.pgharvest.kind.NotReadingException;
 import io.pgharvest.kind.SourceSession;
+import io.pgharvest.model.BoundedText;
 import io.pgharvest.model.Measurement;
 import io.pgharvest.model.MetricDefinition;
 import io.pgharvest.model.OutputNames;
@@ -386,7 +387,7 @@ public final class TickRunner {
             return null;
         }
         return "server slow: no round trip of the tick answered in time [SQLState " + timeout.getSQLState() + "]: "
-                + timeout.getMessage();
+                + BoundedText.messageOf(timeout);
     }
 
     /** Round trips this tick added beyond the healthy pipeline (isolation and solo retries). */
@@ -440,7 +441,7 @@ public final class TickRunner {
                 ledger.deliveredShared(metric, entry);
                 own = entry.rowsFor(database);
             } catch (IllegalArgumentException e) {
-                ledger.failed(metric, e.getMessage(), now);
+                ledger.failed(metric, BoundedText.messageOf(e), now);
                 return;
             }
         } else if (definition.instanceLevel()) { // on an instance that shares nothing, kept by nobody
@@ -477,7 +478,7 @@ public final class TickRunner {
             MetricQuery query = sent.getFirst();
             solo.fail(query.metric(), intervals.get(query.metric()), gridPoint, false);
             ledger.failed(query.metric(), "the server terminated the session while metric " + query.metric()
-                    + " ran alone [SQLState " + e.getSQLState() + "]: " + e.getMessage(), now);
+                    + " ran alone [SQLState " + e.getSQLState() + "]: " + BoundedText.messageOf(e), now);
         } else {
             suspects.failedTogether(sent.stream().map(MetricQuery::metric).toList());
         }
@@ -494,6 +495,6 @@ public final class TickRunner {
 
     private String describe(MetricQuery query, SQLException e, boolean timedOut) {
         String reason = timedOut ? "timed out after " + query.statementTimeout().toMillis() + " ms" : "failed";
-        return "metric " + query.metric() + " " + reason + " [SQLState " + e.getSQLState() + "]: " + e.getMessage();
+        return "metric " + query.metric() + " " + reason + " [SQLState " + e.getSQLState() + "]: " + BoundedText.messageOf(e);
     }
 }

@@ -1,5 +1,6 @@
 package io.pgharvest.sink.delivery;
 
+import io.pgharvest.model.BoundedText;
 import io.pgharvest.sink.SinkRejectedException;
 import io.pgharvest.sink.spill.SpillCodec;
 import io.pgharvest.sink.spill.SpillLog;
@@ -49,7 +50,7 @@ final class RejectedBatches implements AutoCloseable {
         measurements.addAndGet(count);
         batches.incrementAndGet();
         log.error("Sink {}: {} measurements refused for good and set aside in rejected/: {}", sinkName, count,
-                e.getMessage());
+                BoundedText.messageOf(e));
         try {
             kept.append(e.rejected());
         } catch (IOException | RuntimeException failure) {

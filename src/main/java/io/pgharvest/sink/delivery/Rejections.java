@@ -1,5 +1,6 @@
 package io.pgharvest.sink.delivery;
 
+import io.pgharvest.model.BoundedText;
 import io.pgharvest.model.Measurement;
 import io.pgharvest.sink.Sink;
 import io.pgharvest.sink.SinkRejectedException;
@@ -62,7 +63,7 @@ final class Rejections implements AutoCloseable {
      * batch for good, parked when their destination conflicts, else dropped.
      */
     void rejected(SinkRejectedException e) {
-        health.recordError(e.getMessage());
+        health.recordError(BoundedText.messageOf(e));
         if (e.quarantined()) {
             refused.keep(e);
         } else if (e.parked()) {
@@ -70,7 +71,7 @@ final class Rejections implements AutoCloseable {
         } else {
             meters.dropped(e.rejected().size());
             log.error("Sink {}: {} measurements can never be written and are dropped: {}",
-                    sink.name(), e.rejected().size(), e.getMessage(), e.getCause());
+                    sink.name(), e.rejected().size(), BoundedText.messageOf(e), e.getCause());
         }
     }
 
@@ -79,7 +80,7 @@ final class Rejections implements AutoCloseable {
         boolean newConflict = !conflicts.keySet().containsAll(e.conflicts().keySet());
         conflicts.putAll(e.conflicts());
         if (newConflict) {
-            log.error("Sink {}: {}; the other metrics keep flowing, retried every {}", sink.name(), e.getMessage(),
+            log.error("Sink {}: {}; the other metrics keep flowing, retried every {}", sink.name(), BoundedText.messageOf(e),
                     retryEvery);
         }
         try {

@@ -1,5 +1,6 @@
 package io.pgharvest.sink.delivery;
 
+import io.pgharvest.model.BoundedText;
 import io.pgharvest.sink.Sink;
 import java.time.Clock;
 import java.time.Duration;
@@ -99,7 +100,7 @@ final class SinkHealth {
     }
 
     void recordError(String message) {
-        lastError = message;
+        lastError = BoundedText.of(message);
         lastErrorAt = clock.instant();
     }
 
@@ -148,7 +149,7 @@ final class SinkHealth {
     }
 
     static String describe(Throwable e) {
-        String message = e.getMessage();
+        String message = BoundedText.of(e.getMessage());
         return e.getClass().getSimpleName() + (message == null ? "" : ": " + message);
     }
 }
