@@ -74,6 +74,16 @@ public interface SourceSession extends AutoCloseable {
         return false;
     }
 
+    /**
+     * Why the server ended this session while it was idle (a PostgreSQL server that shuts down sends
+     * its sessions an error before closing them), or empty while it looks open. Sends nothing and
+     * waits at most a millisecond: called every few seconds between ticks. The default (a kind that
+     * cannot tell) is empty; the next tick finds out then.
+     */
+    default Optional<String> endedWhileIdle() {
+        return Optional.empty();
+    }
+
     /** True when an error means the session itself is gone, not just one query. */
     default boolean isBroken(SQLException error) {
         return classify(error) == Failure.BROKEN;

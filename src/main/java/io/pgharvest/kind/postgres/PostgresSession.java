@@ -9,6 +9,7 @@ import io.pgharvest.kind.ServerFacts;
 import io.pgharvest.kind.SessionRefusedException;
 import io.pgharvest.kind.SessionSettings;
 import io.pgharvest.kind.SourceSession;
+import io.pgharvest.model.BoundedText;
 import io.pgharvest.model.connection.ConnectionString;
 import io.pgharvest.model.sql.MetricSql;
 import java.sql.Connection;
@@ -24,6 +25,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import org.postgresql.PGConnection;
 
 /**
  * A reaper's session on a PostgreSQL server ({@link PostgresEndpoint}): a pgjdbc connection opened
@@ -269,6 +271,23 @@ public final class PostgresSession implements SourceSession {
     @Override
     public boolean endedByServer(SQLException error) {
         return TERMINATED.equals(error.getSQLState());
+    }
+
+    /**
+     * Reads what the server sent on the idle session without sending anything: pgjdbc's
+     * notification check looks at the socket's buffered bytes (a 1 ms read at most once a second),
+     * and throws the error a server sends before it closes its sessions (57P01 at shutdown,
+     * 57P02/57P03, or a terminated backend).
+     */
+    @Override
+    public Optional<String> endedWhileIdle() {
+        try {
+            connection.unwrap(PGConnection.class).getNotifications();
+            return connection.isClosed() ? Optional.of("the session was closed") : Optional.empty();
+        } catch (SQLException e) {
+            return Optional.of("the server ended the idle session [SQLState " + e.getSQLState() + "]: "
+                    + BoundedText.messageOf(e));
+        }
     }
 
     @Override
