@@ -189,10 +189,45 @@ public final class PostgresSession implements SourceSession {
      */
     @Override
     public List<Map<String, Object>> read(String sql, Object... parameters) throws SQLException {
+        refuseUnlessNative(sql);
+        return rows(sql, parameters);
+    }
+
+    /**
+     * As {@link #read(String, Object...)} in an explicit read-only transaction whose
+     * {@code statement_timeout} is {@code timeout} ({@code SET LOCAL}, so it ends with the
+     * transaction), under {@link RoundTripDeadline} besides: a native metric's own time limit,
+     * enforced as a SQL metric's is.
+     */
+    @Override
+    public List<Map<String, Object>> read(Duration timeout, String sql, Object... parameters) throws SQLException {
+        refuseUnlessNative(sql);
+        try (var deadline = RoundTripDeadline.start(connection, timeout); Statement st = connection.createStatement()) {
+            st.execute("begin transaction read only; set local statement_timeout = " + timeout.toMillis());
+            List<Map<String, Object>> rows;
+            try {
+                rows = rows(sql, parameters);
+            } catch (SQLException | RuntimeException e) {
+                try {
+                    st.execute("rollback");
+                } catch (SQLException rollbackFailed) {
+                    e.addSuppressed(rollbackFailed); // the session is probably gone; the caller decides
+                }
+                throw e;
+            }
+            st.execute("rollback");
+            return rows;
+        }
+    }
+
+    private static void refuseUnlessNative(String sql) throws SQLException {
         var refused = MetricSql.problemOfNativeQuery(sql);
         if (refused.isPresent()) {
             throw new SQLException("refused to send a native metric's query: " + refused.get(), "42501");
         }
+    }
+
+    private List<Map<String, Object>> rows(String sql, Object... parameters) throws SQLException {
         try (PreparedStatement statement = connection.prepareStatement(sql)) {
             for (int i = 0; i < parameters.length; i++) {
                 statement.setObject(i + 1, parameters[i]);
