@@ -31,8 +31,8 @@ import urllib.request
 from datetime import datetime, timezone
 from pathlib import Path
 
-from benchlib import (CLK_TCK, TOKEN, Cluster, find_java, launch_pgharvest, load_average, log, pgharvest_meters,
-                      proc_stat, rss_kb, set_tag)
+from benchlib import (CLK_TCK, TOKEN, Cluster, Collector, find_java, launch_pgharvest, load_average, log,
+                      pgharvest_meters, proc_stat, rss_kb, set_tag)
 
 # The `debug` preset's metrics that need something a plain server does not have (an OS helper
 # or extension, a backup tool, server log access, superuser helper functions) or that pgwatch

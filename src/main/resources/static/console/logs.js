@@ -1,6 +1,8 @@
-// The collector's own recent log lines, live through the blocking query of GET /api/v1/logs.
+// The collector's own recent log, one line per cause, live through the blocking query of
+// GET /api/v1/logs/causes: lines that say the same of many sources are one line, with the sources
+// counted and listed on demand.
 import {el, fill, heading} from './dom.js';
-import {live, enc} from './api.js';
+import {get, live, enc} from './api.js';
 
 export function renderLogs(view) {
   const level = el('select', {id: 'log-level', 'aria-label': 'Least severe level'},
@@ -14,11 +16,8 @@ export function renderLogs(view) {
   const restart = () => {
     stop?.();
     lines.replaceChildren();
-    stop = live(`/api/v1/logs?level=${enc(level.value)}&search=${enc(search.value)}`, batch => {
-      lines.append(...batch.map(line => el('li', {class: `level-${line.level.toLowerCase()}`},
-          el('time', {datetime: line.time}, line.time.replace('T', ' ').replace(/\.\d+Z$/, 'Z')), ' ',
-          el('span', {class: 'level'}, line.level), ' ', el('span', {class: 'logger'}, line.logger.replace(/^.*\./, '')),
-          ' ', line.message)));
+    stop = live(`/api/v1/logs/causes?level=${enc(level.value)}&search=${enc(search.value)}`, causes => {
+      causes.forEach(cause => show(lines, cause, notice));
       while (lines.childElementCount > 1000) lines.firstElementChild.remove();
     }, {onError: error => fill(notice, error.message)});
   };
@@ -26,4 +25,49 @@ export function renderLogs(view) {
   search.addEventListener('input', () => { clearTimeout(timer); timer = setTimeout(restart, 300); });
   restart();
   return () => { clearTimeout(timer); stop?.(); };
+}
+
+/** One cause's line, updated in place when it repeats (its sources' list stays open), newest last. */
+function show(lines, cause, notice) {
+  let line = lines.querySelector(`li[data-cause="${cause.id}"]`);
+  if (!line) {
+    line = el('li', {'data-cause': cause.id});
+  }
+  const list = line.querySelector('.cause-source-list');
+  const toggle = cause.sources > 0 ? el('button', {type: 'button', class: 'cause-sources', 'aria-expanded': String(!!list),
+      title: 'The sources this line is logged for', onclick: () => toggleSources(line, cause.id, notice)},
+      cause.sources === 1 ? '1 source' : `${cause.sources} sources`) : null;
+  line.className = `level-${cause.level.toLowerCase()}`;
+  fill(line,
+      el('time', {datetime: cause.last}, cause.last.replace('T', ' ').replace(/\.\d+Z$/, 'Z')), ' ',
+      el('span', {class: 'level'}, cause.level), ' ', el('span', {class: 'logger'}, cause.logger.replace(/^.*\./, '')),
+      ' ', cause.message,
+      cause.count > 1 ? el('span', {class: 'cause-count', title: `logged ${cause.count} times since ${cause.first}`},
+          ` ×${cause.count}`) : null,
+      toggle ? ' ' : null, toggle, list);
+  if (list) fillSources(list, cause.id, notice);
+  if (line !== lines.lastElementChild) lines.append(line);
+}
+
+function toggleSources(line, id, notice) {
+  const open = line.querySelector('.cause-source-list');
+  const button = line.querySelector('.cause-sources');
+  if (open) {
+    open.remove();
+    button?.setAttribute('aria-expanded', 'false');
+    return;
+  }
+  const list = el('ul', {class: 'cause-source-list'});
+  line.append(list);
+  button?.setAttribute('aria-expanded', 'true');
+  fillSources(list, id, notice);
+}
+
+async function fillSources(list, id, notice) {
+  try {
+    const {body: names} = await get(`/api/v1/logs/causes/${enc(id)}/sources`);
+    fill(list, names.map(name => el('li', {}, el('a', {href: `#/sources/${enc(name)}`}, name))));
+  } catch (error) {
+    fill(notice, error.message);
+  }
 }

@@ -22,6 +22,8 @@ import org.springframework.validation.annotation.Validated;
  * @param planBudget how much time query_plans may spend planning per source and hour; once spent,
  *     planning waits for the next hour. 1 ms to 1 h
  * @param planTimeout the server's statement timeout for one plan. 1 ms to 10 min
+ * @param textsTimeout the time limit of query_texts' read (which makes the server read the
+ *     extension's query text file), instead of the session's default statement timeout. 1 ms to 10 min
  */
 @Validated
 @ConfigurationProperties("pgharvest.query-insights")
@@ -29,9 +31,10 @@ public record QueryInsightsProperties(@Min(1) @Max(1000) @DefaultValue("50") int
         @DefaultValue("false") boolean includeOwnStatements,
         @Min(1) @Max(100) @DefaultValue("10") int planStatements,
         @DefaultValue("10s") Duration planBudget,
-        @DefaultValue("5s") Duration planTimeout) {
+        @DefaultValue("5s") Duration planTimeout,
+        @DefaultValue("5s") Duration textsTimeout) {
 
-    private static final Duration MAX_PLAN_TIMEOUT = Duration.ofMinutes(10);
+    private static final Duration MAX_TIMEOUT = Duration.ofMinutes(10);
 
     // Two constructors: Spring binds through this one (without the annotation it finds none and every
     // application context fails to start: "No default constructor found").
@@ -46,12 +49,13 @@ public record QueryInsightsProperties(@Min(1) @Max(1000) @DefaultValue("50") int
                     + planStatements);
         }
         requireWithin("plan-budget", planBudget, Duration.ofHours(1));
-        requireWithin("plan-timeout", planTimeout, MAX_PLAN_TIMEOUT);
+        requireWithin("plan-timeout", planTimeout, MAX_TIMEOUT);
+        requireWithin("texts-timeout", textsTimeout, MAX_TIMEOUT);
     }
 
     /** The defaults, with these two settings of query_stats. */
     public QueryInsightsProperties(int topStatements, boolean includeOwnStatements) {
-        this(topStatements, includeOwnStatements, 10, Duration.ofSeconds(10), Duration.ofSeconds(5));
+        this(topStatements, includeOwnStatements, 10, Duration.ofSeconds(10), Duration.ofSeconds(5), Duration.ofSeconds(5));
     }
 
     private static void requireWithin(String name, Duration value, Duration max) {

@@ -7,6 +7,12 @@ import org.springframework.stereotype.Component;
 @Component
 final class QueryTexts implements NativeMetric {
 
+    private final QueryInsightsProperties properties;
+
+    QueryTexts(QueryInsightsProperties properties) {
+        this.properties = properties;
+    }
+
     @Override
     public String name() {
         return "query_texts";
@@ -14,6 +20,6 @@ final class QueryTexts implements NativeMetric {
 
     @Override
     public Collector newCollector() {
-        return new QueryTextsCollector();
+        return new QueryTextsCollector(properties.textsTimeout());
     }
 }

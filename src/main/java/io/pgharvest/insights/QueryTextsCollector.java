@@ -4,6 +4,7 @@ import io.pgharvest.model.Measurement;
 import io.pgharvest.nativemetric.NativeMetric;
 import io.pgharvest.nativemetric.NativeTarget;
 import java.sql.SQLException;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -23,9 +24,15 @@ import java.util.Map;
  */
 final class QueryTextsCollector implements NativeMetric.Collector {
 
+    private final Duration timeout;
     private StatementsExtension extension;
     /** Query id -> hashtext() of its text, as of the previous read. */
     private Map<Long, Integer> known = Map.of();
+
+    /** @param timeout the time limit of the texts read (the server reads its query text file for it) */
+    QueryTextsCollector(Duration timeout) {
+        this.timeout = timeout;
+    }
 
     @Override
     public List<Measurement.Row> collect(NativeTarget target) throws Exception {
@@ -41,7 +48,7 @@ final class QueryTextsCollector implements NativeMetric.Collector {
         }
         List<Map<String, Object>> read;
         try {
-            read = target.sql().query(extension.textsSql(), ids, hashes);
+            read = target.sql().query(timeout, extension.textsSql(), ids, hashes);
         } catch (SQLException e) {
             if (StatementsExtension.CHANGED_STATES.contains(e.getSQLState())) {
                 extension = null;

@@ -46,6 +46,12 @@ public interface SourceSession extends AutoCloseable {
     List<Map<String, Object>> read(String sql, Object... parameters) throws SQLException;
 
     /**
+     * As {@link #read(String, Object...)}, under {@code timeout} instead of the session's default
+     * statement timeout (a native metric's own limit, enforced as for SQL metrics).
+     */
+    List<Map<String, Object>> read(Duration timeout, String sql, Object... parameters) throws SQLException;
+
+    /**
      * The generic plan (EXPLAIN, FORMAT JSON) of one plain read, {@code $n} parameters and all, asked
      * in a read-only transaction of its own under {@code timeout}; a text that is not one SELECT or
      * WITH ... SELECT is refused unsent ({@code model.sql.PlainRead}). An endpoint that is not a
@@ -72,6 +78,16 @@ public interface SourceSession extends AutoCloseable {
      */
     default boolean endedByServer(SQLException error) {
         return false;
+    }
+
+    /**
+     * Why the server ended this session while it was idle (a PostgreSQL server that shuts down sends
+     * its sessions an error before closing them), or empty while it looks open. Sends nothing and
+     * waits at most a millisecond: called every few seconds between ticks. The default (a kind that
+     * cannot tell) is empty; the next tick finds out then.
+     */
+    default Optional<String> endedWhileIdle() {
+        return Optional.empty();
     }
 
     /** True when an error means the session itself is gone, not just one query. */

@@ -17,10 +17,13 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
+import org.springframework.http.HttpStatus;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
+import org.springframework.web.server.ResponseStatusException;
 
 /** The collector's own recent log lines ({@link LogRing}), for the console's live log view. */
 @RestController
@@ -29,6 +32,8 @@ class LogController {
 
     private static final List<String> LEVELS = List.of("ERROR", "WARN", "INFO", "DEBUG", "TRACE");
     private static final int MAX_LINES = 500;
+    private static final String LEVEL_PARAM = "the least severe level shown: ERROR, WARN, INFO (default), DEBUG or TRACE";
+    private static final String SEARCH_PARAM = "shows only lines whose message or logger contains this text, ignoring case";
 
     private final LogRing ring;
 
@@ -77,6 +82,61 @@ class LogController {
                 .toList();
         List<LogLine> newest = lines.subList(Math.max(0, lines.size() - most), lines.size());
         return ResponseEntity.ok().header(INDEX_HEADER, Long.toString(seen)).body(newest);
+    }
+
+    @GetMapping("/api/v1/logs/causes")
+    @Operation(summary = "This collector's log, one entry per cause",
+            description = "Lines that say the same thing (the message with its source's name and numbers taken"
+                    + " out, same level and logger) as one cause with its count, the newest message and how many"
+                    + " sources it concerns; causes with a line newer than index, the one logged longest ago first."
+                    + " Passwords, tokens and connection-string secrets are masked. A blocking query when index is"
+                    + " given: it answers when a newer line is logged.")
+    @ApiResponse(responseCode = "200", description = "The causes",
+            headers = @Header(name = INDEX_HEADER, description = "sequence of the newest line logged"))
+    @ApiResponse(responseCode = "400", description = "index, wait or level does not parse",
+            content = @Content(mediaType = ApiDocs.PROBLEM_JSON, schema = @Schema(implementation = ApiDocs.Problem.class)))
+    ResponseEntity<List<LogCause>> causes(
+            @Parameter(description = ApiDocs.INDEX_PARAM) @RequestParam(required = false) String index,
+            @Parameter(description = ApiDocs.WAIT_PARAM) @RequestParam(required = false) String wait,
+            @Parameter(description = LEVEL_PARAM) @RequestParam(defaultValue = "INFO") String level,
+            @Parameter(description = SEARCH_PARAM) @RequestParam(required = false) String search) {
+        var filter = LineFilter.parse(level, search);
+        BlockingQuery query = BlockingQuery.parse(index, wait);
+        long seen = query.await(ring.changes());
+        List<LogCause> causes = ring.causesAfter(query.index() == null ? 0 : query.index()).stream()
+                .filter(cause -> filter.keeps(cause.level(), cause.logger(), cause.message()))
+                .toList();
+        return ResponseEntity.ok().header(INDEX_HEADER, Long.toString(seen))
+                .body(causes.subList(Math.max(0, causes.size() - MAX_LINES), causes.size()));
+    }
+
+    @GetMapping("/api/v1/logs/causes/{id}/sources")
+    @Operation(summary = "The sources a log cause concerns",
+            description = "Their names in the order they first appeared in the cause's lines (at most 10,000).")
+    @ApiResponse(responseCode = "200", description = "The source names")
+    @ApiResponse(responseCode = "404", description = "No such cause kept (at most 500 are)",
+            content = @Content(mediaType = ApiDocs.PROBLEM_JSON, schema = @Schema(implementation = ApiDocs.Problem.class)))
+    List<String> causeSources(@PathVariable long id) {
+        return ring.sourcesOf(id).orElseThrow(() -> new ResponseStatusException(HttpStatus.NOT_FOUND,
+                "No log cause " + id + " is kept: the 500 most recently logged are"));
+    }
+
+    /** The level and search parameters both views share, parsed once. */
+    private record LineFilter(Set<String> levels, String needle) {
+
+        static LineFilter parse(String level, String search) {
+            String minimum = level.strip().toUpperCase(Locale.ROOT);
+            if (!LEVELS.contains(minimum)) {
+                throw new InvalidParameterException(List.of(new FieldProblem("level", "must be one of " + LEVELS)));
+            }
+            return new LineFilter(Set.copyOf(LEVELS.subList(0, LEVELS.indexOf(minimum) + 1)),
+                    search == null || search.isBlank() ? null : search.strip().toLowerCase(Locale.ROOT));
+        }
+
+        boolean keeps(String level, String logger, String message) {
+            return levels.contains(level) && (needle == null || message.toLowerCase(Locale.ROOT).contains(needle)
+                    || logger.toLowerCase(Locale.ROOT).contains(needle));
+        }
     }
 
     /** The lines asked for, or 0 when {@code limit} is not a whole number from 1 to {@link #MAX_LINES}. */

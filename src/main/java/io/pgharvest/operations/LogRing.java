@@ -6,11 +6,13 @@ import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * The newest log lines of this process, in memory only (nothing is written anywhere): the
- * console's log view. Bounded in lines and in bytes (pgharvest.log-view.*): a line's message is
+ * console's log view, and the same lines grouped by cause ({@link LogCauses}, bounded on its own).
+ * Bounded in lines and in bytes (pgharvest.log-view.*): a line's message is
  * cut and escaped ({@link BoundedText}) and scrubbed of secrets before it is counted and kept, and
  * the oldest lines go first. Every appended line advances {@link #changes()}, which the blocking
  * query of {@code GET /api/v1/logs} parks on.
@@ -25,6 +27,7 @@ final class LogRing {
     private final ReentrantLock lock = new ReentrantLock();
     private final ArrayDeque<LogLine> lines = new ArrayDeque<>();
     private final ChangeNotifier changes = new ChangeNotifier(0);
+    private final LogCauses causes = new LogCauses();
     private long sequence;
     private long bytes;
 
@@ -34,6 +37,11 @@ final class LogRing {
     }
 
     void append(Instant time, String level, String logger, String thread, String message) {
+        append(time, level, logger, thread, message, null);
+    }
+
+    /** A line about {@code source} (null when it names none): its cause counts the source. */
+    void append(Instant time, String level, String logger, String thread, String message, String source) {
         var line = new LogLine(0, time, String.valueOf(level), BoundedText.of(String.valueOf(logger)),
                 BoundedText.of(String.valueOf(thread)),
                 LogScrubber.scrub(BoundedText.of(message)));
@@ -42,7 +50,9 @@ final class LogRing {
         lock.lock();
         try {
             index = ++sequence;
-            lines.addLast(new LogLine(index, line.time(), line.level(), line.logger(), line.thread(), line.message()));
+            var kept = new LogLine(index, line.time(), line.level(), line.logger(), line.thread(), line.message());
+            lines.addLast(kept);
+            causes.add(kept, source);
             bytes += cost;
             while (lines.size() > maxLines || (bytes > maxBytes && lines.size() > 1)) {
                 bytes -= bytesOf(lines.removeFirst());
@@ -82,6 +92,26 @@ final class LogRing {
         lock.lock();
         try {
             return bytes;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Causes with a line after {@code afterSequence}, the one logged longest ago first. */
+    List<LogCause> causesAfter(long afterSequence) {
+        lock.lock();
+        try {
+            return causes.after(afterSequence);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** The sources cause {@code id} concerns; empty when no such cause is kept. */
+    Optional<List<String>> sourcesOf(long id) {
+        lock.lock();
+        try {
+            return causes.sources(id);
         } finally {
             lock.unlock();
         }

@@ -9,7 +9,8 @@ import io.pgharvest.model.BoundedText;
 /**
  * Copies each logging event into the {@link LogRing}. Unsynchronized: the ring takes its own
  * short lock, and Logback's synchronized base would pin virtual threads' carriers on JDK 21-23.
- * Only the first line of a throwable is kept (its class and message), not the stack.
+ * Only the first line of a throwable is kept (its class and message), not the stack. A line's
+ * source, when it names one, goes along so the ring can count its cause's sources.
  */
 final class LogRingAppender extends UnsynchronizedAppenderBase<ILoggingEvent> {
 
@@ -49,6 +50,20 @@ final class LogRingAppender extends UnsynchronizedAppenderBase<ILoggingEvent> {
             message = message + " (" + thrown.getClassName() + ": " + BoundedText.of(thrown.getMessage()) + ")";
         }
         ring.append(event.getInstant(), event.getLevel().toString(), event.getLoggerName(), event.getThreadName(),
-                message);
+                message, sourceOf(event));
+    }
+
+    /**
+     * The source a line is about: pgharvest's code logs a source's events as "Source {}..." with the
+     * name as the first argument (the reapers, the session keeper, the metric ledger, discovery).
+     */
+    static String sourceOf(ILoggingEvent event) {
+        String pattern = event.getMessage();
+        Object[] arguments = event.getArgumentArray();
+        if (pattern != null && pattern.startsWith("Source {}") && arguments != null && arguments.length > 0
+                && arguments[0] != null) {
+            return arguments[0].toString();
+        }
+        return null;
     }
 }

@@ -20,6 +20,9 @@ import java.util.function.Consumer;
  * @param maxExtraRoundTrips round trips a source may add to a tick beyond its healthy pipeline
  * @param maxStretch cap of the delay by which a slow server's schedule is stretched
  * @param natives the implementations of native metrics
+ * @param idleSessionCheck how often a reaper looks, between ticks, whether the server ended its
+ *     session ({@link io.pgharvest.kind.SourceSession#endedWhileIdle}); null: never (tests that
+ *     count a reaper's sleeps)
  */
 record ReaperContext(
         MeasurementPublisher publisher,
@@ -35,5 +38,6 @@ record ReaperContext(
         Consumer<SourceRuntimeStatus> statusListener,
         int maxExtraRoundTrips,
         Duration maxStretch,
-        NativeMetricRegistry natives) {
+        NativeMetricRegistry natives,
+        Duration idleSessionCheck) {
 }

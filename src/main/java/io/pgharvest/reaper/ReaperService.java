@@ -61,6 +61,13 @@ public class ReaperService implements SmartLifecycle {
     private static final Duration WATCH_TIMEOUT = Duration.ofMinutes(1);
     /** How long after a discovered role change the members of its set re-read their role every tick. */
     static final Duration ROLE_SETTLE_WINDOW = Duration.ofSeconds(30);
+    /**
+     * Between ticks a reaper looks this often whether the server ended its session, so that a
+     * stopped server reads as down within 5 s whatever the metrics' intervals. The look sends
+     * nothing (it reads what the server sent before closing): at 1,000 sources, 500 wake-ups of
+     * virtual threads per second and no load on the servers.
+     */
+    static final Duration IDLE_SESSION_CHECK = Duration.ofSeconds(2);
 
     private final ConfigStore store;
     private final SourceOwnership ownership;
@@ -139,7 +146,7 @@ public class ReaperService implements SmartLifecycle {
                 new Backoff(properties.reconnectBackoffMin(), properties.reconnectBackoffMax()),
                 properties.soloBackoffMax(), properties.factsRefreshInterval(),
                 Thread.ofVirtual().name("reaper-", 0).factory(), this::statusChanged,
-                properties.maxExtraRoundTrips(), properties.maxStretch(), natives);
+                properties.maxExtraRoundTrips(), properties.maxStretch(), natives, IDLE_SESSION_CHECK);
         Gauge.builder("pgharvest.reapers.active", reapers, Map::size)
                 .description("Running source reapers").register(registry);
     }

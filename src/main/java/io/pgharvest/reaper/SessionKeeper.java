@@ -236,6 +236,28 @@ final class SessionKeeper {
         nextConnectAttempt = now;
     }
 
+    /**
+     * Looks whether the server ended the idle session ({@link SourceSession#endedWhileIdle}); if so
+     * the session is closed as lost, the source reads as disconnected, and the next tick reconnects.
+     *
+     * @return whether the session was found ended
+     */
+    boolean endedWhileIdle(Instant now) {
+        if (session == null) {
+            return false;
+        }
+        var ended = session.endedWhileIdle();
+        if (ended.isEmpty()) {
+            return false;
+        }
+        log.warn("Source {}: {}", name, ended.get());
+        recordConnectionError(ended.get(), now);
+        close();
+        connectFailures = 1;
+        nextConnectAttempt = now;
+        return true;
+    }
+
     /** Closes the session and allows a new one at once (found closed while idle, or new connection settings). */
     void reconnectNow() {
         close();

@@ -86,6 +86,8 @@ final class SourceReaper {
     private ReaperConfig config;
     /** When the first plan was made (a tick is never late from before it); null before. */
     private Instant firstPlanned;
+    /** When {@link #watchIdleSession} looks next; null before the first look. */
+    private Instant nextIdleCheck;
     private TickSchedule schedule = TickSchedule.empty();
     private final SessionKeeper keeper;
     private final ScheduleStretch stretch;
@@ -251,7 +253,8 @@ final class SourceReaper {
         Instant now = timer.now();
         Instant next = schedule.nextWake();
         if (next == null || now.isBefore(next)) {
-            timer.sleepUntil(next == null ? now.plus(IDLE_SLEEP) : next, wake);
+            Instant until = next == null ? now.plus(IDLE_SLEEP) : next;
+            timer.sleepUntil(watchIdleSession(now, until), wake);
             return;
         }
         TickSchedule.DueTick due = schedule.takeDue(now);
@@ -263,6 +266,32 @@ final class SourceReaper {
         } else {
             tick(due, now);
         }
+    }
+
+    /**
+     * Between ticks, every {@link ReaperContext#idleSessionCheck}: a session the server ended is
+     * noticed then, not at the next tick, which may be minutes away; it is reopened at once, and a
+     * source whose server is gone reads as disconnected.
+     *
+     * @return until when to sleep: {@code until}, or the next look if that comes first
+     */
+    private Instant watchIdleSession(Instant now, Instant until) {
+        Duration every = context.idleSessionCheck();
+        if (every == null || !keeper.connected()) {
+            return until;
+        }
+        if (nextIdleCheck == null || !now.isBefore(nextIdleCheck)) {
+            nextIdleCheck = now.plus(every);
+            if (keeper.endedWhileIdle(now)) {
+                // A session ended for a reason of its own (idle_session_timeout, a pooler restart) is
+                // replaced at once and the source stays connected; a server that is gone reads as
+                // disconnected, with the reason, from now on.
+                keeper.ensure(config, now);
+                publishStatus(null);
+                return until;
+            }
+        }
+        return nextIdleCheck.isBefore(until) ? nextIdleCheck : until;
     }
 
     /**

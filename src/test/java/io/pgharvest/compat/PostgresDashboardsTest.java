@@ -35,7 +35,7 @@ import tools.jackson.databind.json.JsonMapper;
  * logged in as a pg_monitor role, collects query_stats, query_texts and query_samples into a real
  * PostgreSQL sink; then every template variable's query and every panel's SQL, expanded as Grafana's
  * PostgreSQL data source expands it ({@link GrafanaSql}, the last hour, {@code $queryid} the statement
- * that waits for the lock, or the workload's read where only a SELECT gives rows), must return rows,
+ * that waits for the lock, or the workload's read or sleep where only a SELECT gives rows), must return rows,
  * and the panels that answer "why" must name the lock wait and its blocker. The result per panel is
  * printed and written to target/postgres-dashboard-check.txt.
  */
@@ -77,7 +77,7 @@ class PostgresDashboardsTest {
         Path sources = Files.writeString(dir.resolve("sources.yaml"), """
                 - name: %s
                   conn_str: %s
-                  custom_metrics: {query_stats: 3, query_texts: 3, query_samples: 1}
+                  custom_metrics: {query_stats: 3, query_texts: 3, query_samples: 1, query_plans: 3}
                   is_enabled: true
                 """.formatted(SOURCE, pg.connStr(database).replace("postgres@", MONITOR + "@")));
         try (InsightsWorkload workload = InsightsWorkload.start(pg, database, "dashboards_app");
@@ -87,7 +87,7 @@ class PostgresDashboardsTest {
                 "--pgharvest.sinks[0].type=postgres", "--pgharvest.sinks[0].url=" + pg.connStr(sink));
                 Connection storage = pg.connect(sink)) {
             String lockedId = workload.lockedUpdateQueryId();
-            List<String> statements = List.of(lockedId, workload.readQueryId());
+            List<String> statements = List.of(lockedId, workload.readQueryId(), workload.sleepQueryId());
             String holderPid = workload.holderPid();
             var last = new ArrayList<Panel>();
             try {
@@ -101,7 +101,7 @@ class PostgresDashboardsTest {
                 // reported and asserted below, panel by panel
             }
             report(last);
-            assertThat(last).as("panels and variables checked").hasSize(14);
+            assertThat(last).as("panels and variables checked").hasSize(16);
             assertThat(last).filteredOn(p -> !p.hasData()).as("panels without data").isEmpty();
             assertThat(panel(last, "Top statements").shows(LOCKED_UPDATE)).as("the top table's normalized text").isTrue();
             assertThat(panel(last, "Where the top statements wait").shows("Timeout: PgSleep")).isTrue();

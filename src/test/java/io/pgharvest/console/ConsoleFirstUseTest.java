@@ -131,6 +131,46 @@ class ConsoleFirstUseTest extends ConsoleTestBase {
         assertThat(api("GET", "/api/v1/sources/no-grafana/dashboards", null)).isEqualTo("[]");
     }
 
+    /**
+     * 30 sources at a closed port each log "connection refused": the log view shows that once, as
+     * one cause with the sources it concerns counted, and lists them on demand.
+     */
+    @Test
+    void theLogShowsOneLinePerCauseWithItsSourcesCountedAndListedOnDemand() {
+        open("#/logs");
+        waitFor(By.id("log-level"));
+        for (int i = 1; i <= 30; i++) {
+            api("POST", "/api/v1/sources", """
+                    {"name": "log-flood-%d", "connStr": "postgresql://monitor@127.0.0.1:1/flood_%d", "preset": "basic"}"""
+                    .formatted(i, i));
+        }
+        String refused = "Connection to 127.0.0.1:1 refused";
+        var cause = browser.waiting(Duration.ofSeconds(60)).ignoring(org.openqa.selenium.StaleElementReferenceException.class)
+                .until(d -> d.findElements(By.cssSelector("#log-lines li")).stream()
+                        .filter(li -> li.getText().contains(refused))
+                        .filter(li -> !li.findElements(By.cssSelector("button.cause-sources")).isEmpty()
+                                && Integer.parseInt(li.findElement(By.cssSelector("button.cause-sources")).getText()
+                                        .replaceAll("\\D", "")) >= 30)
+                        .findFirst().orElse(null));
+        // one line for the cause, however many sources and attempts it has
+        assertThat(browser.driver().findElements(By.cssSelector("#log-lines li")).stream()
+                .filter(li -> li.getText().contains(refused)).count()).isEqualTo(1);
+        assertThat(cause.getText()).containsPattern("\\d+ sources");
+        browser.screenshot("log-causes");
+
+        cause.findElement(By.cssSelector("button.cause-sources")).click();
+        String listed = awaitText(By.cssSelector("#log-lines .cause-source-list"), text -> text.contains("log-flood-30"));
+        for (int i = 1; i <= 30; i++) {
+            assertThat(listed.lines()).contains("log-flood-" + i);
+        }
+        String id = browser.driver().findElement(By.cssSelector("#log-lines li:has(.cause-source-list)"))
+                .getDomAttribute("data-cause");
+        assertThat(api("GET", "/api/v1/logs/causes/" + id + "/sources", null)).contains("\"log-flood-17\"");
+        for (int i = 1; i <= 30; i++) {
+            api("DELETE", "/api/v1/sources/log-flood-" + i, null);
+        }
+    }
+
     @Test
     void theSourcePageShowsAConfigurationChangeMadeElsewhereWithoutAReload() {
         api("POST", "/api/v1/sources", """

@@ -64,6 +64,14 @@ class ConsoleServingTest extends ConsoleTestBase {
         HttpResponse<String> badLevel = http("GET", "/api/v1/logs?level=LOUD", TOKEN, null);
         assertThat(badLevel.statusCode()).isEqualTo(400);
         assertThat(badLevel.body()).contains("\"field\":\"level\"");
+        HttpResponse<String> badCauseLevel = http("GET", "/api/v1/logs/causes?level=LOUD&index=x", TOKEN, null);
+        assertThat(badCauseLevel.statusCode()).isEqualTo(400);
+        assertThat(badCauseLevel.body()).contains("\"field\":\"level\"");
+        HttpResponse<String> noCause = http("GET", "/api/v1/logs/causes/987654321/sources", TOKEN, null);
+        assertThat(noCause.statusCode()).isEqualTo(404);
+        assertThat(noCause.headers().firstValue("Content-Type")).hasValueSatisfying(type ->
+                assertThat(type).startsWith("application/problem+json"));
+        assertThat(http("GET", "/api/v1/logs/causes/many/sources", TOKEN, null).statusCode()).isEqualTo(400);
     }
 
     @Test

@@ -9,9 +9,11 @@ import io.pgharvest.model.Measurement;
 import io.pgharvest.model.connection.ConnectionString;
 import io.pgharvest.nativemetric.NativeTarget;
 import io.pgharvest.nativemetric.SourceShelf;
+import io.pgharvest.nativemetric.SqlReader;
 import io.pgharvest.testsupport.TestPostgres;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
+import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
 import java.time.Instant;
@@ -99,7 +101,7 @@ class QueryPlansCollectorTest {
         private final PostgresSession session;
         private final SourceShelf shelf = new SourceShelf();
         private final QueryStatsCollector stats = new QueryStatsCollector(50);
-        private final QueryTextsCollector texts = new QueryTextsCollector();
+        private final QueryTextsCollector texts = new QueryTextsCollector(Duration.ofSeconds(30));
 
         Feed(PostgresSession session) {
             this.session = session;
@@ -114,12 +116,27 @@ class QueryPlansCollectorTest {
         }
 
         NativeTarget target(Instant now) {
-            return new NativeTarget("plans", DB, session.facts().versionNum() / 10000, ":0", true, session::read,
+            return new NativeTarget("plans", DB, session.facts().versionNum() / 10000, ":0", true, new SessionReader(session),
                     Duration.ofSeconds(60), now, null, session::genericPlan, shelf);
         }
     }
 
-    private static TestPostgres startServer(int major) {
+    /** The engine's reads on a session: with the session's timeout or a metric's own. */
+    record SessionReader(PostgresSession session) implements SqlReader {
+
+        @Override
+        public List<Map<String, Object>> query(String sql, Object... parameters) throws SQLException {
+            return session.read(sql, parameters);
+        }
+
+        @Override
+        public List<Map<String, Object>> query(Duration timeout, String sql, Object... parameters)
+                throws SQLException {
+            return session.read(timeout, sql, parameters);
+        }
+    }
+
+    static TestPostgres startServer(int major) {
         TestPostgres server = TestPostgres.start(major, Map.of("shared_preload_libraries", "pg_stat_statements"));
         server.createDatabase(DB);
         server.execute(DB, "create extension pg_stat_statements");
@@ -132,7 +149,7 @@ class QueryPlansCollectorTest {
         return server;
     }
 
-    private static PostgresSession monitor(TestPostgres server) throws Exception {
+    static PostgresSession monitor(TestPostgres server) throws Exception {
         var opener = new SessionOpener(new SessionSettings(Duration.ofSeconds(10), Duration.ofSeconds(5),
                 Duration.ofSeconds(1), Duration.ofMinutes(1), true, false));
         return PostgresSession.open(opener, ConnectionString.parse(

@@ -100,7 +100,8 @@ class QueryStatsEngineTest {
         ConfigStore store = TestStores.inDirectory(dir);
         // The workload and the source log in as one role here, so pgharvest's own statements are
         // counted (by default they are left out: QueryStatsCollectorTest).
-        var natives = new NativeMetricRegistry(List.of(new QueryStats(new QueryInsightsProperties(50, true)), new QueryTexts()),
+        var natives = new NativeMetricRegistry(List.of(new QueryStats(new QueryInsightsProperties(50, true)),
+                new QueryTexts(new QueryInsightsProperties(50, true))),
                 ServerLocality.system());
         var properties = new ReaperProperties(Duration.ofSeconds(1), Duration.ofSeconds(5), Duration.ofSeconds(1),
                 Duration.ofMinutes(1), Duration.ofMillis(200), Duration.ofSeconds(1), Duration.ofMinutes(1),

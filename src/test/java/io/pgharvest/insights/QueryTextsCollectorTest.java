@@ -36,7 +36,7 @@ class QueryTextsCollectorTest {
     void eachTextIsDeliveredOnceAndANewOneOnTheReadAfterItAppears() throws Exception {
         try (Connection work = pg.connect(DB); Connection monitor = pg.connect(DB)) {
             run(work, "select 17 as texts_probe_one");
-            var collector = new QueryTextsCollector();
+            var collector = new QueryTextsCollector(Duration.ofSeconds(30));
             List<Measurement.Row> first = collector.collect(target(monitor));
             assertThat(texts(first)).contains("select $1 as texts_probe_one");
             assertThat(first).allSatisfy(r -> assertThat(r.tags()).containsEntry("dbname", DB).containsKey("queryid"));

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.pgharvest.model.BoundedText;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Tag;
@@ -56,6 +57,68 @@ class LogRingTest {
         String kept = ring.after(0, 1).getFirst().message();
         assertThat(kept).doesNotContain("s3cr", "hunter2", "key pass", "abc123", "tok.en-1")
                 .contains("postgresql://mon:********@db1:5432/app", "host=db2", "password=********", "Bearer ********");
+    }
+
+    @Test
+    void linesThatSayTheSameOfManySourcesAreOneCauseCountingTheSources() {
+        var ring = new LogRing(LINES, Long.MAX_VALUE);
+        for (int i = 1; i <= 300; i++) {
+            ring.append(Instant.EPOCH, "WARN", "io.pgharvest.reaper.SessionKeeper", "reaper-" + i,
+                    "Source flood-" + i + ": cannot connect: Connection to 127.0.0.1:" + (40000 + i) + " refused"
+                            + " (attempt " + (i % 4 + 1) + ", next in " + i % 7 + " s)", "flood-" + i);
+        }
+        ring.append(Instant.EPOCH, "WARN", "io.pgharvest.reaper.SessionKeeper", "reaper-1",
+                "Source flood-1: cannot connect: Connection to 127.0.0.1:40001 refused (attempt 8, next in 9 s)", "flood-1");
+        ring.append(Instant.EPOCH, "INFO", "io.pgharvest.reaper.ReaperService", "main", "Source flood-2: collection started",
+                "flood-2");
+        ring.append(Instant.EPOCH, "INFO", "io.pgharvest.Other", "main", "a line about no source", null);
+
+        List<LogCause> causes = ring.causesAfter(0);
+
+        assertThat(causes).hasSize(3);
+        LogCause refused = causes.getFirst();
+        assertThat(refused.count()).isEqualTo(301);
+        assertThat(refused.sources()).isEqualTo(300);
+        assertThat(refused.message()).isEqualTo(
+                "Source flood-1: cannot connect: Connection to 127.0.0.1:40001 refused (attempt 8, next in 9 s)");
+        assertThat(ring.sourcesOf(refused.id()).orElseThrow()).hasSize(300).startsWith("flood-1", "flood-2")
+                .endsWith("flood-300");
+        assertThat(causes.get(1).message()).isEqualTo("Source flood-2: collection started");
+        assertThat(ring.sourcesOf(causes.get(1).id()).orElseThrow()).containsExactly("flood-2");
+        assertThat(causes.get(2).sources()).isZero();
+        assertThat(ring.sourcesOf(causes.get(2).id()).orElseThrow()).isEmpty();
+    }
+
+    @Test
+    void aCauseIsReportedAgainOnlyWhenItHasANewLineAndDifferentWordsAreDifferentCauses() {
+        var ring = new LogRing(LINES, Long.MAX_VALUE);
+        ring.append(Instant.EPOCH, "WARN", "test", "main", "Source a: extension pg_stat_statements is missing", "a");
+        ring.append(Instant.EPOCH, "WARN", "test", "main", "Source b: extension pg_stat_statements is missing", "b");
+        ring.append(Instant.EPOCH, "WARN", "test", "main", "Source a: permission denied for table x", "a");
+        long seen = 3;
+        assertThat(ring.causesAfter(0)).hasSize(2);
+        assertThat(ring.causesAfter(seen)).isEmpty();
+
+        ring.append(Instant.EPOCH, "WARN", "test", "main", "Source c: extension pg_stat_statements is missing", "c");
+
+        List<LogCause> changed = ring.causesAfter(seen);
+        assertThat(changed).singleElement().satisfies(cause -> {
+            assertThat(cause.count()).isEqualTo(3);
+            assertThat(cause.sources()).isEqualTo(3);
+            assertThat(cause.sequence()).isEqualTo(4);
+        });
+        assertThat(ring.sourcesOf(999)).isEmpty();
+    }
+
+    @Test
+    void theOldestCausesAreForgottenPastTheBoundSoAFloodCannotGrowIt() {
+        var ring = new LogRing(LINES, Long.MAX_VALUE);
+        for (int i = 0; i < LogCauses.MAX_CAUSES + 10; i++) {
+            ring.append(Instant.EPOCH, "INFO", "test", "main", "cause " + "x".repeat(i % 50) + (char) ('a' + i / 50), null);
+        }
+        List<LogCause> causes = ring.causesAfter(0);
+        assertThat(causes).hasSize(LogCauses.MAX_CAUSES);
+        assertThat(causes.getFirst().sequence()).isEqualTo(11);
     }
 
     @Test

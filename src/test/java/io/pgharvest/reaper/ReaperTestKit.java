@@ -53,22 +53,31 @@ final class ReaperTestKit {
     }
 
     ReaperTestKit(Duration reconnectMin, Duration reconnectMax, int maxExtraRoundTrips, NativeMetricRegistry natives) {
-        this(reconnectMin, reconnectMax, maxExtraRoundTrips, natives, sessions());
+        this(reconnectMin, reconnectMax, maxExtraRoundTrips, natives, sessions(), null);
     }
 
     /** A kit whose reapers open their sessions with {@code sessions} (e.g. settings that refuse superusers). */
     ReaperTestKit(SessionOpener sessions) {
         this(Duration.ofMillis(200), Duration.ofSeconds(1), DEFAULT_EXTRA_ROUND_TRIPS, NativeMetricRegistry.none(),
-                sessions);
+                sessions, null);
+    }
+
+    /**
+     * A kit whose reapers look at their idle session every {@code idleSessionCheck} between ticks (as
+     * in production); the other kits leave it off so that a reaper sleeps exactly until its next tick.
+     */
+    ReaperTestKit(SessionOpener sessions, Duration idleSessionCheck) {
+        this(Duration.ofMillis(200), Duration.ofSeconds(1), DEFAULT_EXTRA_ROUND_TRIPS, NativeMetricRegistry.none(),
+                sessions, idleSessionCheck);
     }
 
     private ReaperTestKit(Duration reconnectMin, Duration reconnectMax, int maxExtraRoundTrips,
-            NativeMetricRegistry natives, SessionOpener sessions) {
+            NativeMetricRegistry natives, SessionOpener sessions, Duration idleSessionCheck) {
         context = new ReaperContext(publisher, new ReaperMeters(registry), new InstanceRegistry(),
                 TestEndpoints.of(sessions), sessions.settings().defaultStatementTimeout(),
                 Duration.ofSeconds(1), new Backoff(reconnectMin, reconnectMax), Duration.ofSeconds(30),
                 Duration.ofMinutes(5), Thread.ofVirtual().name("test-reaper-", 0).factory(), status -> { },
-                maxExtraRoundTrips, Duration.ofMinutes(2), natives);
+                maxExtraRoundTrips, Duration.ofMinutes(2), natives, idleSessionCheck);
     }
 
     static MetricDefinition metric(String name, String sql) {

@@ -24,6 +24,8 @@ public final class InsightsWorkload implements AutoCloseable {
     public static final String LOCKED_UPDATE = "update items set n = n + $1 where id = $2";
     /** The read of the loop (a plain SELECT, so it can have a generic plan), normalized. */
     public static final String READ = "select sum(n) from items where id between $1 and $2";
+    /** The loop's sleep, normalized (a SELECT too). */
+    public static final String SLEEP = "select pg_sleep($1)";
 
     private final TestPostgres pg;
     private final String database;
@@ -72,6 +74,11 @@ public final class InsightsWorkload implements AutoCloseable {
     /** The query ID of {@link #READ} in this database, once the read finished at least once. */
     public String readQueryId() {
         return queryId(READ);
+    }
+
+    /** The query ID of {@link #SLEEP} in this database, once the sleep finished at least once. */
+    public String sleepQueryId() {
+        return queryId(SLEEP);
     }
 
     private String queryId(String normalized) {

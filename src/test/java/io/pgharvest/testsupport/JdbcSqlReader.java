@@ -5,6 +5,8 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -31,6 +33,19 @@ public record JdbcSqlReader(Connection connection) implements SqlReader {
                 }
             }
             return rows;
+        }
+    }
+
+    /** In a transaction with {@code SET LOCAL statement_timeout} (the server's half of the engine's limit). */
+    @Override
+    public List<Map<String, Object>> query(Duration timeout, String sql, Object... parameters) throws SQLException {
+        try (Statement st = connection.createStatement()) {
+            st.execute("begin; set local statement_timeout = " + timeout.toMillis());
+            try {
+                return query(sql, parameters);
+            } finally {
+                st.execute("rollback");
+            }
         }
     }
 }

@@ -91,6 +91,12 @@ final class ConsoleSourceSession implements SourceSession {
         throw new SQLException("the source is not a PostgreSQL server; this metric reads one", "0A000");
     }
 
+    @Override
+    public List<Map<String, Object>> read(java.time.Duration timeout, String sql, Object... parameters)
+            throws SQLException {
+        return read(sql, parameters);
+    }
+
     /**
      * Only a lost session is broken, never slow: a console cannot cancel a command, so a command
      * without answer ends its session.

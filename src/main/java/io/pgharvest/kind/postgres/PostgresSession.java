@@ -9,6 +9,7 @@ import io.pgharvest.kind.ServerFacts;
 import io.pgharvest.kind.SessionRefusedException;
 import io.pgharvest.kind.SessionSettings;
 import io.pgharvest.kind.SourceSession;
+import io.pgharvest.model.BoundedText;
 import io.pgharvest.model.connection.ConnectionString;
 import io.pgharvest.model.sql.MetricSql;
 import java.sql.Connection;
@@ -24,6 +25,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import org.postgresql.PGConnection;
 
 /**
  * A reaper's session on a PostgreSQL server ({@link PostgresEndpoint}): a pgjdbc connection opened
@@ -187,10 +189,45 @@ public final class PostgresSession implements SourceSession {
      */
     @Override
     public List<Map<String, Object>> read(String sql, Object... parameters) throws SQLException {
+        refuseUnlessNative(sql);
+        return rows(sql, parameters);
+    }
+
+    /**
+     * As {@link #read(String, Object...)} in an explicit read-only transaction whose
+     * {@code statement_timeout} is {@code timeout} ({@code SET LOCAL}, so it ends with the
+     * transaction), under {@link RoundTripDeadline} besides: a native metric's own time limit,
+     * enforced as a SQL metric's is.
+     */
+    @Override
+    public List<Map<String, Object>> read(Duration timeout, String sql, Object... parameters) throws SQLException {
+        refuseUnlessNative(sql);
+        try (var deadline = RoundTripDeadline.start(connection, timeout); Statement st = connection.createStatement()) {
+            st.execute("begin transaction read only; set local statement_timeout = " + timeout.toMillis());
+            List<Map<String, Object>> rows;
+            try {
+                rows = rows(sql, parameters);
+            } catch (SQLException | RuntimeException e) {
+                try {
+                    st.execute("rollback");
+                } catch (SQLException rollbackFailed) {
+                    e.addSuppressed(rollbackFailed); // the session is probably gone; the caller decides
+                }
+                throw e;
+            }
+            st.execute("rollback");
+            return rows;
+        }
+    }
+
+    private static void refuseUnlessNative(String sql) throws SQLException {
         var refused = MetricSql.problemOfNativeQuery(sql);
         if (refused.isPresent()) {
             throw new SQLException("refused to send a native metric's query: " + refused.get(), "42501");
         }
+    }
+
+    private List<Map<String, Object>> rows(String sql, Object... parameters) throws SQLException {
         try (PreparedStatement statement = connection.prepareStatement(sql)) {
             for (int i = 0; i < parameters.length; i++) {
                 statement.setObject(i + 1, parameters[i]);
@@ -269,6 +306,23 @@ public final class PostgresSession implements SourceSession {
     @Override
     public boolean endedByServer(SQLException error) {
         return TERMINATED.equals(error.getSQLState());
+    }
+
+    /**
+     * Reads what the server sent on the idle session without sending anything: pgjdbc's
+     * notification check looks at the socket's buffered bytes (a 1 ms read at most once a second),
+     * and throws the error a server sends before it closes its sessions (57P01 at shutdown,
+     * 57P02/57P03, or a terminated backend).
+     */
+    @Override
+    public Optional<String> endedWhileIdle() {
+        try {
+            connection.unwrap(PGConnection.class).getNotifications();
+            return connection.isClosed() ? Optional.of("the session was closed") : Optional.empty();
+        } catch (SQLException e) {
+            return Optional.of("the server ended the idle session [SQLState " + e.getSQLState() + "]: "
+                    + BoundedText.messageOf(e));
+        }
     }
 
     @Override

@@ -10,6 +10,7 @@ import io.pgharvest.nativemetric.NativeMetric;
 import io.pgharvest.nativemetric.NativeMetricRegistry;
 import io.pgharvest.nativemetric.NativeTarget;
 import io.pgharvest.nativemetric.SourceShelf;
+import io.pgharvest.nativemetric.SqlReader;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
@@ -60,7 +61,7 @@ public final class NativeLane {
                 continue;
             }
             NativeTarget target = new NativeTarget(source, facts.database(), facts.versionNum() / 10000,
-                    facts.serverAddress(), onThisHost(facts.serverAddress()), session::read, intervals.get(metric),
+                    facts.serverAddress(), onThisHost(facts.serverAddress()), new SessionReader(session), intervals.get(metric),
                     now, config.restApi(), session::genericPlan, shelf);
             try {
                 var byName = collector(metric, definition).collectByName(target, definition.effectiveStorageName());
@@ -100,6 +101,21 @@ public final class NativeLane {
             collectors.put(metric, held);
         }
         return held.collector();
+    }
+
+    /** A native metric's reads on the source's session, with the session's timeout or one of their own. */
+    private record SessionReader(SourceSession session) implements SqlReader {
+
+        @Override
+        public List<Map<String, Object>> query(String sql, Object... parameters) throws SQLException {
+            return session.read(sql, parameters);
+        }
+
+        @Override
+        public List<Map<String, Object>> query(Duration timeout, String sql, Object... parameters)
+                throws SQLException {
+            return session.read(timeout, sql, parameters);
+        }
     }
 
     /** A collector and the implementation it came from (a redefined metric gets a new one). */
