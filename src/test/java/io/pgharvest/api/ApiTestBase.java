@@ -19,6 +19,7 @@ public abstract class ApiTestBase {
 
     protected static final String TOKEN = "test-token-0123456789abcdef";
     protected static final Path DATA_DIR = createDataDir();
+    private static final int PROMETHEUS_PORT = freePort();
 
     @LocalServerPort
     protected int port;
@@ -33,10 +34,24 @@ public abstract class ApiTestBase {
         registry.add("server.tomcat.accept-count", () -> "4096");
         registry.add("pgharvest.api.blocking.max-waiting", () -> "10000");
         registry.add("pgharvest.api.blocking.max-waiting-per-client", () -> "10000");
+        // The default sinks (JSON lines under the data dir, Prometheus), but the scrape endpoint on
+        // a port of its own: this context stays cached for the whole run, and on the default port
+        // 9187 it would keep SinkConfigurationTest (which needs that port) from ever getting it.
+        registry.add("pgharvest.sinks[0].type", () -> "jsonfile");
+        registry.add("pgharvest.sinks[1].type", () -> "prometheus");
+        registry.add("pgharvest.sinks[1].port", () -> String.valueOf(PROMETHEUS_PORT));
     }
 
     protected ApiClient api() {
         return new ApiClient(port, TOKEN);
+    }
+
+    private static int freePort() {
+        try (var socket = new java.net.ServerSocket(0)) {
+            return socket.getLocalPort();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     private static Path createDataDir() {
