@@ -1,5 +1,7 @@
 package io.pgharvest.reaper;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.pgharvest.reaper.schedule.IdleSessionWatch;
 import io.pgharvest.reaper.schedule.TickTimer;
@@ -10,6 +12,7 @@ import io.pgharvest.model.ConfigSnapshot;
 import io.pgharvest.model.MetricDefinition;
 import io.pgharvest.model.NodeStatus;
 import io.pgharvest.model.Source;
+import io.pgharvest.model.SourceRuntimeStatus;
 import io.pgharvest.model.StoreTable;
 import io.pgharvest.nativemetric.NativeMetricRegistry;
 import io.pgharvest.reaper.instance.InstanceRegistry;
@@ -111,5 +114,21 @@ final class ReaperTestKit {
     static SessionOpener sessions() {
         return new SessionOpener(new SessionSettings(Duration.ofSeconds(2), Duration.ofSeconds(5),
                 Duration.ofSeconds(1), Duration.ofMinutes(1)));
+    }
+
+    /**
+     * Starts {@code reaper}, lets it run its first tick on {@code timer} (until it asks to sleep
+     * after it) and stops it, also when the tick throws; returns its status as that tick left it.
+     */
+    static SourceRuntimeStatus runFirstTick(SourceReaper reaper, ManualTickTimer timer) throws InterruptedException {
+        reaper.start();
+        try {
+            timer.advanceTo(timer.awaitSleepRequests(1));
+            timer.awaitSleepRequests(2);
+            return reaper.status();
+        } finally {
+            reaper.stop();
+            assertThat(reaper.awaitStop(Duration.ofSeconds(30))).isTrue();
+        }
     }
 }
