@@ -3,6 +3,8 @@ package io.pgharvest.reaper;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.pgharvest.reaper.schedule.IdleSessionWatch;
+import io.pgharvest.reaper.schedule.TickTimer;
 import io.pgharvest.kind.postgres.SessionOpener;
 import io.pgharvest.kind.SessionSettings;
 import io.pgharvest.kind.TestEndpoints;
@@ -66,21 +68,22 @@ final class ReaperTestKit {
     }
 
     /**
-     * A kit whose reapers look at their idle session every {@code idleSessionCheck} between ticks (as
-     * in production); the other kits leave it off so that a reaper sleeps exactly until its next tick.
+     * A kit whose reapers' idle sessions are looked at every {@code idleSessionCheck} of
+     * {@code timer}'s time between ticks (as in production); the other kits leave it off so that a
+     * reaper sleeps exactly until its next tick.
      */
-    ReaperTestKit(SessionOpener sessions, Duration idleSessionCheck) {
+    ReaperTestKit(SessionOpener sessions, Duration idleSessionCheck, TickTimer timer) {
         this(Duration.ofMillis(200), Duration.ofSeconds(1), DEFAULT_EXTRA_ROUND_TRIPS, NativeMetricRegistry.none(),
-                sessions, idleSessionCheck);
+                sessions, new IdleSessionWatch(idleSessionCheck, timer));
     }
 
     private ReaperTestKit(Duration reconnectMin, Duration reconnectMax, int maxExtraRoundTrips,
-            NativeMetricRegistry natives, SessionOpener sessions, Duration idleSessionCheck) {
+            NativeMetricRegistry natives, SessionOpener sessions, IdleSessionWatch idleSessions) {
         context = new ReaperContext(publisher, new ReaperMeters(registry), new InstanceRegistry(),
                 TestEndpoints.of(sessions), sessions.settings().defaultStatementTimeout(),
                 Duration.ofSeconds(1), new Backoff(reconnectMin, reconnectMax), Duration.ofSeconds(30),
                 Duration.ofMinutes(5), Thread.ofVirtual().name("test-reaper-", 0).factory(), status -> { },
-                maxExtraRoundTrips, Duration.ofMinutes(2), natives, idleSessionCheck);
+                maxExtraRoundTrips, Duration.ofMinutes(2), natives, idleSessions);
     }
 
     static MetricDefinition metric(String name, String sql) {
