@@ -30,6 +30,7 @@ class ConsoleWindowBenchmarkTest extends ConsoleTestBase {
     private static final int SOURCES = 1000;
     private static final int FIRST_PAGE = 250;
     private static final int POINTS = 60;
+    private static final int OVERVIEW_RUNS = 5;
 
     @Autowired
     MeasurementPublisher publisher;
@@ -50,22 +51,15 @@ class ConsoleWindowBenchmarkTest extends ConsoleTestBase {
         browser.waiting(Duration.ofSeconds(30)).until(d -> api("GET", "/api/v1/window", null).contains("wbench-0999"));
 
         logIn();
-        browser.driver().executeScript("location.hash = '#/sinks'");
-        waitFor(By.id("sinks"));
-        double overviewMillis = ((Number) browser.driver().executeAsyncScript("""
-                const done = arguments[arguments.length - 1];
-                const started = performance.now();
-                location.hash = '#/';
-                const check = () => {
-                  const rows = document.querySelectorAll('#fleet tr');
-                  const tps = document.querySelector('#fleet tr .col-tps');
-                  if (rows.length === %d && tps && tps.textContent.endsWith('/s')) {
-                    requestAnimationFrame(() => setTimeout(() => done(performance.now() - started), 0));
-                  } else {
-                    setTimeout(check, 5);
-                  }
-                };
-                check();""".formatted(FIRST_PAGE))).doubleValue();
+        var overview = new ArrayList<Map<String, Object>>();
+        for (int run = 0; run < OVERVIEW_RUNS; run++) {
+            browser.driver().executeScript("location.hash = '#/sinks'");
+            waitFor(By.id("sinks"));
+            overview.add(timeTheOverview());
+        }
+        overview.forEach(run -> System.out.println("console window benchmark: overview run " + run));
+        List<Double> shown = overview.stream().map(run -> ((Number) run.get("shown")).doubleValue()).sorted().toList();
+        double overviewMillis = shown.get(shown.size() / 2);
 
         double chartsMillis = ((Number) browser.driver().executeAsyncScript("""
                 const done = arguments[arguments.length - 1];
@@ -100,14 +94,49 @@ class ConsoleWindowBenchmarkTest extends ConsoleTestBase {
                   window: window.length ? window[0].transferSize : -1,
                   windowDecoded: window.length ? window[0].decodedBodySize : -1};""");
         long total = weight.get("page").longValue() + weight.get("api").longValue();
-        System.out.printf("console window benchmark: %d sources x %d points; overview with key numbers shown in %.0f ms;"
+        System.out.printf("console window benchmark: %d sources x %d points; overview with key numbers shown in %.0f ms"
+                        + " (median of %d, min %.0f, max %.0f);"
                         + " a source's charts shown in %.0f ms; source page transferred: assets %d bytes + API %d bytes"
                         + " (its window %d bytes, %d decoded) = %d bytes; load average %s%n", SOURCES, POINTS,
-                overviewMillis, chartsMillis, weight.get("page").longValue(), weight.get("api").longValue(),
+                overviewMillis, shown.size(), shown.getFirst(), shown.getLast(), chartsMillis,
+                weight.get("page").longValue(), weight.get("api").longValue(),
                 weight.get("window").longValue(), weight.get("windowDecoded").longValue(), total, loadAverage());
         assertThat(overviewMillis).isLessThan(1000);
         assertThat(chartsMillis).isLessThan(500);
         assertThat(total).isLessThan(500 * 1024);
+    }
+
+    /**
+     * From the hash change until the first 250 rows show key numbers and a frame is painted, with
+     * where the time went: each answer's server wait (request sent to first byte), its whole fetch,
+     * its size sent and decoded, and the overview's own rendering (its overview-render measures).
+     */
+    @SuppressWarnings("unchecked")
+    private Map<String, Object> timeTheOverview() {
+        return (Map<String, Object>) browser.driver().executeAsyncScript("""
+                const done = arguments[arguments.length - 1];
+                performance.clearResourceTimings();
+                performance.clearMeasures();
+                const started = performance.now();
+                location.hash = '#/';
+                const timing = part => {
+                  const r = performance.getEntriesByType('resource').find(entry => entry.name.includes(part));
+                  return r ? {startedAt: Math.round(r.startTime - started), wait: Math.round(r.responseStart - r.requestStart),
+                    fetch: Math.round(r.responseEnd - r.startTime), sent: r.transferSize, decoded: r.decodedBodySize} : null;
+                };
+                const check = () => {
+                  const rows = document.querySelectorAll('#fleet tr');
+                  const tps = document.querySelector('#fleet tr .col-tps');
+                  if (rows.length === %d && tps && tps.textContent.endsWith('/s')) {
+                    requestAnimationFrame(() => setTimeout(() => done({shown: Math.round(performance.now() - started),
+                      status: timing('/api/v1/status'), window: timing('/api/v1/window'),
+                      render: Math.round(performance.getEntriesByName('overview-render')
+                          .reduce((total, m) => total + m.duration, 0))}), 0));
+                  } else {
+                    setTimeout(check, 5);
+                  }
+                };
+                check();""".formatted(FIRST_PAGE));
     }
 
     /** An hour of points at 60 s for every source, published as the reapers do. */
