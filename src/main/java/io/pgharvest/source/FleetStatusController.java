@@ -26,9 +26,11 @@ import org.springframework.web.bind.annotation.RestController;
 class FleetStatusController {
 
     private final SourceStatusProvider statuses;
+    private final ShutdownUnderway shutdown;
 
-    FleetStatusController(SourceStatusProvider statuses) {
+    FleetStatusController(SourceStatusProvider statuses, ShutdownUnderway shutdown) {
         this.statuses = statuses;
+        this.shutdown = shutdown;
     }
 
     @GetMapping("/api/v1/status")
@@ -40,10 +42,13 @@ class FleetStatusController {
             headers = @Header(name = INDEX_HEADER, description = "index of status changes"))
     @ApiResponse(responseCode = "400", description = "index or wait does not parse",
             content = @Content(mediaType = ApiDocs.PROBLEM_JSON, schema = @Schema(implementation = ApiDocs.Problem.class)))
+    @ApiResponse(responseCode = "503", description = "The collector is shutting down (also for a query parked before)",
+            content = @Content(mediaType = ApiDocs.PROBLEM_JSON, schema = @Schema(implementation = ApiDocs.Problem.class)))
     ResponseEntity<FleetStatus> fleet(
             @Parameter(description = ApiDocs.INDEX_PARAM) @RequestParam(required = false) String index,
             @Parameter(description = ApiDocs.WAIT_PARAM) @RequestParam(required = false) String wait) {
         long seen = BlockingQuery.parse(index, wait).await(statuses.statusChanges());
+        shutdown.refuseStatusWhileClosing();
         return ResponseEntity.ok().header(INDEX_HEADER, Long.toString(seen)).body(FleetStatus.of(statuses.statuses()));
     }
 }

@@ -27,9 +27,11 @@ import org.springframework.web.bind.annotation.RestController;
 class SourceStatusController {
 
     private final SourceStatusProvider statuses;
+    private final ShutdownUnderway shutdown;
 
-    SourceStatusController(SourceStatusProvider statuses) {
+    SourceStatusController(SourceStatusProvider statuses, ShutdownUnderway shutdown) {
         this.statuses = statuses;
+        this.shutdown = shutdown;
     }
 
     @GetMapping("/status")
@@ -39,12 +41,15 @@ class SourceStatusController {
             headers = @Header(name = INDEX_HEADER, description = "index of status changes"))
     @ApiResponse(responseCode = "400", description = "index or wait does not parse",
             content = @Content(mediaType = ApiDocs.PROBLEM_JSON, schema = @Schema(implementation = ApiDocs.Problem.class)))
+    @ApiResponse(responseCode = "503", description = "The collector is shutting down (also for a query parked before)",
+            content = @Content(mediaType = ApiDocs.PROBLEM_JSON, schema = @Schema(implementation = ApiDocs.Problem.class)))
     @ApiResponse(responseCode = "404", description = "No such source",
             content = @Content(mediaType = ApiDocs.PROBLEM_JSON, schema = @Schema(implementation = ApiDocs.Problem.class)))
     ResponseEntity<SourceStatus> status(@PathVariable String name,
             @Parameter(description = ApiDocs.INDEX_PARAM) @RequestParam(required = false) String index,
             @Parameter(description = ApiDocs.WAIT_PARAM) @RequestParam(required = false) String wait) {
         long seen = BlockingQuery.parse(index, wait).await(statuses.statusChanges());
+        shutdown.refuseStatusWhileClosing();
         SourceStatus status = statuses.status(name).orElseThrow(() -> new NoSuchItemException(StoreTable.SOURCES, name));
         return ResponseEntity.ok().header(INDEX_HEADER, Long.toString(seen)).body(status);
     }
