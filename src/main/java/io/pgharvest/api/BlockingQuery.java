@@ -5,8 +5,10 @@ import io.pgharvest.support.ChangeNotifier;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.function.Supplier;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.springframework.http.ResponseEntity;
 
 /**
  * The {@code ?index=N&wait=D} parameters of a Consul-style blocking query.
@@ -80,6 +82,25 @@ public record BlockingQuery(Long index, Duration maxWait) {
             Thread.currentThread().interrupt();
             return notifier.index();
         }
+    }
+
+    /**
+     * Waits as {@link #await} does, then answers what {@code read} returns: it runs after the wait,
+     * so its data is at least as new as the index the answer carries in {@value #INDEX_HEADER}.
+     */
+    public <T> ResponseEntity<T> answer(ChangeNotifier notifier, Supplier<T> read) {
+        long seen = await(notifier);
+        return answered(seen, read.get());
+    }
+
+    /** The index the client has seen, or 0 for a plain read (every item is newer than 0). */
+    public long seenOrZero() {
+        return index == null ? 0 : index;
+    }
+
+    /** A 200 answer of {@code body} read after a wait that returned {@code seen}. */
+    public static <T> ResponseEntity<T> answered(long seen, T body) {
+        return ResponseEntity.ok().header(INDEX_HEADER, Long.toString(seen)).body(body);
     }
 
     /** Whether {@code text} is a duration in this API's form (250ms, 30s, 5m, 1h, 1m30s). */

@@ -90,6 +90,15 @@ public interface SourceSession extends AutoCloseable {
         return Optional.empty();
     }
 
+    /**
+     * Whether anything arrived on this session while it is idle, answered without reading (a count
+     * of waiting bytes), from any thread and without blocking: true asks the owning thread to call
+     * {@link #endedWhileIdle}. The default (a kind that cannot tell) is false.
+     */
+    default boolean anythingArrived() {
+        return false;
+    }
+
     /** True when an error means the session itself is gone, not just one query. */
     default boolean isBroken(SQLException error) {
         return classify(error) == Failure.BROKEN;

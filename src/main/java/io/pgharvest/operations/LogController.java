@@ -17,6 +17,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
+import java.util.function.LongFunction;
+import java.util.function.Predicate;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.GetMapping;
@@ -53,35 +55,16 @@ class LogController {
     ResponseEntity<List<LogLine>> logs(
             @Parameter(description = ApiDocs.INDEX_PARAM) @RequestParam(required = false) String index,
             @Parameter(description = ApiDocs.WAIT_PARAM) @RequestParam(required = false) String wait,
-            @Parameter(description = "the least severe level shown: ERROR, WARN, INFO (default), DEBUG or TRACE")
-            @RequestParam(defaultValue = "INFO") String level,
-            @Parameter(description = "shows only lines whose message or logger contains this text, ignoring case")
-            @RequestParam(required = false) String search,
+            @Parameter(description = LEVEL_PARAM) @RequestParam(defaultValue = "INFO") String level,
+            @Parameter(description = SEARCH_PARAM) @RequestParam(required = false) String search,
             @Parameter(description = "the most lines in the answer, the newest ones: 1 to 500 (default)")
             @RequestParam(required = false) String limit) {
         var problems = new ArrayList<FieldProblem>();
-        String minimum = level.strip().toUpperCase(Locale.ROOT);
-        if (!LEVELS.contains(minimum)) {
-            problems.add(new FieldProblem("level", "must be one of " + LEVELS));
-        }
-        int most = parseLimit(limit);
-        if (most == 0) {
-            problems.add(new FieldProblem("limit", "must be a whole number from 1 to " + MAX_LINES));
-        }
-        if (!problems.isEmpty()) {
-            throw new InvalidParameterException(problems);
-        }
-        BlockingQuery query = BlockingQuery.parse(index, wait);
-        long seen = query.await(ring.changes());
-        Set<String> shown = Set.copyOf(LEVELS.subList(0, LEVELS.indexOf(minimum) + 1));
-        String needle = search == null || search.isBlank() ? null : search.strip().toLowerCase(Locale.ROOT);
-        List<LogLine> lines = ring.after(query.index() == null ? 0 : query.index(), ring.maxLines()).stream()
-                .filter(line -> shown.contains(line.level()))
-                .filter(line -> needle == null || line.message().toLowerCase(Locale.ROOT).contains(needle)
-                        || line.logger().toLowerCase(Locale.ROOT).contains(needle))
-                .toList();
-        List<LogLine> newest = lines.subList(Math.max(0, lines.size() - most), lines.size());
-        return ResponseEntity.ok().header(INDEX_HEADER, Long.toString(seen)).body(newest);
+        var filter = LineFilter.parse(level, search, problems);
+        int most = parseLimit(limit, problems);
+        rejectIfAny(problems);
+        return newest(index, wait, most, seen -> ring.after(seen, ring.maxLines()),
+                line -> filter.keeps(line.level(), line.logger(), line.message()));
     }
 
     @GetMapping("/api/v1/logs/causes")
@@ -100,14 +83,31 @@ class LogController {
             @Parameter(description = ApiDocs.WAIT_PARAM) @RequestParam(required = false) String wait,
             @Parameter(description = LEVEL_PARAM) @RequestParam(defaultValue = "INFO") String level,
             @Parameter(description = SEARCH_PARAM) @RequestParam(required = false) String search) {
-        var filter = LineFilter.parse(level, search);
+        var problems = new ArrayList<FieldProblem>();
+        var filter = LineFilter.parse(level, search, problems);
+        rejectIfAny(problems);
+        return newest(index, wait, MAX_LINES, ring::causesAfter,
+                cause -> filter.keeps(cause.level(), cause.logger(), cause.message()));
+    }
+
+    /**
+     * What both views share once their filter parsed: the blocking wait on the ring, then the
+     * items newer than the index the client has seen that the filter keeps, at most {@code most}
+     * of the newest.
+     */
+    private <T> ResponseEntity<List<T>> newest(String index, String wait, int most, LongFunction<List<T>> after,
+            Predicate<T> kept) {
         BlockingQuery query = BlockingQuery.parse(index, wait);
-        long seen = query.await(ring.changes());
-        List<LogCause> causes = ring.causesAfter(query.index() == null ? 0 : query.index()).stream()
-                .filter(cause -> filter.keeps(cause.level(), cause.logger(), cause.message()))
-                .toList();
-        return ResponseEntity.ok().header(INDEX_HEADER, Long.toString(seen))
-                .body(causes.subList(Math.max(0, causes.size() - MAX_LINES), causes.size()));
+        return query.answer(ring.changes(), () -> {
+            List<T> shown = after.apply(query.seenOrZero()).stream().filter(kept).toList();
+            return shown.subList(Math.max(0, shown.size() - most), shown.size());
+        });
+    }
+
+    private static void rejectIfAny(List<FieldProblem> problems) {
+        if (!problems.isEmpty()) {
+            throw new InvalidParameterException(problems);
+        }
     }
 
     @GetMapping("/api/v1/logs/causes/{id}/sources")
@@ -124,10 +124,12 @@ class LogController {
     /** The level and search parameters both views share, parsed once. */
     private record LineFilter(Set<String> levels, String needle) {
 
-        static LineFilter parse(String level, String search) {
+        /** The filter, or one that keeps nothing after adding the {@code level} problem to {@code problems}. */
+        static LineFilter parse(String level, String search, List<FieldProblem> problems) {
             String minimum = level.strip().toUpperCase(Locale.ROOT);
             if (!LEVELS.contains(minimum)) {
-                throw new InvalidParameterException(List.of(new FieldProblem("level", "must be one of " + LEVELS)));
+                problems.add(new FieldProblem("level", "must be one of " + LEVELS));
+                return new LineFilter(Set.of(), null);
             }
             return new LineFilter(Set.copyOf(LEVELS.subList(0, LEVELS.indexOf(minimum) + 1)),
                     search == null || search.isBlank() ? null : search.strip().toLowerCase(Locale.ROOT));
@@ -139,16 +141,20 @@ class LogController {
         }
     }
 
-    /** The lines asked for, or 0 when {@code limit} is not a whole number from 1 to {@link #MAX_LINES}. */
-    private static int parseLimit(String limit) {
+    /** The lines asked for ({@link #MAX_LINES} when absent); a {@code limit} problem when it is not 1 to that. */
+    private static int parseLimit(String limit, List<FieldProblem> problems) {
         if (limit == null) {
             return MAX_LINES;
         }
         try {
             int most = Integer.parseInt(limit.strip());
-            return most >= 1 && most <= MAX_LINES ? most : 0;
+            if (most >= 1 && most <= MAX_LINES) {
+                return most;
+            }
         } catch (NumberFormatException e) {
-            return 0;
+            // named below, as an out-of-range number is
         }
+        problems.add(new FieldProblem("limit", "must be a whole number from 1 to " + MAX_LINES));
+        return MAX_LINES;
     }
 }

@@ -11,35 +11,42 @@ import io.pgharvest.model.BoundedText;
  * short lock, and Logback's synchronized base would pin virtual threads' carriers on JDK 21-23.
  * Only the first line of a throwable is kept (its class and message), not the stack. A line's
  * source, when it names one, goes along so the ring can count its cause's sources.
+ *
+ * <p>Logback may stop this appender and take it off the root logger without asking: Spring Boot
+ * stops and resets the one Logback context of the JVM whenever an application starts after another
+ * one closed (tests start many). Until {@link #close()}, {@link #reattach()} puts it back
+ * ({@link LogRingReattachment} calls it after each such start).
  */
 final class LogRingAppender extends UnsynchronizedAppenderBase<ILoggingEvent> {
 
     static final String NAME = "pgharvest-log-ring";
 
     private final LogRing ring;
-    private volatile Logger attachedTo;
+    private final Logger root;
+    private volatile boolean closed;
 
-    LogRingAppender(LogRing ring) {
+    LogRingAppender(LogRing ring, Logger root) {
         this.ring = ring;
+        this.root = root;
         setName(NAME);
+        setContext(root.getLoggerContext());
     }
 
-    /** Starts the appender and adds it to {@code root}; {@link #stop()} removes it again. */
-    void attachTo(Logger root) {
-        setContext(root.getLoggerContext());
+    /** Starts the appender and adds it to the root logger, unless it is there already or closed. */
+    void reattach() {
+        if (closed || root.isAttached(this)) {
+            return;
+        }
         start();
         root.addAppender(this);
-        attachedTo = root;
     }
 
-    @Override
-    public void stop() {
-        Logger root = attachedTo;
-        if (root != null) {
-            root.detachAppender(this);
-            attachedTo = null;
-        }
-        super.stop();
+    /** Takes the appender off the root logger for good (its application context is closing). */
+    void close() {
+        closed = true;
+        LogRingReattachment.unregister(this);
+        root.detachAppender(this);
+        stop();
     }
 
     @Override

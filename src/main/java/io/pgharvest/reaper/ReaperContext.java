@@ -7,6 +7,7 @@ import io.pgharvest.nativemetric.NativeMetricRegistry;
 import io.pgharvest.reaper.instance.InstanceRegistry;
 import io.pgharvest.reaper.tick.ReaperMeters;
 import io.pgharvest.support.Backoff;
+import io.pgharvest.reaper.schedule.IdleSessionWatch;
 import java.time.Duration;
 import java.util.concurrent.ThreadFactory;
 import java.util.function.Consumer;
@@ -20,9 +21,9 @@ import java.util.function.Consumer;
  * @param maxExtraRoundTrips round trips a source may add to a tick beyond its healthy pipeline
  * @param maxStretch cap of the delay by which a slow server's schedule is stretched
  * @param natives the implementations of native metrics
- * @param idleSessionCheck how often a reaper looks, between ticks, whether the server ended its
- *     session ({@link io.pgharvest.kind.SourceSession#endedWhileIdle}); null: never (tests that
- *     count a reaper's sleeps)
+ * @param idleSessions looks, between ticks, whether a server ended its reaper's session
+ *     ({@link io.pgharvest.kind.SourceSession#anythingArrived}); null: never (tests that count a
+ *     reaper's sleeps)
  */
 record ReaperContext(
         MeasurementPublisher publisher,
@@ -39,5 +40,5 @@ record ReaperContext(
         int maxExtraRoundTrips,
         Duration maxStretch,
         NativeMetricRegistry natives,
-        Duration idleSessionCheck) {
+        IdleSessionWatch idleSessions) {
 }

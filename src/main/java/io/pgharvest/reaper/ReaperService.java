@@ -16,6 +16,7 @@ import io.pgharvest.nativemetric.NativeMetricRegistry;
 import io.pgharvest.reaper.instance.InstanceRegistry;
 import io.pgharvest.reaper.ownership.SharedLeases;
 import io.pgharvest.reaper.ownership.SourceOwnership;
+import io.pgharvest.reaper.schedule.IdleSessionWatch;
 import io.pgharvest.reaper.schedule.EarlyStarts;
 import io.pgharvest.reaper.schedule.TickTimer;
 import io.pgharvest.reaper.tick.ReaperConfig;
@@ -62,10 +63,10 @@ public class ReaperService implements SmartLifecycle {
     /** How long after a discovered role change the members of its set re-read their role every tick. */
     static final Duration ROLE_SETTLE_WINDOW = Duration.ofSeconds(30);
     /**
-     * Between ticks a reaper looks this often whether the server ended its session, so that a
-     * stopped server reads as down within 5 s whatever the metrics' intervals. The look sends
-     * nothing (it reads what the server sent before closing): at 1,000 sources, 500 wake-ups of
-     * virtual threads per second and no load on the servers.
+     * How often the idle sessions are looked at between ticks, so that a stopped server reads as
+     * down within 5 s whatever the metrics' intervals. The look sends nothing (it counts the bytes
+     * a server sent before closing) and is made by one thread for all sources
+     * ({@link IdleSessionWatch}): no load on the servers, one wake-up per period for the fleet.
      */
     static final Duration IDLE_SESSION_CHECK = Duration.ofSeconds(2);
 
@@ -146,7 +147,8 @@ public class ReaperService implements SmartLifecycle {
                 new Backoff(properties.reconnectBackoffMin(), properties.reconnectBackoffMax()),
                 properties.soloBackoffMax(), properties.factsRefreshInterval(),
                 Thread.ofVirtual().name("reaper-", 0).factory(), this::statusChanged,
-                properties.maxExtraRoundTrips(), properties.maxStretch(), natives, IDLE_SESSION_CHECK);
+                properties.maxExtraRoundTrips(), properties.maxStretch(), natives,
+                new IdleSessionWatch(IDLE_SESSION_CHECK, timer));
         Gauge.builder("pgharvest.reapers.active", reapers, Map::size)
                 .description("Running source reapers").register(registry);
     }
@@ -197,6 +199,7 @@ public class ReaperService implements SmartLifecycle {
             reconcileLock.unlock();
         }
         awaitAll(stopping, properties.shutdownTimeout()).forEach(this::released);
+        context.idleSessions().stop();
     }
 
     @Override

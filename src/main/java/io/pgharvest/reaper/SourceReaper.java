@@ -9,6 +9,7 @@ import io.pgharvest.model.MetricLane;
 import io.pgharvest.model.SessionState;
 import io.pgharvest.model.SourceRuntimeStatus;
 import io.pgharvest.reaper.isolation.SoloLane;
+import io.pgharvest.reaper.schedule.IdleSessionWatch;
 import io.pgharvest.reaper.schedule.ScheduleStretch;
 import io.pgharvest.reaper.schedule.TickSchedule;
 import io.pgharvest.reaper.schedule.TickTimer;
@@ -81,13 +82,28 @@ final class SourceReaper {
     private volatile CompletableFuture<Void> loginGate;
     /** Set while the supervisor waits to restart a failed loop. */
     private volatile String loopFailure;
+    /** The session the idle-session watch looks at while this reaper sleeps, or null. */
+    private volatile SourceSession sleepingSession;
+    /** Set by the idle-session watch: something arrived on the sleeping session. */
+    private volatile boolean lookAtSession;
+    private final IdleSessionWatch.Sleeper sleeper = new IdleSessionWatch.Sleeper() {
+        @Override
+        public boolean anythingArrived() {
+            SourceSession session = sleepingSession;
+            return session != null && session.anythingArrived();
+        }
+
+        @Override
+        public void wakeToLook() {
+            lookAtSession = true;
+            wake.raise();
+        }
+    };
 
     // Owned by the reaper thread.
     private ReaperConfig config;
     /** When the first plan was made (a tick is never late from before it); null before. */
     private Instant firstPlanned;
-    /** When {@link #watchIdleSession} looks next; null before the first look. */
-    private Instant nextIdleCheck;
     private TickSchedule schedule = TickSchedule.empty();
     private final SessionKeeper keeper;
     private final ScheduleStretch stretch;
@@ -253,8 +269,7 @@ final class SourceReaper {
         Instant now = timer.now();
         Instant next = schedule.nextWake();
         if (next == null || now.isBefore(next)) {
-            Instant until = next == null ? now.plus(IDLE_SLEEP) : next;
-            timer.sleepUntil(watchIdleSession(now, until), wake);
+            sleepWatched(next == null ? now.plus(IDLE_SLEEP) : next);
             return;
         }
         TickSchedule.DueTick due = schedule.takeDue(now);
@@ -269,29 +284,35 @@ final class SourceReaper {
     }
 
     /**
-     * Between ticks, every {@link ReaperContext#idleSessionCheck}: a session the server ended is
-     * noticed then, not at the next tick, which may be minutes away; it is reopened at once, and a
-     * source whose server is gone reads as disconnected.
-     *
-     * @return until when to sleep: {@code until}, or the next look if that comes first
+     * Sleeps until {@code until} or a wake-up. Meanwhile the idle-session watch looks at the open
+     * session ({@link ReaperContext#idleSessions}); when the server sent something (it does before
+     * ending a session) the reaper wakes and looks: a session ended for a reason of its own
+     * (idle_session_timeout, a terminated backend) is replaced at once and the source stays
+     * connected; a server that is gone reads as disconnected, with the reason, from then on.
      */
-    private Instant watchIdleSession(Instant now, Instant until) {
-        Duration every = context.idleSessionCheck();
-        if (every == null || !keeper.connected()) {
-            return until;
+    private void sleepWatched(Instant until) throws InterruptedException {
+        IdleSessionWatch watch = context.idleSessions();
+        SourceSession session = keeper.session();
+        if (watch == null || session == null) {
+            timer.sleepUntil(until, wake);
+            return;
         }
-        if (nextIdleCheck == null || !now.isBefore(nextIdleCheck)) {
-            nextIdleCheck = now.plus(every);
+        sleepingSession = session;
+        watch.asleep(sleeper);
+        try {
+            timer.sleepUntil(until, wake);
+        } finally {
+            watch.awake(sleeper);
+            sleepingSession = null;
+        }
+        if (lookAtSession) {
+            lookAtSession = false;
+            Instant now = timer.now();
             if (keeper.endedWhileIdle(now)) {
-                // A session ended for a reason of its own (idle_session_timeout, a pooler restart) is
-                // replaced at once and the source stays connected; a server that is gone reads as
-                // disconnected, with the reason, from now on.
                 keeper.ensure(config, now);
                 publishStatus(null);
-                return until;
             }
         }
-        return nextIdleCheck.isBefore(until) ? nextIdleCheck : until;
     }
 
     /**

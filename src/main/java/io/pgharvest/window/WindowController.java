@@ -122,7 +122,7 @@ class WindowController {
         }
 
         <T> ResponseEntity<T> answer(T body) {
-            return ResponseEntity.ok().header(INDEX_HEADER, Long.toString(seen)).body(body);
+            return BlockingQuery.answered(seen, body);
         }
     }
 
@@ -191,7 +191,6 @@ class WindowController {
     ResponseEntity<List<KeyNumbers>> keyNumbers(
             @Parameter(description = ApiDocs.INDEX_PARAM) @RequestParam(required = false) String index,
             @Parameter(description = ApiDocs.WAIT_PARAM) @RequestParam(required = false) String wait) {
-        long seen = BlockingQuery.parse(index, wait).await(window.changes());
-        return ResponseEntity.ok().header(INDEX_HEADER, Long.toString(seen)).body(window.keyNumbers());
+        return BlockingQuery.parse(index, wait).answer(window.changes(), window::keyNumbers);
     }
 }

@@ -30,13 +30,27 @@ public final class RunningApp implements AutoCloseable {
         return run(dataDir, arguments.toArray(String[]::new));
     }
 
+    /**
+     * Starts with {@link #TOKEN} on {@code port} and further arguments: a restart on the same port
+     * is the same collector again for a client that keeps its address (a console page left open).
+     */
+    public static RunningApp startOnPort(Path dataDir, int port, String... extraArguments) {
+        List<String> arguments = new ArrayList<>(List.of(extraArguments));
+        arguments.add("--pgharvest.api.token=" + TOKEN);
+        return run(dataDir, port, arguments.toArray(String[]::new));
+    }
+
     /** Starts without pgharvest.api.token, so the application uses its generated token file. */
     public static RunningApp startWithGeneratedToken(Path dataDir) {
         return run(dataDir);
     }
 
     private static RunningApp run(Path dataDir, String... extraArguments) {
-        List<String> arguments = new ArrayList<>(List.of("--server.port=0", "--pgharvest.data-dir=" + dataDir,
+        return run(dataDir, 0, extraArguments);
+    }
+
+    private static RunningApp run(Path dataDir, int port, String... extraArguments) {
+        List<String> arguments = new ArrayList<>(List.of("--server.port=" + port, "--pgharvest.data-dir=" + dataDir,
                 "--spring.main.banner-mode=off"));
         arguments.addAll(List.of(extraArguments));
         return new RunningApp(SpringApplication.run(PgharvestApplication.class, arguments.toArray(String[]::new)));

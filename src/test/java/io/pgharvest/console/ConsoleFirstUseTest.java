@@ -9,16 +9,11 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
-import org.springframework.test.annotation.DirtiesContext;
 
 /**
  * What a first-time user tripped over in the console (issue 37's list), one test per defect, each
  * written to fail before its fix, in Chromium against the real application and a real PostgreSQL.
  */
-// A context of its own: every context start re-initializes Logback, which detaches the log ring
-// appenders of the contexts started before; a cached console context reused after another class's
-// start would never see this class's log lines (the log-by-cause case failed only in the full run).
-@DirtiesContext(classMode = DirtiesContext.ClassMode.BEFORE_CLASS)
 class ConsoleFirstUseTest extends ConsoleTestBase {
 
     private static TestPostgres pg;

@@ -38,14 +38,7 @@ class OutputNameClashTest {
                         metric("tagged", "select 'x' as \"tag_db name\", 'y' as \"tag_db-name\", 1 as v"),
                         metric("plain", "select 1 as a_b, 'x' as tag_job, 2 as \"Mixed\""))),
                 kit.context, timer);
-        reaper.start();
-        try {
-            timer.advanceTo(timer.awaitSleepRequests(1));
-            timer.awaitSleepRequests(2);
-        } finally {
-            reaper.stop();
-            assertThat(reaper.awaitStop(Duration.ofSeconds(30))).isTrue();
-        }
+        ReaperTestKit.runFirstTick(reaper, timer);
         Map<String, MetricRuntimeStatus> status = reaper.status().metrics().stream()
                 .collect(Collectors.toMap(MetricRuntimeStatus::name, Function.identity()));
 

@@ -97,14 +97,7 @@ class PinnedSearchPathTest {
         String connStr = "postgresql://" + user + "@" + pg.host() + ":" + pg.port() + "/" + DB;
         var reaper = new SourceReaper(ReaperTestKit.config(source("shadowed", connStr, Map.of("db_stats", 10)),
                 List.of(metric("db_stats", catalogSql("db_stats", pg.majorVersion())))), kit.context, timer);
-        reaper.start();
-        try {
-            timer.advanceTo(timer.awaitSleepRequests(1));
-            timer.awaitSleepRequests(2);
-        } finally {
-            reaper.stop();
-            assertThat(reaper.awaitStop(Duration.ofSeconds(10))).isTrue();
-        }
+        ReaperTestKit.runFirstTick(reaper, timer);
         assertThat(reaper.status().metrics()).singleElement()
                 .satisfies(m -> assertThat(m.lastError()).isNull());
         Measurement dbStats = kit.publisher.of("shadowed", "db_stats").getFirst();

@@ -96,12 +96,7 @@ class PrivilegedSourceTest {
         var timer = new ManualTickTimer(NOW.plusMillis(300));
         var reaper = new SourceReaper(ReaperTestKit.config(source("su", pg.connStr("privileged_db"), Map.of("one", 10)),
                 List.of(metric("one", "select 1 as a"))), kit.context, timer);
-        reaper.start();
-        timer.advanceTo(timer.awaitSleepRequests(1));
-        timer.awaitSleepRequests(2);
-        var status = reaper.status();
-        reaper.stop();
-        assertThat(reaper.awaitStop(Duration.ofSeconds(10))).isTrue();
+        var status = ReaperTestKit.runFirstTick(reaper, timer);
 
         assertThat(status.state()).isEqualTo(SessionState.CONNECTED);
         assertThat(status.privilegeWarning()).contains("superuser");

@@ -100,12 +100,7 @@ class ReadOnlyTickTest {
         var timer = new ManualTickTimer(Instant.parse("2026-03-01T10:00:00.300Z"));
         var reaper = new SourceReaper(ReaperTestKit.config(source("stored", pg.connStr("readonly_stored_db"),
                 Map.of("old_copy", 10, "old_two", 10, "fine", 10)), metrics), kit.context, timer);
-        reaper.start();
-        timer.advanceTo(timer.awaitSleepRequests(1));
-        timer.awaitSleepRequests(2);
-        var status = reaper.status();
-        reaper.stop();
-        assertThat(reaper.awaitStop(Duration.ofSeconds(10))).isTrue();
+        var status = ReaperTestKit.runFirstTick(reaper, timer);
 
         assertThat(kit.publisher.of("stored", "fine")).hasSize(1);
         var byName = status.metrics().stream().collect(Collectors.toMap(MetricRuntimeStatus::name, m -> m));

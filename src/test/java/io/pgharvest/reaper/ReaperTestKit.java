@@ -1,6 +1,10 @@
 package io.pgharvest.reaper;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.pgharvest.reaper.schedule.IdleSessionWatch;
+import io.pgharvest.reaper.schedule.TickTimer;
 import io.pgharvest.kind.postgres.SessionOpener;
 import io.pgharvest.kind.SessionSettings;
 import io.pgharvest.kind.TestEndpoints;
@@ -8,6 +12,7 @@ import io.pgharvest.model.ConfigSnapshot;
 import io.pgharvest.model.MetricDefinition;
 import io.pgharvest.model.NodeStatus;
 import io.pgharvest.model.Source;
+import io.pgharvest.model.SourceRuntimeStatus;
 import io.pgharvest.model.StoreTable;
 import io.pgharvest.nativemetric.NativeMetricRegistry;
 import io.pgharvest.reaper.instance.InstanceRegistry;
@@ -63,21 +68,22 @@ final class ReaperTestKit {
     }
 
     /**
-     * A kit whose reapers look at their idle session every {@code idleSessionCheck} between ticks (as
-     * in production); the other kits leave it off so that a reaper sleeps exactly until its next tick.
+     * A kit whose reapers' idle sessions are looked at every {@code idleSessionCheck} of
+     * {@code timer}'s time between ticks (as in production); the other kits leave it off so that a
+     * reaper sleeps exactly until its next tick.
      */
-    ReaperTestKit(SessionOpener sessions, Duration idleSessionCheck) {
+    ReaperTestKit(SessionOpener sessions, Duration idleSessionCheck, TickTimer timer) {
         this(Duration.ofMillis(200), Duration.ofSeconds(1), DEFAULT_EXTRA_ROUND_TRIPS, NativeMetricRegistry.none(),
-                sessions, idleSessionCheck);
+                sessions, new IdleSessionWatch(idleSessionCheck, timer));
     }
 
     private ReaperTestKit(Duration reconnectMin, Duration reconnectMax, int maxExtraRoundTrips,
-            NativeMetricRegistry natives, SessionOpener sessions, Duration idleSessionCheck) {
+            NativeMetricRegistry natives, SessionOpener sessions, IdleSessionWatch idleSessions) {
         context = new ReaperContext(publisher, new ReaperMeters(registry), new InstanceRegistry(),
                 TestEndpoints.of(sessions), sessions.settings().defaultStatementTimeout(),
                 Duration.ofSeconds(1), new Backoff(reconnectMin, reconnectMax), Duration.ofSeconds(30),
                 Duration.ofMinutes(5), Thread.ofVirtual().name("test-reaper-", 0).factory(), status -> { },
-                maxExtraRoundTrips, Duration.ofMinutes(2), natives, idleSessionCheck);
+                maxExtraRoundTrips, Duration.ofMinutes(2), natives, idleSessions);
     }
 
     static MetricDefinition metric(String name, String sql) {
@@ -108,5 +114,21 @@ final class ReaperTestKit {
     static SessionOpener sessions() {
         return new SessionOpener(new SessionSettings(Duration.ofSeconds(2), Duration.ofSeconds(5),
                 Duration.ofSeconds(1), Duration.ofMinutes(1)));
+    }
+
+    /**
+     * Starts {@code reaper}, lets it run its first tick on {@code timer} (until it asks to sleep
+     * after it) and stops it, also when the tick throws; returns its status as that tick left it.
+     */
+    static SourceRuntimeStatus runFirstTick(SourceReaper reaper, ManualTickTimer timer) throws InterruptedException {
+        reaper.start();
+        try {
+            timer.advanceTo(timer.awaitSleepRequests(1));
+            timer.awaitSleepRequests(2);
+            return reaper.status();
+        } finally {
+            reaper.stop();
+            assertThat(reaper.awaitStop(Duration.ofSeconds(30))).isTrue();
+        }
     }
 }

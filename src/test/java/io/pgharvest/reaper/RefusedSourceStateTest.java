@@ -33,16 +33,7 @@ class RefusedSourceStateTest {
         // pg.connStr logs in as the server's superuser.
         var reaper = new SourceReaper(ReaperTestKit.config(source("su_refused", pg.connStr("refused_db"),
                 Map.of("one", 10)), List.of(metric("one", "select 1 as a"))), kit.context, timer);
-        reaper.start();
-        SourceRuntimeStatus status;
-        try {
-            timer.advanceTo(timer.awaitSleepRequests(1));
-            timer.awaitSleepRequests(2);
-            status = reaper.status();
-        } finally {
-            reaper.stop();
-            assertThat(reaper.awaitStop(Duration.ofSeconds(10))).isTrue();
-        }
+        SourceRuntimeStatus status = ReaperTestKit.runFirstTick(reaper, timer);
 
         assertThat(status.state().label()).isEqualTo("refused");
         assertThat(status.connected()).isFalse();

@@ -40,14 +40,7 @@ class ResultLimitsTest {
         var reaper = new SourceReaper(ReaperTestKit.config(
                 source(name, pg.connStr("result_limits_db"), Map.of("huge", 10, "small", 10)),
                 List.of(metric("huge", hugeSql), metric("small", "select 1 as a"))), kit.context, timer);
-        reaper.start();
-        try {
-            timer.advanceTo(timer.awaitSleepRequests(1));
-            timer.awaitSleepRequests(2);
-        } finally {
-            reaper.stop();
-            assertThat(reaper.awaitStop(Duration.ofSeconds(30))).isTrue();
-        }
+        ReaperTestKit.runFirstTick(reaper, timer);
         assertThat(kit.publisher.of(name, "small")).hasSize(1);
         assertThat(kit.publisher.of(name, "huge")).isEmpty();
         return reaper.status().metrics().stream().collect(Collectors.toMap(MetricRuntimeStatus::name, Function.identity()));

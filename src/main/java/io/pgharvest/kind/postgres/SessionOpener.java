@@ -78,6 +78,20 @@ public final class SessionOpener {
      * connection closed during login, TLS not offered), with pgjdbc's own text after it.
      */
     public Connection open(ConnectionString conn, Duration connectTimeout) throws SQLException {
+        return openWithSocket(conn, connectTimeout).value();
+    }
+
+    /**
+     * As {@link #open(ConnectionString)}, with the socket the session reads the network through
+     * (null if pgjdbc did not make it with {@link SessionSockets}): a reaper's session looks at it
+     * between ticks ({@link ArrivedBytes}).
+     */
+    SessionSockets.Captured<Connection> openWithSocket(ConnectionString conn) throws SQLException {
+        return openWithSocket(conn, settings.connectTimeout());
+    }
+
+    private SessionSockets.Captured<Connection> openWithSocket(ConnectionString conn, Duration connectTimeout)
+            throws SQLException {
         Semaphore logins = loginsInProgress.computeIfAbsent(conn.hosts().getFirst(),
                 server -> new Semaphore(LOGINS_PER_SERVER, true));
         try {
@@ -93,9 +107,11 @@ public final class SessionOpener {
         }
     }
 
-    private Connection openNow(ConnectionString conn, Duration connectTimeout) throws SQLException {
+    private SessionSockets.Captured<Connection> openNow(ConnectionString conn, Duration connectTimeout)
+            throws SQLException {
         Properties props = properties(conn, connectTimeout);
-        var attempt = new FutureTask<Connection>(() -> connect(conn, props));
+        var attempt = new FutureTask<SessionSockets.Captured<Connection>>(
+                () -> SessionSockets.capture(() -> connect(conn, props)));
         Thread.ofVirtual().name("connect-" + conn.hosts().getFirst()).start(attempt);
         long started = System.nanoTime();
         try {
@@ -141,8 +157,8 @@ public final class SessionOpener {
     }
 
     /** The deadline passed: stop the attempt; one that succeeded in the meantime is used after all. */
-    private static Connection abandon(FutureTask<Connection> attempt, ConnectionString conn, long started)
-            throws SQLException {
+    private static SessionSockets.Captured<Connection> abandon(FutureTask<SessionSockets.Captured<Connection>> attempt,
+            ConnectionString conn, long started) throws SQLException {
         if (!attempt.cancel(true)) {
             try {
                 return attempt.get();
@@ -180,6 +196,8 @@ public final class SessionOpener {
         props.remove("loginTimeout");
         props.setProperty("socketTimeout", props.getProperty("connectTimeout"));
         props.setProperty("tcpKeepAlive", "true");
+        // Sockets whose waiting bytes a reaper can count between ticks without reading (SessionSockets).
+        props.setProperty(PGProperty.SOCKET_FACTORY.getName(), SessionSockets.class.getName());
         // QueryPipeline keeps its own statements; pgjdbc's per-connection cache of closed ones
         // would only hold on to memory for statements evicted on purpose.
         props.setProperty("preparedStatementCacheQueries", "0");
