@@ -9,6 +9,10 @@ a fixed set of distinct statements in each database, one sink cluster, one colle
   copied to a temp file only) against pgharvest collecting its built-in `query_insights` preset,
   `stat_statements`/`stat_statements_calls`/`query_stats` every --interval seconds on both sides.
 - `untracked:N:K` - the same pairs after `ALTER ROLE monitor SET pg_stat_statements.track = 'none'`.
+- `alone:N:K` - K runs of pgharvest alone (its collector CPU before/after a change of its own; with
+  --jfr-dir each run also records a JFR profile of the window, settings=profile: CPU samples and
+  allocations; JFR and the AOT cache do not mix, so leave --aot-cache out and compare such runs
+  only with each other).
 - `none:N:K` - K runs with the workload and no collector (the cluster's own cost, and a check that
   what is left to the collector's sessions is near zero without one).
 - `window:N:K` - pgharvest alone with its `standard` preset (query insights folded in,
@@ -250,6 +254,12 @@ def run_once(args, kind, side, n, run_no, ctx):
         t0 = time.time()
         cpu0 = cpu_split(source, workload_pids, aux_pids)
         ccpu0 = proc_stat(collector.pid) if collector else None
+        jfr = Path(args.jfr_dir) / f"{args.label}-{run_no:02d}-{side}-{n}.jfr" if (
+            args.jfr_dir and collector_side == "pgharvest" and collector) else None
+        if jfr:
+            jfr.parent.mkdir(parents=True, exist_ok=True)
+            subprocess.run([str(Path(args.java).parent / "jcmd"), str(collector.pid), "JFR.start", "name=bench",
+                            "settings=profile"], check=True, capture_output=True, timeout=60)
         meters0 = pgharvest_meters(collector, only_totals=False) if collector_side == "pgharvest" and collector else {}
         rss = []
         window = args.window_memory_window if window_mode else args.window
@@ -264,6 +274,9 @@ def run_once(args, kind, side, n, run_no, ctx):
         cpu1 = cpu_split(source, workload_pids, aux_pids)
         ccpu1 = proc_stat(collector.pid) if collector else None
         t1 = time.time()
+        if jfr:
+            subprocess.run([str(Path(args.java).parent / "jcmd"), str(collector.pid), "JFR.stop", "name=bench",
+                            f"filename={jfr}"], check=True, capture_output=True, timeout=60)
         load_end = load_average()
         c1 = counters(source, oids)
         sent1 = ctx["workload"].sent
@@ -393,7 +406,7 @@ def main():
     p.add_argument("--jvm-options", default=str(repo / "config" / "jvm.options"))
     p.add_argument("--pg-bin", default="/usr/lib/postgresql/15/bin")
     p.add_argument("--plan", default="pair:60:2,window:60:1,none:300:1,pair:300:2,untracked:300:1,window:300:1",
-                   help="kind:N:K,... with kind pair, untracked, none or window")
+                   help="kind:N:K,... with kind pair, untracked, alone, none or window")
     p.add_argument("--statements", type=int, default=12, help="distinct statements per database")
     p.add_argument("--cycle", type=int, default=30, help="seconds in which every database runs each statement once")
     p.add_argument("--pgss-max", type=int, default=5000, help="pg_stat_statements.max (PostgreSQL's default 5,000)")
@@ -409,6 +422,7 @@ def main():
     p.add_argument("--commit", default=None)
     p.add_argument("--output", default=str(repo / "target" / "query-insights-bench"))
     p.add_argument("--report-only", action="store_true")
+    p.add_argument("--jfr-dir", default=None, help="record a JFR profile of each pgharvest run's window here")
     args = p.parse_args()
     set_tag("query-insights")
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
@@ -476,6 +490,8 @@ def main():
                 pair_no += 1
                 if kind == "none":
                     order = ("none",)
+                elif kind == "alone":
+                    order = ("pgharvest",)
                 elif kind == "window":
                     order = ("window-on", "window-off") if first == "pgwatch" else ("window-off", "window-on")
                     first = "pgharvest" if first == "pgwatch" else "pgwatch"

@@ -1,9 +1,10 @@
 // The queries view of a source (top statements over a span, from GET /api/v1/sources/{name}/queries)
-// and one statement's page (its charts, text and recent samples, from .../queries/{queryid}). Query
+// and one statement's page (its charts, text, recent samples and plans, from .../queries/{queryid}). Query
 // texts come from the monitored database and are shown as text, never as markup.
 import {el, fill, heading, place} from './dom.js';
 import {live, enc} from './api.js';
 import {chartFigure, updateChart, followResize, showSpans, formatCount, formatMillis} from './charts.js';
+import {planSection} from './plans.js';
 
 const COLUMNS = [
   ['totalExecTime', 'Total time', formatMillis], ['calls', 'Calls', formatCount],
@@ -110,6 +111,7 @@ export function renderStatement(view, name, queryid) {
   const samples = el('tbody', {id: 'statement-samples'});
   const noSamples = el('p', {class: 'empty', hidden: true},
       'No session ran it at a sample within the span (query_samples samples the sessions that are not idle).');
+  const plans = planSection();
   fill(view, heading(`Statement ${queryid}`, el('a', {class: 'button', href: `#/sources/${enc(name)}/queries`}, 'Queries'),
       el('a', {class: 'button', href: `#/sources/${enc(name)}`}, 'Source')),
   el('div', {class: 'toolbar'}, el('label', {class: 'inline'}, 'last ', spanSelect)), notice,
@@ -118,8 +120,7 @@ export function renderStatement(view, name, queryid) {
   el('section', {}, el('h2', {}, 'Recent samples'), el('div', {class: 'table-wrap'}, el('table', {class: 'cards'},
       el('thead', {}, el('tr', {}, ['Time', 'PID', 'Database', 'State', 'Wait event', 'Running for', 'Blocked by',
         'Application', 'User'].map(h => el('th', {scope: 'col'}, h)))), samples)), noSamples),
-  el('section', {}, el('h2', {}, 'Plans'), el('p', {class: 'empty'},
-      'Plans show here once the query_plans metric collects them.')));
+  plans.section);
 
   function render(answer) {
     notice.replaceChildren();
@@ -139,6 +140,7 @@ export function renderStatement(view, name, queryid) {
         el('td', {'data-label': 'Blocked by'}, s.blockingPids), el('td', {'data-label': 'Application'}, s.applicationName),
         el('td', {'data-label': 'User'}, s.userName))));
     noSamples.hidden = answer.samples.length > 0;
+    plans.show(answer.plans ?? []);
   }
 
   let stop = null;

@@ -18,7 +18,10 @@ import org.springframework.validation.annotation.Validated;
  *     role (and of the role its sessions act as). Off by default: the collector's own reads would
  *     otherwise show among the database's statements and crowd the top with monitoring
  * @param planStatements how many of a database's top statements (by their time in the latest
- *     query_stats read) query_plans plans, each at most once a day. 1 to 100
+ *     query_stats read) query_plans plans, each at most once per {@code planEvery}. 1 to 100
+ * @param planEvery how long a statement's plan stands before query_plans asks for it again (while
+ *     the statement stays on top): a plan change shows at most this long after it happened. Shorter
+ *     sees changes sooner and spends more of the planning budget. 1 s to 7 days
  * @param planBudget how much time query_plans may spend planning per source and hour; once spent,
  *     planning waits for the next hour. 1 ms to 1 h
  * @param planTimeout the server's statement timeout for one plan. 1 ms to 10 min
@@ -30,6 +33,7 @@ import org.springframework.validation.annotation.Validated;
 public record QueryInsightsProperties(@Min(1) @Max(1000) @DefaultValue("50") int topStatements,
         @DefaultValue("false") boolean includeOwnStatements,
         @Min(1) @Max(100) @DefaultValue("10") int planStatements,
+        @DefaultValue("1d") Duration planEvery,
         @DefaultValue("10s") Duration planBudget,
         @DefaultValue("5s") Duration planTimeout,
         @DefaultValue("5s") Duration textsTimeout) {
@@ -48,6 +52,10 @@ public record QueryInsightsProperties(@Min(1) @Max(1000) @DefaultValue("50") int
             throw new IllegalArgumentException("pgharvest.query-insights.plan-statements must be 1 to 100, got "
                     + planStatements);
         }
+        if (planEvery == null || planEvery.compareTo(Duration.ofSeconds(1)) < 0
+                || planEvery.compareTo(Duration.ofDays(7)) > 0) {
+            throw new IllegalArgumentException("pgharvest.query-insights.plan-every must be 1s to 7d, got " + planEvery);
+        }
         requireWithin("plan-budget", planBudget, Duration.ofHours(1));
         requireWithin("plan-timeout", planTimeout, MAX_TIMEOUT);
         requireWithin("texts-timeout", textsTimeout, MAX_TIMEOUT);
@@ -55,7 +63,7 @@ public record QueryInsightsProperties(@Min(1) @Max(1000) @DefaultValue("50") int
 
     /** The defaults, with these two settings of query_stats. */
     public QueryInsightsProperties(int topStatements, boolean includeOwnStatements) {
-        this(topStatements, includeOwnStatements, 10, Duration.ofSeconds(10), Duration.ofSeconds(5), Duration.ofSeconds(5));
+        this(topStatements, includeOwnStatements, 10, Duration.ofDays(1), Duration.ofSeconds(10), Duration.ofSeconds(5), Duration.ofSeconds(5));
     }
 
     private static void requireWithin(String name, Duration value, Duration max) {

@@ -20,6 +20,7 @@ final class QueryPlans implements NativeMetric {
 
     @Override
     public Collector newCollector() {
-        return new QueryPlansCollector(properties.planStatements(), properties.planBudget(), properties.planTimeout());
+        return new QueryPlansCollector(properties.planStatements(), properties.planEvery(), properties.planBudget(),
+                properties.planTimeout());
     }
 }

@@ -14,33 +14,35 @@ import java.util.Map;
 
 /**
  * query_plans for one source: the generic plan of each of the database's top statements (by their
- * time in the latest query_stats read) that is a plain read, at most once per query id a day, for
+ * time in the latest query_stats read) that is a plain read, at most once per query id and
+ * {@code planEvery} (a day by default), for
  * as long as the hour's time budget lasts ({@link PlanBudget}). Ranks and texts come from the
  * source's query_stats and query_texts ({@link StatementBook}): this collector reads no statement
  * text itself, so without those two metrics it plans nothing. Each plan is asked through the
  * session's one planning capability ({@link io.pgharvest.nativemetric.GenericPlans}: a read-only
  * transaction, the plan timeout) and stored redacted with a hash of its shape ({@link PlanDocument}).
  * A statement whose plan failed (a temporary table of another session, a timeout) is not asked
- * again that day either. Used by the source's reaper thread only.
+ * again within that time either. Used by the source's reaper thread only.
  */
 final class QueryPlansCollector implements NativeMetric.Collector {
 
-    /** How long a statement's plan stands before it is asked again. */
-    static final Duration REPLAN_AFTER = Duration.ofDays(1);
-
     private final int statements;
+    /** How long a statement's plan stands before it is asked again. */
+    private final Duration planEvery;
     private final Duration timeout;
     private final PlanBudget budget;
-    /** Query id -> when its plan was last asked (at most a day's worth of ids). */
+    /** Query id -> when its plan was last asked (at most planEvery's worth of ids). */
     private final Map<Long, Instant> asked = new HashMap<>();
 
     /**
      * @param statements how many top statements to consider on a read
+     * @param planEvery how long a plan stands before the statement is planned again
      * @param budgetPerHour the planning time allowed per hour
      * @param timeout the server's statement timeout for one plan
      */
-    QueryPlansCollector(int statements, Duration budgetPerHour, Duration timeout) {
+    QueryPlansCollector(int statements, Duration planEvery, Duration budgetPerHour, Duration timeout) {
         this.statements = statements;
+        this.planEvery = planEvery;
         this.budget = new PlanBudget(budgetPerHour);
         this.timeout = timeout;
     }
@@ -48,7 +50,7 @@ final class QueryPlansCollector implements NativeMetric.Collector {
     @Override
     public List<Measurement.Row> collect(NativeTarget target) throws Exception {
         Instant now = target.now();
-        asked.values().removeIf(at -> !now.isBefore(at.plus(REPLAN_AFTER)));
+        asked.values().removeIf(at -> !now.isBefore(at.plus(planEvery)));
         StatementBook book = target.shelf().item(StatementBook.class, StatementBook::new);
         var rows = new ArrayList<Measurement.Row>();
         SQLException lastFailure = null;

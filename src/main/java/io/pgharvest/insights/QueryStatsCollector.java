@@ -1,14 +1,25 @@
 package io.pgharvest.insights;
 
 import io.pgharvest.model.Measurement;
+import io.pgharvest.nativemetric.InstanceShelf;
 import io.pgharvest.nativemetric.NativeMetric;
 import io.pgharvest.nativemetric.NativeTarget;
 import java.sql.SQLException;
+import java.time.Instant;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 
 /**
- * query_stats for one source: reads pg_stat_statements of the source's database without texts and
- * delivers the change since its previous read ({@link StatementDeltas}).
+ * query_stats for one source: the change in pg_stat_statements of the source's database since its
+ * previous read ({@link StatementDeltas}), read without texts.
+ *
+ * <p>pg_stat_statements is instance-wide, so while query_stats is collected on several databases of
+ * one instance the statistics are read once per instance and interval, by one member whose database
+ * has the extension, and every member takes its own database's entries from that read
+ * ({@link InstanceStatements}). A database without the extension thus gets its rows as long as
+ * another database of the instance that collects query_stats has it. Collected on one database of
+ * the instance only (or on an unknown instance), it reads that database's entries itself.
  *
  * <p>Why a native metric: the previous read is state, and {@code nativemetric} already gives a
  * metric a collector per source that lives as long as the source collects it, runs on the
@@ -21,10 +32,19 @@ import java.util.List;
  */
 final class QueryStatsCollector implements NativeMetric.Collector {
 
+    private static final String OWN_ROLES_SQL = "select session_user::text as login_role, current_user::text as acting_role";
+
     private final int top;
     private final boolean includeOwnStatements;
+    /** The extension in this source's database; null until found, or while it is missing there. */
     private StatementsExtension extension;
+    /** Why the extension cannot be read in this source's database; null unless it is missing. */
+    private NativeMetric.Unavailable missing;
+    /** The session's login and acting role, whose entries are left out of a read another member made. */
+    private Set<String> ownRoles;
     private StatementSnapshot previous;
+    /** The instance-wide read {@link #previous} came from; null when it came from this source's own read. */
+    private InstanceStatements.Read taken;
 
     /** @param top how many statements get rows of their own; pgharvest's own statements left out */
     QueryStatsCollector(int top) {
@@ -42,25 +62,103 @@ final class QueryStatsCollector implements NativeMetric.Collector {
 
     @Override
     public List<Measurement.Row> collect(NativeTarget target) throws Exception {
-        if (extension == null) {
-            extension = StatementsExtension.find(target.sql(), target.database());
-        }
+        InstanceShelf shelf = target.instanceShelf();
         StatementSnapshot current;
-        try {
-            current = StatementSnapshot.of(target.now(), extension.counters().stream()
-                    .map(StatementsExtension.ReadCounter::counter).toList(),
-                    target.sql().query(extension.statisticsSql(includeOwnStatements)));
-        } catch (SQLException e) {
-            if (StatementsExtension.CHANGED_STATES.contains(e.getSQLState())) {
-                extension = null; // dropped, moved or updated: look it up again on the next tick
-                previous = null;
+        if (shelf.isShared()) {
+            current = fromInstanceRead(target, shelf.item(InstanceStatements.class, InstanceStatements::new));
+            if (current == null) {
+                return List.of(); // another member is reading, or the only reader has not read yet
             }
-            throw e;
+        } else {
+            current = readOwnDatabase(target);
+            taken = null;
         }
         List<Measurement.Row> rows = StatementDeltas.rows(previous, current, top, target.database());
         previous = current;
         target.shelf().item(StatementBook.class, StatementBook::new).rank(rows);
         return rows;
+    }
+
+    /** This database's entries read through this source's session (the metric is not shared). */
+    private StatementSnapshot readOwnDatabase(NativeTarget target) throws Exception {
+        StatementsExtension found = extension(target);
+        if (found == null) {
+            throw missing;
+        }
+        return StatementSnapshot.of(target.now(), found.counters().stream().map(StatementsExtension.ReadCounter::counter)
+                .toList(), read(target, found, false));
+    }
+
+    /**
+     * This database's entries from the instance's latest read: another member's while it is fresh
+     * and new to this source, else one this source makes (when its database has the extension and
+     * no other member is reading). Null when there is nothing new to take yet.
+     */
+    private StatementSnapshot fromInstanceRead(NativeTarget target, InstanceStatements statements) throws Exception {
+        Instant now = target.now();
+        InstanceStatements.Read read = statements.reusable(target.interval(), now, taken,
+                previous == null ? null : previous.at()).orElse(null);
+        if (read == null) {
+            // A database known to lack the extension is looked at again only when nobody else can read.
+            StatementsExtension found = missing != null && statements.hasReader(target.interval(), now)
+                    ? null : extension(target);
+            if (found == null) {
+                if (!statements.hasReader(target.interval(), now)) {
+                    throw new NativeMetric.Unavailable(missing.getMessage() + "; no other database of this instance"
+                            + " that collects query_stats has it either");
+                }
+                return null;
+            }
+            statements.readerSeen(now);
+            if (!statements.tryClaim(now, now.plus(target.interval()))) {
+                return null;
+            }
+            try {
+                read = StatementSnapshot.byDatabase(now, found.counters().stream()
+                        .map(StatementsExtension.ReadCounter::counter).toList(), read(target, found, true));
+                statements.publish(read);
+            } finally {
+                statements.release();
+            }
+        }
+        taken = read;
+        StatementSnapshot mine = read.snapshotOf(target.database());
+        return includeOwnStatements ? mine : mine.withoutRoles(ownRoles(target));
+    }
+
+    private List<Map<String, Object>> read(NativeTarget target, StatementsExtension found, boolean wholeInstance)
+            throws SQLException {
+        try {
+            return target.sql().query(found.statisticsSql(includeOwnStatements, wholeInstance));
+        } catch (SQLException e) {
+            if (StatementsExtension.CHANGED_STATES.contains(e.getSQLState())) {
+                extension = null; // dropped, moved or updated: look it up again on the next tick
+                previous = null;
+                taken = null;
+            }
+            throw e;
+        }
+    }
+
+    /** The extension in this source's database, looked up once; null (and {@link #missing} set) when it is not there. */
+    private StatementsExtension extension(NativeTarget target) throws SQLException {
+        if (extension == null) {
+            try {
+                extension = StatementsExtension.find(target.sql(), target.database());
+                missing = null;
+            } catch (NativeMetric.Unavailable e) {
+                missing = e;
+            }
+        }
+        return extension;
+    }
+
+    private Set<String> ownRoles(NativeTarget target) throws SQLException {
+        if (ownRoles == null) {
+            Map<String, Object> row = target.sql().query(OWN_ROLES_SQL).getFirst();
+            ownRoles = Set.copyOf(List.of(String.valueOf(row.get("login_role")), String.valueOf(row.get("acting_role"))));
+        }
+        return ownRoles;
     }
 
     /** The entries of the previous read (the state this collector holds). */

@@ -20,6 +20,6 @@ final class QueryTexts implements NativeMetric {
 
     @Override
     public Collector newCollector() {
-        return new QueryTextsCollector(properties.textsTimeout());
+        return new QueryTextsCollector(properties.textsTimeout(), properties.includeOwnStatements());
     }
 }

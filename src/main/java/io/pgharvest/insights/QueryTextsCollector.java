@@ -19,19 +19,31 @@ import java.util.Map;
  * grow with the texts already delivered. The known ids are those of the latest read, so the
  * state is bounded by pg_stat_statements.max (one long and one int an entry). Texts pass the
  * reaper's literal redaction like every {@code query} column ({@code model.QueryTextRedaction}).
- * Plain reads' texts are also kept for query_plans ({@link StatementBook}).
+ * Plain reads' texts are also kept for query_plans ({@link StatementBook}). Statements that only
+ * pgharvest's own roles ran are left out unless {@code include-own-statements} is on, as in query_stats.
  * Used by the source's reaper thread only.
  */
 final class QueryTextsCollector implements NativeMetric.Collector {
 
     private final Duration timeout;
+    private final boolean includeOwnStatements;
     private StatementsExtension extension;
     /** Query id -> hashtext() of its text, as of the previous read. */
     private Map<Long, Integer> known = Map.of();
 
     /** @param timeout the time limit of the texts read (the server reads its query text file for it) */
     QueryTextsCollector(Duration timeout) {
+        this(timeout, false);
+    }
+
+    /**
+     * @param timeout the time limit of the texts read (the server reads its query text file for it)
+     * @param includeOwnStatements whether the texts of statements only the session's own roles ran
+     *     are read too (as query_stats counts them only then)
+     */
+    QueryTextsCollector(Duration timeout, boolean includeOwnStatements) {
         this.timeout = timeout;
+        this.includeOwnStatements = includeOwnStatements;
     }
 
     @Override
@@ -48,7 +60,7 @@ final class QueryTextsCollector implements NativeMetric.Collector {
         }
         List<Map<String, Object>> read;
         try {
-            read = target.sql().query(timeout, extension.textsSql(), ids, hashes);
+            read = target.sql().query(timeout, extension.textsSql(includeOwnStatements), ids, hashes);
         } catch (SQLException e) {
             if (StatementsExtension.CHANGED_STATES.contains(e.getSQLState())) {
                 extension = null;

@@ -68,9 +68,11 @@ record StatementsExtension(String schema, String version, List<ReadCounter> coun
     /**
      * The query ids of the session's database with a hash of each text, and the text itself only
      * for ids not among the known ones (parameter 1, int8[]) with the same hash (parameter 2,
-     * int4[]). One row per query id (roles share a text).
+     * int4[]). One row per query id (roles share a text). Without {@code includeOwnStatements} the
+     * ids that only the session's login role and the role it acts as ran are left out, as
+     * query_stats leaves their entries out.
      */
-    String textsSql() {
+    String textsSql(boolean includeOwnStatements) {
         String quoted = quotedSchema();
         return """
                 select s.queryid, hashtext(s.query) as text_hash,
@@ -78,21 +80,26 @@ record StatementsExtension(String schema, String version, List<ReadCounter> coun
                   from (select distinct on (p.queryid) p.queryid::int8 as queryid, p.query
                           from %s.pg_stat_statements(true) p
                          where p.dbid = (select d.oid from pg_catalog.pg_database d where d.datname = current_database())
-                           and p.queryid is not null
+                           and p.queryid is not null%s
                          order by p.queryid) s
                   left join unnest(?::int8[], ?::int4[]) as k(queryid, text_hash) on k.queryid = s.queryid
-                """.formatted(quoted);
+                """.formatted(quoted, includeOwnStatements ? "" : "\n                           and p.userid not in"
+                        + " (select o.oid from pg_catalog.pg_roles o where o.rolname in (session_user, current_user))");
     }
 
     /**
-     * The statistics of the session's database without texts ({@code pg_stat_statements(false)}:
-     * the server does not read its query text file), with the extension's dealloc count and last
-     * reset on every row, and one row of nulls when there are no entries. Times as epoch
-     * microseconds, counters as float8 (exact for whole numbers below 2^53). Without
-     * {@code includeOwnStatements} the entries of the session's login role and of the role it acts
-     * as are left out: pgharvest's own reads are not the database's workload.
+     * The statistics without texts ({@code pg_stat_statements(false)}: the server does not read its
+     * query text file), with the extension's dealloc count and last reset on every row, and one row
+     * of nulls when there are no entries. Times as epoch microseconds, counters as float8 (exact for
+     * whole numbers below 2^53). Without {@code includeOwnStatements} the entries of the session's
+     * login role and of the role it acts as are left out: pgharvest's own reads are not the
+     * database's workload.
+     *
+     * @param wholeInstance every database's entries, each row with its {@code datname} (the view is
+     *     instance-wide: any database where the extension is created shows them all), instead of
+     *     the session's database only
      */
-    String statisticsSql(boolean includeOwnStatements) {
+    String statisticsSql(boolean includeOwnStatements, boolean wholeInstance) {
         String quoted = quotedSchema();
         var sql = new StringBuilder("""
                 select i.dealloc::int8 as dealloc, (extract(epoch from i.stats_reset) * 1e6)::int8 as stats_reset,
@@ -101,21 +108,28 @@ record StatementsExtension(String schema, String version, List<ReadCounter> coun
                   left join lateral (
                     select s.queryid::int8 as queryid, s.userid::int8 as userid, s.toplevel,
                            coalesce(r.rolname::text, s.userid::text) as rolname""".formatted(quoted));
+        if (wholeInstance) {
+            sql.append(",\n       d.datname::text as datname");
+        }
         sql.append(statsSince ? ",\n       (extract(epoch from s.stats_since) * 1e6)::int8 as stats_since"
                 : ",\n       null::int8 as stats_since");
         for (ReadCounter read : counters) {
             sql.append(",\n       s.").append(read.column()).append("::float8 as ").append(read.counter().field());
         }
-        sql.append("""
-
-                      from %s.pg_stat_statements(false) s
-                      left join pg_catalog.pg_roles r on r.oid = s.userid
-                     where s.dbid = (select d.oid from pg_catalog.pg_database d where d.datname = current_database())
-                       and s.queryid is not null%s
-                  ) s on true""".formatted(quoted, includeOwnStatements ? ""
-                : "\n                       and s.userid not in (select o.oid from pg_catalog.pg_roles o"
-                        + " where o.rolname in (session_user, current_user))"));
-        return sql.toString();
+        sql.append("\n      from ").append(quoted).append(".pg_stat_statements(false) s")
+                .append("\n      left join pg_catalog.pg_roles r on r.oid = s.userid");
+        if (wholeInstance) {
+            sql.append("\n      join pg_catalog.pg_database d on d.oid = s.dbid")
+                    .append("\n     where s.queryid is not null");
+        } else {
+            sql.append("\n     where s.dbid = (select d.oid from pg_catalog.pg_database d where d.datname = current_database())")
+                    .append("\n       and s.queryid is not null");
+        }
+        if (!includeOwnStatements) {
+            sql.append("\n       and s.userid not in (select o.oid from pg_catalog.pg_roles o"
+                    + " where o.rolname in (session_user, current_user))");
+        }
+        return sql.append("\n  ) s on true").toString();
     }
 
     private String quotedSchema() {

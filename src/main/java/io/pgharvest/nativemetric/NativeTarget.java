@@ -20,10 +20,21 @@ import java.time.Instant;
  *     {@code api_url}); null when there is none
  * @param plans asks the source's server for generic plans
  * @param shelf what the source's native metrics share, for as long as the source is collected
+ * @param instanceShelf what this metric's collectors on the other databases of the source's
+ *     PostgreSQL instance share with this one; {@link InstanceShelf#NONE} when the metric is
+ *     collected on this database of the instance only, or the instance is not known
  */
 public record NativeTarget(String source, String database, int majorVersion, String serverAddress,
         boolean onThisHost, SqlReader sql, Duration interval, Instant now, String restApi, GenericPlans plans,
-        SourceShelf shelf) {
+        SourceShelf shelf, InstanceShelf instanceShelf) {
+
+    /** A target whose metric shares nothing with the instance's other databases. */
+    public NativeTarget(String source, String database, int majorVersion, String serverAddress,
+            boolean onThisHost, SqlReader sql, Duration interval, Instant now, String restApi, GenericPlans plans,
+            SourceShelf shelf) {
+        this(source, database, majorVersion, serverAddress, onThisHost, sql, interval, now, restApi, plans, shelf,
+                InstanceShelf.NONE);
+    }
 
     /** A target that cannot plan and shares nothing with other metrics. */
     public NativeTarget(String source, String database, int majorVersion, String serverAddress,

@@ -482,7 +482,8 @@ final class SourceReaper {
                 lastRunner.run(metrics, intervals, startedAt, due.scheduledAt());
                 // Native metrics after the round trip, so that their work never delays it; the
                 // runner skips them (they have no SQL).
-                natives.run(metrics, config, keeper.session(), intervals, ledger, startedAt, nativeMeasurements);
+                natives.run(metrics, config, keeper.session(), keeper.instance(), intervals, ledger, startedAt,
+                        nativeMeasurements);
                 // A failing metric may mean a promotion or demotion: re-read the role next tick.
                 keeper.factsStale(lastRunner.pipelineFailed());
                 slowReason = lastRunner.slowReason();

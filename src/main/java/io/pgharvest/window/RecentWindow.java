@@ -39,7 +39,8 @@ final class RecentWindow {
         boolean any = false;
         for (Measurement m : measurements) {
             Map<String, SeriesKind> columns = ChartedColumns.of(m.metric());
-            boolean activity = m.metric().equals(SessionSamples.METRIC) || m.metric().equals(QueryTexts.METRIC);
+            boolean activity = m.metric().equals(SessionSamples.METRIC) || m.metric().equals(QueryTexts.METRIC)
+                    || m.metric().equals(StatementPlans.METRIC);
             if ((columns == null && !activity) || m.rows().isEmpty()) {
                 continue;
             }

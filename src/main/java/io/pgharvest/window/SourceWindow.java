@@ -35,6 +35,7 @@ final class SourceWindow {
     private final LongAdder refusedSeries;
     private final SessionSamples samples;
     private final QueryTexts texts;
+    private final StatementPlans plans;
 
     SourceWindow(String source, WindowLimits limits, MemoryBudget budget, LongAdder refusedSeries) {
         this.source = source;
@@ -43,6 +44,7 @@ final class SourceWindow {
         this.refusedSeries = refusedSeries;
         this.samples = new SessionSamples(limits.samplesPerSource(), budget);
         this.texts = new QueryTexts(limits.textsPerSource(), budget);
+        this.plans = new StatementPlans(limits.plansPerSource(), limits.maxPlanBytes(), budget);
     }
 
     /** Keeps the charted columns of {@code m}; a series beyond the per-source cap or the budget is refused and counted. */
@@ -69,15 +71,15 @@ final class SourceWindow {
         changes.advanceTo(sequence);
     }
 
-    /** Keeps the rows of {@code query_samples} or {@code query_texts}, which are not numeric series. */
+    /** Keeps the rows of {@code query_samples}, {@code query_texts} or {@code query_plans}, which are not numeric series. */
     void recordActivity(Measurement m) {
         long sequence;
         lock.lock();
         try {
-            if (m.metric().equals(SessionSamples.METRIC)) {
-                samples.record(m);
-            } else {
-                texts.record(m);
+            switch (m.metric()) {
+                case SessionSamples.METRIC -> samples.record(m);
+                case StatementPlans.METRIC -> plans.record(m);
+                default -> texts.record(m);
             }
             newest = Math.max(newest, m.time().toEpochMilli());
             sequence = ++recorded;
@@ -121,6 +123,16 @@ final class SourceWindow {
         lock.lock();
         try {
             return texts.text(queryid);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** The latest plan of a statement in each database that has one, with the hash it replaced. */
+    List<Plan> plans(String queryid) {
+        lock.lock();
+        try {
+            return plans.of(queryid);
         } finally {
             lock.unlock();
         }
@@ -227,6 +239,7 @@ final class SourceWindow {
             boolean noSamples = samples.dropOlderThan(cutoff);
             if (series.isEmpty() && noSamples) {
                 texts.clear();
+                plans.clear();
                 return true;
             }
             return false;

@@ -59,9 +59,13 @@ class WindowController {
     record SourceStatements(String source, Instant from, Instant to, Duration windowSpan, List<Statement> statements) {
     }
 
-    /** One statement over a span: its text, its query_stats series and the recent samples that ran it. */
+    /**
+     * One statement over a span: its text, its query_stats series, the recent samples that ran it and
+     * its latest plan per database (plans are read at most once per plan-every, so the span does not
+     * filter them).
+     */
     record StatementHistory(String source, String queryid, String text, Instant from, Instant to, Duration windowSpan,
-            List<Series> series, List<Sample> samples) {
+            List<Series> series, List<Sample> samples, List<Plan> plans) {
     }
 
     @GetMapping("/api/v1/sources/{name}/window")
@@ -155,12 +159,13 @@ class WindowController {
 
     @GetMapping("/api/v1/sources/{name}/queries/{queryid}")
     @Operation(summary = "One statement of a source",
-            description = "Its text, its query_stats series over the span (deltas per collection interval) and the"
+            description = "Its text, its query_stats series over the span (deltas per collection interval), the"
                     + " newest session samples that ran it (at most 100, newest first) with their wait events and"
-                    + " blocking sessions. A blocking query when index is given.")
+                    + " blocking sessions, and its latest generic plan per database (query_plans) with the hash it"
+                    + " replaced and when, whatever the span. A blocking query when index is given.")
     @ApiResponse(responseCode = "200", description = "The statement",
             headers = @Header(name = INDEX_HEADER, description = "how many measurements of this source the window recorded"))
-    @ApiResponse(responseCode = "400", description = "span, index or wait is invalid",
+    @ApiResponse(responseCode = "400", description = "queryid, span, index or wait is invalid",
             content = @Content(mediaType = ApiDocs.PROBLEM_JSON, schema = @Schema(implementation = ApiDocs.Problem.class)))
     @ApiResponse(responseCode = "404", description = "No such source",
             content = @Content(mediaType = ApiDocs.PROBLEM_JSON, schema = @Schema(implementation = ApiDocs.Problem.class)))
@@ -169,14 +174,31 @@ class WindowController {
             @RequestParam(required = false) String span,
             @Parameter(description = ApiDocs.INDEX_PARAM) @RequestParam(required = false) String index,
             @Parameter(description = ApiDocs.WAIT_PARAM) @RequestParam(required = false) String wait) {
-        var request = WindowRequest.parse(span, index, wait, windowSpan(), problems -> { });
+        var request = WindowRequest.parse(span, index, wait, windowSpan(), problems -> {
+            if (!isQueryId(queryid)) {
+                problems.add(new FieldProblem("queryid", "must be a query id (a 64-bit integer) or other"));
+            }
+        });
         var read = awaitSource(name, request);
         List<Series> series = window.read(name, read.fromMillis(), Set.of(SourceWindow.QUERY_STATS)).stream()
                 .filter(s -> queryid.equals(s.tags().get("queryid"))).toList();
         var source = window.source(name);
         return read.answer(new StatementHistory(name, queryid, source.map(w -> w.text(queryid)).orElse(null),
                 read.from(), read.to(), windowSpan(), series,
-                source.map(w -> w.samples(read.fromMillis(), queryid, MAX_SAMPLES)).orElse(List.of())));
+                source.map(w -> w.samples(read.fromMillis(), queryid, MAX_SAMPLES)).orElse(List.of()),
+                source.map(w -> w.plans(queryid)).orElse(List.of())));
+    }
+
+    private static boolean isQueryId(String queryid) {
+        if (queryid.equals("other")) {
+            return true;
+        }
+        try {
+            Long.parseLong(queryid);
+            return true;
+        } catch (NumberFormatException e) {
+            return false;
+        }
     }
 
     @GetMapping("/api/v1/window")

@@ -26,8 +26,13 @@ import org.springframework.validation.annotation.Validated;
  *     for the statement pages' samples
  * @param textsPerSource the most statement texts ({@code query_texts}) kept per source, the most
  *     recently read ones; a text is cut at 8,192 characters
+ * @param plansPerSource the most statement plans ({@code query_plans}) kept per source, the latest
+ *     plan of each statement and database with the hash it replaced; the most recently read ones
+ * @param maxPlanSize the most memory one plan's JSON may hold in the window (2 bytes a character):
+ *     a larger plan keeps its hash and times, not its JSON (the sinks still get it whole)
  * @param maxMemory the hard bound on the memory of all series together (points and the fixed cost
- *     of each series, samples and texts); a series that would pass it keeps fewer points, a new one is refused
+ *     of each series, samples, texts and plans); a series that would pass it keeps fewer points, a
+ *     new one is refused
  * @param queuedBatches how many published batches may wait for the window's writer; past it a batch is
  *     dropped and counted, never waited for (the reapers never slow down for the window)
  */
@@ -40,10 +45,19 @@ public record WindowProperties(
         @DefaultValue("1000") @Min(1) @Max(1_000_000) int seriesPerSource,
         @DefaultValue("500") @Min(0) @Max(1_000_000) int samplesPerSource,
         @DefaultValue("1000") @Min(0) @Max(1_000_000) int textsPerSource,
+        @DefaultValue("100") @Min(0) @Max(100_000) int plansPerSource,
+        @DefaultValue("128KB") @NotNull DataSize maxPlanSize,
         @DefaultValue("64MB") @NotNull DataSize maxMemory,
         @DefaultValue("10000") @Min(1) @Max(1_000_000) int queuedBatches) {
 
+    public WindowProperties {
+        if (maxPlanSize != null && (maxPlanSize.toBytes() < 1024 || maxPlanSize.toBytes() > 64L * 1024 * 1024)) {
+            throw new IllegalArgumentException("pgharvest.window.max-plan-size must be 1KB to 64MB, got " + maxPlanSize);
+        }
+    }
+
     WindowLimits limits() {
-        return new WindowLimits(span.toMillis(), pointsPerSeries, seriesPerSource, samplesPerSource, textsPerSource);
+        return new WindowLimits(span.toMillis(), pointsPerSeries, seriesPerSource, samplesPerSource, textsPerSource,
+                plansPerSource, maxPlanSize.toBytes());
     }
 }

@@ -34,6 +34,8 @@ public abstract class ApiTestBase {
         registry.add("server.tomcat.accept-count", () -> "4096");
         registry.add("pgharvest.api.blocking.max-waiting", () -> "10000");
         registry.add("pgharvest.api.blocking.max-waiting-per-client", () -> "10000");
+        // A plan stands 5 s instead of a day, so a test sees a plan change within a minute.
+        registry.add("pgharvest.query-insights.plan-every", () -> "5s");
         // The default sinks (JSON lines under the data dir, Prometheus), but the scrape endpoint on
         // a port of its own: this context stays cached for the whole run, and on the default port
         // 9187 it would keep SinkConfigurationTest (which needs that port) from ever getting it.

@@ -44,6 +44,8 @@ abstract class ConsoleTestBase {
         registry.add("pgharvest.api.token", () -> TOKEN);
         registry.add("pgharvest.connect-timeout", () -> "2s");
         registry.add("pgharvest.sinks[0].type", () -> "jsonfile");
+        // A plan stands 5 s instead of a day, so a plan change shows within a test.
+        registry.add("pgharvest.query-insights.plan-every", () -> "5s");
     }
 
     @BeforeAll

@@ -42,7 +42,7 @@ class QueryPlansCollectorTest {
         try (TestPostgres server = startServer(major); Connection work = server.connect(DB);
                 PostgresSession session = monitor(server)) {
             var feed = new Feed(session);
-            var plans = new QueryPlansCollector(10, LONG, Duration.ofSeconds(5));
+            var plans = new QueryPlansCollector(10, Duration.ofDays(1), LONG, Duration.ofSeconds(5));
             Instant now = Instant.parse("2026-01-01T00:00:00Z");
             feed.stats(now);
             workload(work);
@@ -82,7 +82,7 @@ class QueryPlansCollectorTest {
         try (TestPostgres server = startServer(major); Connection work = server.connect(DB);
                 PostgresSession session = monitor(server)) {
             var feed = new Feed(session);
-            var plans = new QueryPlansCollector(10, Duration.ofNanos(1), Duration.ofSeconds(5));
+            var plans = new QueryPlansCollector(10, Duration.ofDays(1), Duration.ofNanos(1), Duration.ofSeconds(5));
             Instant now = Instant.parse("2026-01-01T00:00:00Z");
             feed.stats(now);
             workload(work);

@@ -36,7 +36,8 @@ class QueryTextsCollectorTest {
     void eachTextIsDeliveredOnceAndANewOneOnTheReadAfterItAppears() throws Exception {
         try (Connection work = pg.connect(DB); Connection monitor = pg.connect(DB)) {
             run(work, "select 17 as texts_probe_one");
-            var collector = new QueryTextsCollector(Duration.ofSeconds(30));
+            // The workload and the collector are one role here: its statements count only when asked for.
+            var collector = new QueryTextsCollector(Duration.ofSeconds(30), true);
             List<Measurement.Row> first = collector.collect(target(monitor));
             assertThat(texts(first)).contains("select $1 as texts_probe_one");
             assertThat(first).allSatisfy(r -> assertThat(r.tags()).containsEntry("dbname", DB).containsKey("queryid"));
@@ -64,12 +65,32 @@ class QueryTextsCollectorTest {
     @Test
     void theTextsQueryIsANativeQueryTheEngineSends() {
         var extension = new StatementsExtension("public", "1.11", List.of(), true);
-        assertThat(MetricSql.problemOfNativeQuery(extension.textsSql())).isEmpty();
-        assertThat(MetricSql.problemOfNativeQuery(extension.statisticsSql(false))).isEmpty();
+        assertThat(MetricSql.problemOfNativeQuery(extension.textsSql(false))).isEmpty();
+        assertThat(MetricSql.problemOfNativeQuery(extension.textsSql(true))).isEmpty();
+        assertThat(MetricSql.problemOfNativeQuery(extension.statisticsSql(false, false))).isEmpty();
+        assertThat(MetricSql.problemOfNativeQuery(extension.statisticsSql(false, true))).isEmpty();
     }
 
     private static List<String> texts(List<Measurement.Row> rows) {
         return rows.stream().map(r -> (String) r.values().get("query")).toList();
+    }
+
+    @Test
+    void theTextsOfStatementsOnlyTheMonitoringRoleRanAreLeftOutUnlessAskedFor() throws Exception {
+        pg.execute(DB, "do $$ begin if not exists (select from pg_roles where rolname = 'texts_monitor')"
+                + " then create role texts_monitor login in role pg_monitor; end if; end $$");
+        try (Connection work = pg.connect(DB); Connection monitor = java.sql.DriverManager.getConnection(
+                pg.jdbcUrl(DB).replace("user=postgres", "user=texts_monitor"))) {
+            // Shapes of their own: column names are not part of a query id, so "select 1 as a" and
+            // "select 2 as b" would share one id (and one text) with the other test's probes.
+            run(monitor, "select 21::int8 * 3 as texts_own_probe");
+            run(work, "select 22::int8 - 4 as texts_app_probe");
+            List<String> byDefault = texts(new QueryTextsCollector(Duration.ofSeconds(30)).collect(target(monitor)));
+            assertThat(byDefault).contains("select $1::int8 - $2 as texts_app_probe")
+                    .noneMatch(t -> t.contains("texts_own_probe"));
+            List<String> withOwn = texts(new QueryTextsCollector(Duration.ofSeconds(30), true).collect(target(monitor)));
+            assertThat(withOwn).contains("select $1::int8 - $2 as texts_app_probe", "select $1::int8 * $2 as texts_own_probe");
+        }
     }
 
     private static void run(Connection connection, String sql) throws Exception {

@@ -1,5 +1,6 @@
 package io.pgharvest.reaper.instance;
 
+import io.pgharvest.nativemetric.InstanceShelf;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -33,6 +34,8 @@ public final class Instance {
     private final Map<String, Member> members = new ConcurrentHashMap<>();
     /** Metrics whose SQL named an object a member's database lacks ({@link io.pgharvest.kind.postgres.FailurePointer}). */
     private final Set<String> missingObjectOnAMember = ConcurrentHashMap.newKeySet();
+    /** What each native metric's collectors share; dropped when no member collects the metric any more. */
+    private final Map<String, InstanceShelf> nativeShelves = new ConcurrentHashMap<>();
     private volatile Membership membership = new Membership(Map.of());
 
     Instance(String key) {
@@ -94,6 +97,18 @@ public final class Instance {
         return membership.databasesPerMetric().getOrDefault(metric, 0) >= 2;
     }
 
+    /**
+     * What the collectors of native metric {@code metric} on this instance's databases share:
+     * a shelf of their own while the metric is collected on at least two databases
+     * ({@link #fansOut}), {@link InstanceShelf#NONE} otherwise (and always on {@link #alone()}).
+     */
+    public InstanceShelf nativeShelf(String metric) {
+        if (!fansOut(metric)) {
+            return InstanceShelf.NONE;
+        }
+        return nativeShelves.computeIfAbsent(metric, m -> InstanceShelf.newShared());
+    }
+
     /** The sources collected from this instance, by name. */
     Set<String> memberNames() {
         return Set.copyOf(members.keySet());
@@ -135,6 +150,7 @@ public final class Instance {
         var counts = new HashMap<String, Integer>();
         databases.forEach((metric, names) -> counts.put(metric, names.size()));
         membership = new Membership(Map.copyOf(counts));
+        nativeShelves.keySet().retainAll(counts.keySet());
     }
 
     /** The per-metric count of databases, a new object on every change ({@link #membership()}). */

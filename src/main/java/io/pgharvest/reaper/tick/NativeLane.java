@@ -11,6 +11,7 @@ import io.pgharvest.nativemetric.NativeMetricRegistry;
 import io.pgharvest.nativemetric.NativeTarget;
 import io.pgharvest.nativemetric.SourceShelf;
 import io.pgharvest.nativemetric.SqlReader;
+import io.pgharvest.reaper.instance.Instance;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
@@ -50,10 +51,13 @@ public final class NativeLane {
     /**
      * Runs the native metrics among {@code due}, adding their measurements to {@code out}.
      *
+     * @param instance the instance the source is on, whose databases' collectors of a metric may
+     *     share state ({@link Instance#nativeShelf})
      * @throws SourceDownException when a metric's query found the session gone
      */
-    public void run(List<String> due, ReaperConfig config, SourceSession session, Map<String, Duration> intervals,
-            MetricLedger ledger, Instant now, List<Measurement> out) throws SourceDownException {
+    public void run(List<String> due, ReaperConfig config, SourceSession session, Instance instance,
+            Map<String, Duration> intervals, MetricLedger ledger, Instant now, List<Measurement> out)
+            throws SourceDownException {
         ServerFacts facts = session.facts();
         for (String metric : due) {
             MetricDefinition definition = config.definitions().get(metric);
@@ -62,7 +66,7 @@ public final class NativeLane {
             }
             NativeTarget target = new NativeTarget(source, facts.database(), facts.versionNum() / 10000,
                     facts.serverAddress(), onThisHost(facts.serverAddress()), new SessionReader(session), intervals.get(metric),
-                    now, config.restApi(), session::genericPlan, shelf);
+                    now, config.restApi(), session::genericPlan, shelf, instance.nativeShelf(metric));
             try {
                 var byName = collector(metric, definition).collectByName(target, definition.effectiveStorageName());
                 ranAt.put(metric, now);

@@ -1,0 +1,123 @@
+package io.pgharvest.window;
+
+import io.pgharvest.model.Measurement;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import tools.jackson.core.JacksonException;
+import tools.jackson.databind.DeserializationFeature;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * The latest plan of each statement of a source ({@code query_plans} rows, one per database and
+ * query id) with the hash it replaced, the most recently read {@code capacity} of them. A plan's
+ * JSON is kept only up to {@code maxPlanBytes} (counted as the budget counts, 2 bytes a
+ * character) and only when the window's {@link MemoryBudget} has room; otherwise the plan's hash and
+ * times are kept without it, so a change still shows. Not thread-safe: its {@link SourceWindow}
+ * guards it.
+ */
+final class StatementPlans {
+
+    static final String METRIC = "query_plans";
+    private static final JsonMapper JSON = JsonMapper.builder()
+            .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS).build();
+
+    private final int capacity;
+    private final long maxPlanBytes;
+    private final MemoryBudget budget;
+    /** Oldest read first: a plan read again moves to the end. */
+    private final LinkedHashMap<Key, Plan> plans = new LinkedHashMap<>();
+
+    private record Key(String dbname, String queryid) {
+    }
+
+    StatementPlans(int capacity, long maxPlanBytes, MemoryBudget budget) {
+        this.capacity = capacity;
+        this.maxPlanBytes = maxPlanBytes;
+        this.budget = budget;
+    }
+
+    void record(Measurement m) {
+        for (Measurement.Row row : m.rows()) {
+            String queryid = row.tags().get("queryid");
+            if (queryid != null && row.values().get("plan_hash") instanceof String hash) {
+                String dbname = row.tags().getOrDefault("dbname", "");
+                keep(new Key(dbname, queryid), hash, row.values().get("plan") instanceof String json ? json : null,
+                        m.time());
+            }
+        }
+    }
+
+    private void keep(Key key, String hash, String json, Instant readAt) {
+        Plan old = plans.remove(key);
+        if (old != null) {
+            budget.release(old.bytes());
+        }
+        Plan plan = old == null ? new Plan(key.dbname(), key.queryid(), json, hash, readAt, null, null, null, null)
+                : old.hash().equals(hash)
+                        ? new Plan(key.dbname(), key.queryid(), json, hash, readAt, old.previousHash(), old.previousReadAt(),
+                                old.changedAt(), null)
+                        : new Plan(key.dbname(), key.queryid(), json, hash, readAt, old.hash(), old.readAt(), readAt, null);
+        if (json == null) {
+            plan = plan.withoutJson("the row held no plan");
+        } else if (2L * json.length() > maxPlanBytes) {
+            plan = plan.withoutJson("larger than the window keeps per plan (" + json.length()
+                    + " characters; pgharvest.window.max-plan-size is " + maxPlanBytes + " bytes at 2 a character)");
+        } else {
+            String written = rewritten(json);
+            plan = written == null ? plan.withoutJson("not a JSON array or object")
+                    : new Plan(plan.dbname(), plan.queryid(), written, hash, readAt, plan.previousHash(),
+                            plan.previousReadAt(), plan.changedAt(), null);
+        }
+        if (plans.size() >= capacity && !plans.isEmpty()) {
+            var eldest = plans.entrySet().iterator().next();
+            budget.release(eldest.getValue().bytes());
+            plans.remove(eldest.getKey());
+        }
+        if (capacity == 0) {
+            return;
+        }
+        if (!budget.reserve(plan.bytes())) {
+            plan = plan.withoutJson("the window's memory bound (pgharvest.window.max-memory) was reached");
+            if (!budget.reserve(plan.bytes())) {
+                return;
+            }
+        }
+        plans.put(key, plan);
+    }
+
+    /**
+     * The text as our own writer writes it when it is one JSON array or object, else null: the API
+     * embeds a plan as JSON, not as a string, so what it embeds must be JSON this process wrote (a
+     * custom metric could name itself query_plans and return anything).
+     */
+    private static String rewritten(String text) {
+        try {
+            JsonNode tree = JSON.readTree(text);
+            return tree != null && tree.isContainer() ? JSON.writeValueAsString(tree) : null;
+        } catch (JacksonException e) {
+            return null;
+        }
+    }
+
+    /** The plans of a query id, one per database that has one, by database. */
+    List<Plan> of(String queryid) {
+        var found = new ArrayList<Plan>();
+        for (Plan plan : plans.values()) {
+            if (plan.queryid().equals(queryid)) {
+                found.add(plan);
+            }
+        }
+        found.sort(Comparator.comparing(Plan::dbname));
+        return found;
+    }
+
+    /** Releases every plan (the source left the window). */
+    void clear() {
+        plans.values().forEach(plan -> budget.release(plan.bytes()));
+        plans.clear();
+    }
+}
