@@ -82,23 +82,6 @@ final class SourceReaper {
     private volatile CompletableFuture<Void> loginGate;
     /** Set while the supervisor waits to restart a failed loop. */
     private volatile String loopFailure;
-    /** The session the idle-session watch looks at while this reaper sleeps, or null. */
-    private volatile SourceSession sleepingSession;
-    /** Set by the idle-session watch: something arrived on the sleeping session. */
-    private volatile boolean lookAtSession;
-    private final IdleSessionWatch.Sleeper sleeper = new IdleSessionWatch.Sleeper() {
-        @Override
-        public boolean anythingArrived() {
-            SourceSession session = sleepingSession;
-            return session != null && session.anythingArrived();
-        }
-
-        @Override
-        public void wakeToLook() {
-            lookAtSession = true;
-            wake.raise();
-        }
-    };
 
     // Owned by the reaper thread.
     private ReaperConfig config;
@@ -297,16 +280,7 @@ final class SourceReaper {
             timer.sleepUntil(until, wake);
             return;
         }
-        sleepingSession = session;
-        watch.asleep(sleeper);
-        try {
-            timer.sleepUntil(until, wake);
-        } finally {
-            watch.awake(sleeper);
-            sleepingSession = null;
-        }
-        if (lookAtSession) {
-            lookAtSession = false;
+        if (watch.sleepUntil(timer, until, wake, session::anythingArrived)) {
             Instant now = timer.now();
             if (keeper.endedWhileIdle(now)) {
                 keeper.ensure(config, now);

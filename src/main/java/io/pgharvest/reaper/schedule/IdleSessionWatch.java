@@ -1,8 +1,10 @@
 package io.pgharvest.reaper.schedule;
 
 import java.time.Duration;
+import java.time.Instant;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.BooleanSupplier;
 
 /**
  * Looks at every idle session of the service from one thread, once a period, and wakes only the
@@ -11,21 +13,27 @@ import java.util.concurrent.ConcurrentHashMap;
  * all. (Each reaper waking every 2 s to look itself cost as much CPU as collecting at 60 sources,
  * most of it the wake-ups.)
  *
- * <p>Threading: reapers call {@link #asleep} and {@link #awake} from their own threads; the watch's
- * virtual thread calls {@link Sleeper#anythingArrived} and {@link Sleeper#wakeToLook}, which must
- * not block. A reaper that wakes while the watch is looking may be woken once more for nothing: it
+ * <p>Threading: reapers call {@link #sleepUntil} from their own threads; the watch's virtual thread
+ * asks their {@code arrived} suppliers, which must not block, and raises their wake signals. A reaper that wakes while the watch is looking may be woken once more for nothing: it
  * then looks at its session the slow way once.
  */
 public final class IdleSessionWatch {
 
     /** A reaper asleep between ticks, as the watch sees it. */
-    public interface Sleeper {
+    private static final class Sleeper {
+        private final BooleanSupplier arrived;
+        private final WakeSignal wake;
+        private volatile boolean woken;
 
-        /** Whether its idle session received anything; without reading, from the watch's thread. */
-        boolean anythingArrived();
+        Sleeper(BooleanSupplier arrived, WakeSignal wake) {
+            this.arrived = arrived;
+            this.wake = wake;
+        }
 
-        /** Wakes the reaper to look at its session on its own thread. */
-        void wakeToLook();
+        void wakeToLook() {
+            woken = true;
+            wake.raise();
+        }
     }
 
     private final Duration period;
@@ -44,17 +52,27 @@ public final class IdleSessionWatch {
         this.timer = timer;
     }
 
-    /** {@code sleeper} sleeps until its next tick; the watch looks at it until {@link #awake}. */
-    public void asleep(Sleeper sleeper) {
+    /**
+     * Sleeps as {@code timer.sleepUntil(until, wake)} while the watch looks, from its own thread,
+     * whether anything {@code arrived} on the sleeper's idle session (without reading or blocking).
+     *
+     * @return true when the watch woke the sleeper because something arrived: the caller then looks
+     *     at its session on its own thread
+     */
+    public boolean sleepUntil(TickTimer timer, Instant until, WakeSignal wake, BooleanSupplier arrived)
+            throws InterruptedException {
+        var sleeper = new Sleeper(arrived, wake);
         asleep.add(sleeper);
         ensureRunning();
+        try {
+            timer.sleepUntil(until, wake);
+        } finally {
+            asleep.remove(sleeper);
+        }
+        return sleeper.woken;
     }
 
-    public void awake(Sleeper sleeper) {
-        asleep.remove(sleeper);
-    }
-
-    /** Ends the watch's thread; a later {@link #asleep} starts it again. */
+    /** Ends the watch's thread; a later {@link #sleepUntil} starts it again. */
     public synchronized void stop() {
         if (thread != null) {
             thread.interrupt();
@@ -75,7 +93,7 @@ public final class IdleSessionWatch {
                 for (Sleeper sleeper : asleep) {
                     boolean arrived;
                     try {
-                        arrived = sleeper.anythingArrived();
+                        arrived = sleeper.arrived.getAsBoolean();
                     } catch (RuntimeException e) {
                         arrived = true; // cannot tell: let the reaper look on its own thread
                     }
