@@ -172,7 +172,7 @@ final class BoundedTlsSocket extends SSLSocket {
 
     @Override
     public void setHandshakeApplicationProtocolSelector(BiFunction<SSLSocket, List<String>, String> selector) {
-        tls.setHandshakeApplicationProtocolSelector(BiFunction<SSLSocket, List<String>, selector);
+        tls.setHandshakeApplicationProtocolSelector(selector);
     }
 
     @Override
