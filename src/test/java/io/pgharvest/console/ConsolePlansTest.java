@@ -80,13 +80,20 @@ class ConsolePlansTest extends ConsoleTestBase {
 
             // The queries list marks the statement whose plan changed, linking to its page.
             open("#/sources/plans-db/queries");
-            WebElement mark = browser.waiting(Duration.ofSeconds(60)).until(d -> {
-                var marks = d.findElements(By.cssSelector("#statements tr[data-queryid='" + queryid + "'] a.plan-changed"));
-                return marks.isEmpty() ? null : marks.getFirst();
-            });
-            assertThat(mark.getText()).isEqualTo("plan changed");
-            assertThat(mark.getDomAttribute("title")).contains(DB);
-            mark.click();
+            // The row is rebuilt whenever its sums change, so the mark is read and clicked in one go.
+            String[] mark = browser.waiting(Duration.ofSeconds(60))
+                    .ignoring(org.openqa.selenium.StaleElementReferenceException.class).until(d -> {
+                        var marks = d.findElements(By.cssSelector(
+                                "#statements tr[data-queryid='" + queryid + "'] a.plan-changed"));
+                        if (marks.isEmpty()) {
+                            return null;
+                        }
+                        String[] read = {marks.getFirst().getText(), marks.getFirst().getDomAttribute("title")};
+                        marks.getFirst().click();
+                        return read;
+                    });
+            assertThat(mark[0]).isEqualTo("plan changed");
+            assertThat(mark[1]).contains(DB).contains("changed at");
             awaitPlan(text -> text.contains("Seq Scan"));
             assertThat(browser.driver().getCurrentUrl()).endsWith("#/sources/plans-db/queries/" + queryid);
         } finally {
