@@ -23,6 +23,7 @@ import io.pgharvest.reaper.tick.ReaperConfig;
 import io.pgharvest.reaper.tick.ReaperMeters;
 import io.pgharvest.store.ConfigStore;
 import io.pgharvest.support.Backoff;
+import io.pgharvest.support.ChangeFollower;
 import io.pgharvest.support.ChangeNotifier;
 import java.time.Clock;
 import java.time.Duration;
@@ -59,7 +60,6 @@ public class ReaperService implements SmartLifecycle {
     /** Starts after the sinks (so nothing is produced before they accept) and stops before them. */
     public static final int PHASE = Integer.MAX_VALUE - 100;
     private static final Logger log = LoggerFactory.getLogger(ReaperService.class);
-    private static final Duration WATCH_TIMEOUT = Duration.ofMinutes(1);
     /** How long after a discovered role change the members of its set re-read their role every tick. */
     static final Duration ROLE_SETTLE_WINDOW = Duration.ofSeconds(30);
     /**
@@ -78,7 +78,7 @@ public class ReaperService implements SmartLifecycle {
     private final TickTimer timer;
     private final SourceExpansion expansion;
     /** Last status of reapers retired recently, for the status of discovering sources. */
-    private final Map<String, Retired> retired = new ConcurrentHashMap<>();
+    private final RetiredStatuses retired;
     private final ReentrantLock reconcileLock = new ReentrantLock();
     private final Map<String, SourceReaper> reapers = new ConcurrentHashMap<>();
     private final EarlyStarts earlyStarts = new EarlyStarts();
@@ -141,6 +141,7 @@ public class ReaperService implements SmartLifecycle {
         this.properties = properties;
         this.timer = timer;
         this.expansion = expansion;
+        this.retired = new RetiredStatuses(expansion.properties().retiredStatusRetention(), timer::now);
         this.context = new ReaperContext(publisher, new ReaperMeters(registry), new InstanceRegistry(), endpoints,
                 properties.defaultStatementTimeout(),
                 properties.minTickPeriod(),
@@ -166,9 +167,17 @@ public class ReaperService implements SmartLifecycle {
             reconcile(snapshot);
             // Watch from the index just applied, so a change made in between is not missed.
             long applied = snapshot.index();
-            watcher = Thread.ofVirtual().name("reaper-config-watcher").start(() -> watchStore(applied));
-            long owned = ownership.changes().index();
-            ownershipWatcher = Thread.ofVirtual().name("reaper-ownership-watcher").start(() -> watchOwnership(owned));
+            watcher = ChangeFollower.start("reaper-config-watcher", store.changes(), applied, index -> {
+                ConfigSnapshot changed = store.snapshot();
+                reconcile(changed);
+                return changed.index();
+            }, "Could not apply a configuration change");
+            // Sources move between this instance and others in a fleet.
+            ownershipWatcher = ChangeFollower.start("reaper-ownership-watcher", ownership.changes(),
+                    ownership.changes().index(), index -> {
+                        reconcile(store.snapshot());
+                        return index;
+                    }, "Could not apply a change of source ownership");
         } finally {
             reconcileLock.unlock();
         }
@@ -221,8 +230,7 @@ public class ReaperService implements SmartLifecycle {
         if (reaper != null) {
             return Optional.of(reaper.status());
         }
-        Retired gone = retired.get(source);
-        return gone == null || expired(gone) ? Optional.empty() : Optional.of(gone.status());
+        return retired.status(source);
     }
 
     /**
@@ -237,12 +245,7 @@ public class ReaperService implements SmartLifecycle {
                 SessionState state = reaper == null ? null : reaper.status().state();
                 members.add(new DiscoveryStatus.Member(member.name(), member.role(), state, null));
             }
-            retired.values().stream()
-                    .filter(r -> configuredSource.equals(r.owner()) && !expired(r))
-                    .filter(r -> !reapers.containsKey(r.status().source()))
-                    .sorted(java.util.Comparator.comparing((Retired r) -> r.status().source()))
-                    .forEach(r -> members.add(new DiscoveryStatus.Member(r.status().source(), r.role(),
-                            SessionState.STOPPED, r.at())));
+            members.addAll(retired.membersOf(configuredSource, reapers::containsKey));
             return found.withMembers(members);
         });
     }
@@ -264,42 +267,6 @@ public class ReaperService implements SmartLifecycle {
 
     int reaperCount() {
         return reapers.size();
-    }
-
-    private void watchStore(long applied) {
-        long seen = applied;
-        while (running) {
-            try {
-                long index = store.changes().awaitAbove(seen, WATCH_TIMEOUT);
-                if (index != seen && running) {
-                    ConfigSnapshot snapshot = store.snapshot();
-                    reconcile(snapshot);
-                    seen = snapshot.index();
-                }
-            } catch (InterruptedException e) {
-                return;
-            } catch (RuntimeException e) {
-                log.error("Could not apply a configuration change; will retry on the next change", e);
-            }
-        }
-    }
-
-    /** Starts and stops reapers as sources move between this instance and others. */
-    private void watchOwnership(long applied) {
-        long seen = applied;
-        while (running) {
-            try {
-                long index = ownership.changes().awaitAbove(seen, WATCH_TIMEOUT);
-                if (index != seen && running) {
-                    seen = index;
-                    reconcile(store.snapshot());
-                }
-            } catch (InterruptedException e) {
-                return;
-            } catch (RuntimeException e) {
-                log.error("Could not apply a change of source ownership; will retry on the next change", e);
-            }
-        }
     }
 
     /** Brings the set of reapers in line with {@code snapshot}; idempotent. */
@@ -333,7 +300,7 @@ public class ReaperService implements SmartLifecycle {
                     log.error("Source {} is not collected: {}", source.name(), e.getMessage());
                 }
             }
-            retired.values().removeIf(this::expired);
+            retired.forgetExpired();
             for (var name : List.copyOf(reapers.keySet())) {
                 if (!wanted.containsKey(name)) {
                     retire(name);
@@ -365,7 +332,7 @@ public class ReaperService implements SmartLifecycle {
             if (!leases.acquire(lease)) {
                 return;
             }
-            retired.remove(name);
+            retired.forget(name);
             var reaper = new SourceReaper(config, context, timer);
             leaseByReaper.put(reaper, lease);
             Instant previousTick = leases.previousTick(lease);
@@ -397,8 +364,7 @@ public class ReaperService implements SmartLifecycle {
         bumpStatusIndex();
         if (reaper != null && was != null && was.discoveredBy() != null) {
             // A configured source's status comes from the store once it is gone or disabled.
-            retired.put(name, new Retired(reaper.status().withState(SessionState.STOPPED, null, null),
-                    was.discoveredBy(), was.role(), timer.now()));
+            retired.retire(reaper.status(), was.discoveredBy(), was.role());
         }
         if (reaper != null) {
             reaper.stop();
@@ -417,14 +383,6 @@ public class ReaperService implements SmartLifecycle {
         } catch (RuntimeException e) {
             log.error("Could not apply a discovery result; will retry on the next change", e);
         }
-    }
-
-    private boolean expired(Retired gone) {
-        return !gone.at().plus(expansion.properties().retiredStatusRetention()).isAfter(timer.now());
-    }
-
-    /** A retired discovered source's last status, who discovered it and when it was retired. */
-    private record Retired(SourceRuntimeStatus status, String owner, String role, Instant at) {
     }
 
     private void statusChanged(SourceRuntimeStatus status) {
