@@ -7,7 +7,6 @@ import io.pgharvest.kind.EndpointRegistry;
 import io.pgharvest.model.ConfigSnapshot;
 import io.pgharvest.model.DiscoveryStatus;
 import io.pgharvest.model.MeasurementPublisher;
-import io.pgharvest.model.MetricRuntimeStatus;
 import io.pgharvest.model.SessionState;
 import io.pgharvest.model.Source;
 import io.pgharvest.model.SourceOwner;
@@ -29,7 +28,6 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.HashMap;
@@ -87,15 +85,7 @@ public class ReaperService implements SmartLifecycle {
     private final Map<String, SourceExpansion.Collected> discoveredBy = new HashMap<>();
     /** The fleet lease each started reaper runs under, until that reaper has stopped and released it. */
     private final Map<SourceReaper, String> leaseByReaper = new ConcurrentHashMap<>();
-    /**
-     * The last status each source published, to compare the next one with. The previous status,
-     * not the last one that woke blocking queries: significance compares fields for equality, so
-     * the answer is the same, and this holds the object the reaper publishes anyway instead of a
-     * second status per source (35,000 metric statuses at 300 sources).
-     */
-    private final Map<String, SourceRuntimeStatus> lastStatus = new ConcurrentHashMap<>();
-    private final AtomicLong statusIndex = new AtomicLong(1);
-    private final ChangeNotifier statusChanges = new ChangeNotifier(1);
+    private final StatusChanges statusChanges = new StatusChanges();
     private volatile boolean running;
     private volatile Thread watcher;
     private volatile Thread ownershipWatcher;
@@ -257,12 +247,12 @@ public class ReaperService implements SmartLifecycle {
 
     /** The fleet's view of some source's owner changed: blocking status queries answer. */
     public void fleetStatusChanged() {
-        bumpStatusIndex();
+        statusChanges.advance();
     }
 
     /** Advanced whenever some source's status changes in a way an operator cares about. */
     public ChangeNotifier statusChanges() {
-        return statusChanges;
+        return statusChanges.notifier();
     }
 
     int reaperCount() {
@@ -319,7 +309,7 @@ public class ReaperService implements SmartLifecycle {
                     }
                 });
             }
-            bumpStatusIndex(); // configured state (enabled, selections) is part of every status
+            statusChanges.advance(); // configured state (enabled, selections) is part of every status
         } finally {
             reconcileLock.unlock();
         }
@@ -359,9 +349,9 @@ public class ReaperService implements SmartLifecycle {
     private void retire(String name) {
         SourceReaper reaper = reapers.remove(name);
         configs.remove(name);
-        lastStatus.remove(name);
+        statusChanges.forget(name);
         SourceExpansion.Collected was = discoveredBy.remove(name);
-        bumpStatusIndex();
+        statusChanges.advance();
         if (reaper != null && was != null && was.discoveredBy() != null) {
             // A configured source's status comes from the store once it is gone or disabled.
             retired.retire(reaper.status(), was.discoveredBy(), was.role());
@@ -386,41 +376,9 @@ public class ReaperService implements SmartLifecycle {
     }
 
     private void statusChanged(SourceRuntimeStatus status) {
-        if (!reapers.containsKey(status.source())) {
-            return;
+        if (reapers.containsKey(status.source())) {
+            statusChanges.published(status);
         }
-        SourceRuntimeStatus previous = lastStatus.put(status.source(), status);
-        if (previous == null || significantlyDifferent(previous, status)) {
-            bumpStatusIndex();
-        }
-    }
-
-    /**
-     * Whether blocking status queries should wake: state, connection error, server, period, or
-     * a metric's lane or error presence changed (not tick timings). Runs on every tick of every
-     * source, so it compares in place rather than building comparable copies.
-     */
-    static boolean significantlyDifferent(SourceRuntimeStatus a, SourceRuntimeStatus b) {
-        if (!Objects.equals(a.state(), b.state()) || !Objects.equals(a.lastConnectionError(), b.lastConnectionError())
-                || !Objects.equals(a.serverVersionNum(), b.serverVersionNum())
-                || !Objects.equals(a.inRecovery(), b.inRecovery()) || !Objects.equals(a.tickPeriod(), b.tickPeriod())
-                || !Objects.equals(a.privilegeWarning(), b.privilegeWarning())
-                || a.metrics().size() != b.metrics().size()) {
-            return true;
-        }
-        for (int i = 0; i < a.metrics().size(); i++) {
-            MetricRuntimeStatus x = a.metrics().get(i);
-            MetricRuntimeStatus y = b.metrics().get(i);
-            if (!x.name().equals(y.name()) || x.lane() != y.lane()
-                    || (x.lastError() == null) != (y.lastError() == null)) {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    private void bumpStatusIndex() {
-        statusChanges.advanceTo(statusIndex.incrementAndGet());
     }
 
     /**
