@@ -19,11 +19,12 @@ import java.util.TreeMap;
  * {@code epoch_ns}; strings are not. A column is a gauge when the metric definition says so or
  * when the metric is unknown ({@code instance_up}), a counter otherwise; a negative value of a
  * counter column is not a sample. Labels: {@code source}, the source's custom tags and the row's
- * tags (the query's {@code tag_} columns; the operator's tag wins on equal names). Names are reduced to
- * {@code [a-zA-Z0-9_]} so every scraper and escaping scheme reads them unchanged; a tag that would
- * collide with {@code source}, with {@value #INSTANCE_LABEL} or use the reserved {@code __} prefix
- * gets a {@code tag_} prefix. In a fleet every series also carries {@value #INSTANCE_LABEL}, the
- * fleet instance id of the collector.
+ * tags (the query's {@code tag_} columns; the operator's tag wins on equal names). Names follow
+ * {@link OutputNames}: reduced to {@code [a-zA-Z0-9_]} so every scraper and escaping scheme reads
+ * them unchanged; a tag that would collide with {@code source}, with {@value #INSTANCE_LABEL} or
+ * use the reserved {@code __} prefix gets a {@code tag_} prefix. A result whose names would meet
+ * after these rules never gets here (the reaper refuses it). In a fleet every series also carries
+ * {@value #INSTANCE_LABEL}, the fleet instance id of the collector.
  *
  * <p>Statement texts are never labels of a field: the rows of {@code query_stats} (the top
  * statements plus one {@code other} row, labels {@code queryid} and {@code dbname}) are joined to
@@ -35,14 +36,13 @@ import java.util.TreeMap;
  */
 public final class SeriesMapping {
 
-    public static final String PREFIX = "pgharvest_";
-    public static final String INSTANCE_LABEL = "pgharvest_instance";
+    public static final String PREFIX = OutputNames.PREFIX;
+    public static final String INSTANCE_LABEL = OutputNames.INSTANCE_LABEL;
     /** The family that gives each top statement of {@code query_stats} its text. */
     public static final String TEXT_INFO_FAMILY = PREFIX + "query_text_info";
     private static final String TEXT_INFO_COLUMN = "query_text_info";
     private static final String TEXT_LABEL = "query";
     private static final String DBNAME_TAG = "dbname";
-    private static final String TOTAL = "_total";
 
     /** Receives the samples of one measurement, row by row. */
     @FunctionalInterface
@@ -129,7 +129,7 @@ public final class SeriesMapping {
                 if (counter && v < 0) {
                     return; // a counter never goes below zero; such a value would read as a reset
                 }
-                visitor.sample(familyName(m.metric(), column, counter), counter, labels, column, v);
+                visitor.sample(OutputNames.family(m.metric(), column, counter), counter, labels, column, v);
             });
         }
     }
@@ -147,14 +147,14 @@ public final class SeriesMapping {
                 continue;
             }
             var labels = new TreeMap<String, String>();
-            m.tags().forEach((name, value) -> labels.put(labelName(name), value));
+            m.tags().forEach((name, value) -> labels.put(OutputNames.labelName(name), value));
             String database = row.tags().get(DBNAME_TAG);
             if (database != null) {
                 labels.put(DBNAME_TAG, database);
             }
             labels.put(StatementTexts.QUERY_ID_TAG, queryId);
             labels.put(TEXT_LABEL, text);
-            labels.put("source", m.source());
+            labels.put(OutputNames.SOURCE_LABEL, m.source());
             if (instanceId != null) {
                 labels.put(INSTANCE_LABEL, instanceId);
             }
@@ -175,36 +175,20 @@ public final class SeriesMapping {
         return description.isEmpty() ? help : help + ": " + description.lines().findFirst().orElse("");
     }
 
-    /** The series name of a sample: the family, plus {@code _total} for a counter. */
+    /** The series name of a sample: the family, plus {@code _total} for a counter ({@link OutputNames#series}). */
     public static String seriesName(String family, boolean counter) {
-        return counter ? family + TOTAL : family;
-    }
-
-    static String familyName(String metric, String column, boolean counter) {
-        String base = column.equals(metric) ? metric : metric + "_" + column;
-        String name = PREFIX + sanitize(base);
-        return counter && name.endsWith(TOTAL) ? name.substring(0, name.length() - TOTAL.length()) : name;
+        return OutputNames.series(family, counter);
     }
 
     private RowLabels labels(Measurement m, Measurement.Row row) {
         var labels = new TreeMap<String, String>();
         // The operator's tags win over the row's tag_ columns of the same name (docs/sinks.md "Names").
-        row.tags().forEach((name, value) -> labels.put(labelName(name), value));
-        m.tags().forEach((name, value) -> labels.put(labelName(name), value));
-        labels.put("source", m.source());
+        row.tags().forEach((name, value) -> labels.put(OutputNames.labelName(name), value));
+        m.tags().forEach((name, value) -> labels.put(OutputNames.labelName(name), value));
+        labels.put(OutputNames.SOURCE_LABEL, m.source());
         if (instanceId != null) {
             labels.put(INSTANCE_LABEL, instanceId);
         }
         return new RowLabels(labels.keySet().toArray(String[]::new), labels.values().toArray(String[]::new));
-    }
-
-    static String labelName(String tag) {
-        String name = sanitize(tag);
-        return name.equals("source") || name.equals(INSTANCE_LABEL) || name.startsWith("__") ? "tag_" + name : name;
-    }
-
-    /** {@link OutputNames#sanitize}: the one rule every sink's names follow. */
-    static String sanitize(String name) {
-        return OutputNames.sanitize(name);
     }
 }

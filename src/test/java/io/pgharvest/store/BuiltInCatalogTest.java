@@ -5,9 +5,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.pgharvest.model.ConfigSnapshot;
 import io.pgharvest.model.MetricDefinition;
 import io.pgharvest.model.MetricRules;
+import io.pgharvest.model.Measurement;
 import io.pgharvest.model.NodeStatus;
+import io.pgharvest.model.OutputNames;
 import io.pgharvest.model.Preset;
 import io.pgharvest.model.PresetRules;
+import io.pgharvest.model.RowTags;
+import io.pgharvest.model.RowValues;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -69,6 +73,31 @@ class BuiltInCatalogTest {
                     && metric.statementTimeoutSeconds() == null) {
                 problems.add(metric.name() + ": no statement timeout of its own");
             }
+        }
+        assertThat(problems).isEmpty();
+    }
+
+    /** No built-in metric is refused by the one rule of output names (docs/sinks.md "Names"). */
+    @Test
+    void everyMetricsDeclaredColumnsFollowTheRuleOfOutputNames() {
+        var problems = new ArrayList<String>();
+        for (MetricDefinition metric : catalog.metrics().values()) {
+            List<String> columns = catalog.declaredColumns(metric.name());
+            var values = new ArrayList<String>();
+            var tags = new ArrayList<String>();
+            for (String column : columns) {
+                if (column.startsWith("tag_")) {
+                    tags.add(column.substring("tag_".length()));
+                } else {
+                    values.add(column);
+                }
+            }
+            String[] tagNames = tags.toArray(String[]::new);
+            var row = new Measurement.Row(new RowValues(new RowValues.Columns(values), new Object[values.size()]),
+                    RowTags.of(tagNames, tags.stream().map(tag -> "x").toArray(String[]::new), tagNames.length));
+            OutputNames.repeated(columns).ifPresent(problem -> problems.add(metric.name() + ": " + problem));
+            OutputNames.clash(metric.effectiveStorageName(), column -> !metric.isGauge(column), List.of(row))
+                    .ifPresent(problem -> problems.add(metric.name() + ": " + problem));
         }
         assertThat(problems).isEmpty();
     }

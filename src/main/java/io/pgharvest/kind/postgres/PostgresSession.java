@@ -4,6 +4,7 @@ import io.pgharvest.kind.AloneRun;
 import io.pgharvest.kind.FetchedRows;
 import io.pgharvest.kind.MetricQuery;
 import io.pgharvest.kind.NotReadingException;
+import io.pgharvest.kind.ResultLimits;
 import io.pgharvest.kind.RolePrivileges;
 import io.pgharvest.kind.ServerFacts;
 import io.pgharvest.kind.SessionRefusedException;
@@ -56,14 +57,20 @@ public final class PostgresSession implements SourceSession {
     private final GenericPlanner planner;
     /** Thread-safe: the idle-session watch asks it from its own thread. */
     private final ArrivedBytes arrived;
+    /** The stream every result arrives through: it cuts a result past the byte limit. */
+    private final ResultBytesBound bound;
+    private final ResultLimits limits;
     /** {@link #refuseUnlessNative}'s verdicts by SQL text, at most {@link #NATIVE_VERDICTS}. */
     private final Map<String, Optional<String>> nativeVerdicts = new HashMap<>();
     private ServerFacts facts;
     private RolePrivileges privileges = RolePrivileges.READ_ONLY;
     private boolean systemIdReadable = true;
 
-    private PostgresSession(Connection connection, ArrivedBytes arrived, QueryPipeline pipeline, Duration factsTimeout) {
+    private PostgresSession(Connection connection, ArrivedBytes arrived, ResultBytesBound bound, ResultLimits limits,
+            QueryPipeline pipeline, Duration factsTimeout) {
         this.arrived = arrived;
+        this.bound = bound;
+        this.limits = limits;
         this.connection = connection;
         this.pipeline = pipeline;
         this.factsTimeout = factsTimeout;
@@ -94,13 +101,16 @@ public final class PostgresSession implements SourceSession {
         var opened = opener.openWithSocket(conn);
         Connection connection = opened.value();
         ArrivedBytes arrived = opened.socket() == null ? ArrivedBytes.UNKNOWN : new ArrivedBytes(opened.socket());
+        ResultBytesBound bound = opened.bound();
+        ResultLimits limits = settings.resultLimits();
+        // Now, at a message boundary: the login read up to its ReadyForQuery and nothing was sent since.
+        bound.arm(limits.maxBytes());
         try {
             connection.setAutoCommit(true);
             // Login was bounded by the short connect timeout; queries get the long safety net.
             connection.setNetworkTimeout(Runnable::run, (int) settings.socketTimeout().toMillis());
-            var session = new PostgresSession(connection, arrived, new QueryPipeline(connection,
-                    settings.defaultStatementTimeout(), settings.socketTimeout(), settings.resultLimits().maxRows()),
-                    factsTimeout(settings));
+            var session = new PostgresSession(connection, arrived, bound, limits, new QueryPipeline(connection,
+                    settings.defaultStatementTimeout(), settings.socketTimeout(), limits, bound), factsTimeout(settings));
             session.readFacts(now, true);
             if (settings.refusePrivileged() && session.privileges.privileged()) {
                 throw new SessionRefusedException("refused: the source " + session.privileges.warning()
@@ -135,6 +145,7 @@ public final class PostgresSession implements SourceSession {
         String timeouts = "begin transaction read only;\nset local statement_timeout = " + factsTimeout.toMillis()
                 + ";\nset local lock_timeout = " + factsTimeout.toMillis() + ";\n" + FACTS_SQL
                 + (more ? "" : ";\nrollback");
+        bound.watch();
         try (Statement st = connection.createStatement()) {
             // Without "more" the facts' own text already ended its transaction.
             return endTransaction(st, more, () -> {
@@ -146,6 +157,7 @@ public final class PostgresSession implements SourceSession {
                 while (!isResultSet) { // begin and the two settings: update counts
                     isResultSet = st.getMoreResults();
                 }
+                QueryPipeline.requireWhole(bound, limits);
                 try (ResultSet rs = st.getResultSet()) {
                     rs.next();
                     versionNum = rs.getInt(1);
@@ -223,6 +235,7 @@ public final class PostgresSession implements SourceSession {
     @Override
     public List<Map<String, Object>> read(String sql, Object... parameters) throws SQLException {
         refuseUnlessNative(sql);
+        bound.watch();
         return rows(sql, parameters);
     }
 
@@ -235,6 +248,7 @@ public final class PostgresSession implements SourceSession {
     @Override
     public List<Map<String, Object>> read(Duration timeout, String sql, Object... parameters) throws SQLException {
         refuseUnlessNative(sql);
+        bound.watch();
         try (var deadline = RoundTripDeadline.start(connection, timeout); Statement st = connection.createStatement()) {
             st.execute("begin transaction read only; set local statement_timeout = " + timeout.toMillis());
             return endTransaction(st, true, () -> rows(sql, parameters));
@@ -268,6 +282,8 @@ public final class PostgresSession implements SourceSession {
             }
             var rows = new ArrayList<Map<String, Object>>();
             try (ResultSet rs = statement.executeQuery()) {
+                // Checked before any row is read: a cut result must not be delivered short.
+                QueryPipeline.requireWhole(bound, limits);
                 // One array per row over names shared by the result: query_stats' instance-wide read
                 // is thousands of rows of ~30 columns, and a map per row was most of its mapping cost.
                 ResultSetMetaData meta = rs.getMetaData();
@@ -292,7 +308,16 @@ public final class PostgresSession implements SourceSession {
     /** {@link GenericPlanner}. */
     @Override
     public String genericPlan(String statement, Duration timeout, boolean asSuperuser) throws SQLException {
-        return planner.plan(statement, timeout, asSuperuser);
+        bound.watch();
+        String plan;
+        try {
+            plan = planner.plan(statement, timeout, asSuperuser);
+        } catch (SQLException e) {
+            QueryPipeline.requireWhole(bound, limits); // a cut plan reads as none: say why
+            throw e;
+        }
+        QueryPipeline.requireWhole(bound, limits);
+        return plan;
     }
 
     @Override

@@ -2,6 +2,7 @@ package io.pgharvest.kind.postgres;
 
 import io.pgharvest.kind.FetchedRows;
 import io.pgharvest.model.Measurement;
+import io.pgharvest.model.OutputNames;
 import io.pgharvest.model.RowTags;
 import io.pgharvest.model.RowValues;
 import java.math.BigDecimal;
@@ -11,14 +12,15 @@ import java.sql.SQLException;
 import java.sql.Types;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
+import java.util.Optional;
 
 /**
  * Turns a metric's result set into rows: numbers stay numbers, NaN and infinities become null
  * (no sink can store them as numbers), {@code tag_*} columns become row tags and an
- * {@code epoch_ns} column becomes the measurement time, as in pgwatch's metric conventions.
+ * {@code epoch_ns} column becomes the measurement time, as in pgwatch's metric conventions. A
+ * result with two columns of one name is not read: it comes back {@linkplain FetchedRows#refused
+ * refused}, naming both ({@link OutputNames#repeated}), since a row would keep one value of the two.
  */
 public final class ResultSetMapper {
 
@@ -40,8 +42,16 @@ public final class ResultSetMapper {
         int columns = meta.getColumnCount();
         String[] names = new String[columns + 1];
         int[] types = new int[columns + 1];
+        var labels = new ArrayList<String>(columns);
         for (int i = 1; i <= columns; i++) {
-            String label = meta.getColumnLabel(i);
+            labels.add(meta.getColumnLabel(i));
+        }
+        Optional<String> repeated = OutputNames.repeated(labels);
+        if (repeated.isPresent()) {
+            return FetchedRows.refused(repeated.get());
+        }
+        for (int i = 1; i <= columns; i++) {
+            String label = labels.get(i - 1);
             if (label.equals(EPOCH_NS)) {
                 types[i] = EPOCH_COLUMN;
             } else if (label.startsWith(TAG_PREFIX) && label.length() > TAG_PREFIX.length()) {
@@ -52,24 +62,21 @@ public final class ResultSetMapper {
             }
             names[i] = label;
         }
-        RowValues.Columns valueColumns = valueColumns(names, types);
+        var valueColumns = new RowValues.Columns(valueNames(names, types));
         int tagColumns = 0;
         for (int i = 1; i <= columns; i++) {
             tagColumns += types[i] == TAG_COLUMN ? 1 : 0;
         }
         // The tag columns' names, shared by every row that has all of them (the usual case): such
         // a row's tags are this array and one array of values. A row with a NULL tag keeps a
-        // compacted copy (RowTags.of); so does every row when two tag columns share a name.
+        // compacted copy (RowTags.of).
         String[] allTagNames = tagNames(names, types, tagColumns);
-        boolean shareTagNames = allDistinct(allTagNames);
         String[] presentTagNames = new String[tagColumns];
         var rows = new ArrayList<Measurement.Row>();
         Instant reported = null;
         while (rs.next()) {
-            // One array per row sharing the result's column names (valueColumns), not a map per
-            // row; only a result with a repeated column name takes the map (the last value wins).
-            Object[] cells = valueColumns == null ? null : new Object[valueColumns.size()];
-            Map<String, Object> values = valueColumns == null ? new LinkedHashMap<>() : null;
+            // One array per row sharing the result's column names (valueColumns), not a map per row.
+            Object[] cells = new Object[valueColumns.size()];
             String[] tagValues = tagColumns == 0 ? NO_TAGS : new String[tagColumns];
             int tagCount = 0;
             int cell = 0;
@@ -89,18 +96,13 @@ public final class ResultSetMapper {
                         }
                     }
                     default -> {
-                        Object value = value(rs, i, types[i]);
-                        if (cells != null) {
-                            cells[cell++] = value;
-                        } else {
-                            values.put(names[i], value);
-                        }
+                        cells[cell++] = value(rs, i, types[i]);
                     }
                 }
             }
-            RowTags tags = tagCount == tagColumns && shareTagNames ? RowTags.sharingNames(allTagNames, tagValues)
+            RowTags tags = tagCount == tagColumns ? RowTags.sharingNames(allTagNames, tagValues)
                     : RowTags.of(presentTagNames, tagValues, tagCount);
-            rows.add(new Measurement.Row(cells != null ? new RowValues(valueColumns, cells) : values, tags));
+            rows.add(new Measurement.Row(new RowValues(valueColumns, cells), tags));
         }
         return new FetchedRows(rows, reported);
     }
@@ -116,31 +118,15 @@ public final class ResultSetMapper {
         return tagNames;
     }
 
-    /** Whether no name repeats (a plain loop: a result has a handful of tag columns, and this runs per result). */
-    private static boolean allDistinct(String[] names) {
-        for (int i = 1; i < names.length; i++) {
-            for (int j = 0; j < i; j++) {
-                if (names[i].equals(names[j])) {
-                    return false;
-                }
-            }
-        }
-        return true;
-    }
-
-    /** The value columns' names in order, or null when one repeats. */
-    private static RowValues.Columns valueColumns(String[] names, int[] types) {
+    /** The value columns' names in order (distinct: the result was checked for repeated names). */
+    private static List<String> valueNames(String[] names, int[] types) {
         var valueNames = new ArrayList<String>(names.length);
         for (int i = 1; i < names.length; i++) {
             if (types[i] != EPOCH_COLUMN && types[i] != TAG_COLUMN) {
                 valueNames.add(names[i]);
             }
         }
-        try {
-            return new RowValues.Columns(valueNames);
-        } catch (IllegalArgumentException repeated) {
-            return null;
-        }
+        return valueNames;
     }
 
     private static Object value(ResultSet rs, int column, int sqlType) throws SQLException {

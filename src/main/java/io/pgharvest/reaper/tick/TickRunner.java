@@ -427,11 +427,17 @@ public final class TickRunner {
         return true;
     }
 
+    /**
+     * Delivers one metric's result, unless its names break the one rule of output names
+     * ({@link OutputNames}): then the metric fails alone, with the reason, and no sink and no other
+     * source of the instance gets the result.
+     */
     private void deliver(String metric, FetchedRows rows, Instant now) {
         MetricDefinition definition = config.definitions().get(metric);
-        var clash = OutputNames.clash(rows.rows());
-        if (clash.isPresent()) {
-            ledger.failed(metric, "metric " + metric + ": " + clash.get(), now);
+        Optional<String> refusal = Optional.ofNullable(rows.refusal()).or(() -> OutputNames.clash(
+                definition.effectiveStorageName(), column -> !definition.isGauge(column), rows.rows()));
+        if (refusal.isPresent()) {
+            ledger.failed(metric, "metric " + metric + ": " + refusal.get(), now);
             return;
         }
         FetchedRows own = rows;

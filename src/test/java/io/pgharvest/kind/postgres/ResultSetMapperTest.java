@@ -12,7 +12,7 @@ import java.sql.ResultSet;
 import java.sql.Statement;
 import org.junit.jupiter.api.Test;
 
-/** Rows share their result's column names; a repeated name still maps as before (last value wins). */
+/** Rows share their result's column names; a result with a repeated column name is refused, naming both. */
 class ResultSetMapperTest {
 
     private static final TestPostgres pg = TestPostgres.shared();
@@ -31,14 +31,25 @@ class ResultSetMapperTest {
     }
 
     @Test
-    void aRepeatedColumnNameKeepsItsFirstPlaceAndLastValue() throws Exception {
+    void aRepeatedColumnNameRefusesTheResultNamingBothColumns() throws Exception {
         FetchedRows rows = read("select 1 as a, 2 as b, 3 as a");
-        assertThat(rows.rows().getFirst().values()).containsExactly(java.util.Map.entry("a", 3L),
-                java.util.Map.entry("b", 2L));
+        assertThat(rows.rows()).isEmpty();
+        assertThat(rows.refusal()).startsWith("columns 1 and 3 are both named \"a\"");
+
+        FetchedRows tags = read("select 1 as n, 'a' as tag_x, 'b' as tag_x");
+        assertThat(tags.rows()).isEmpty();
+        assertThat(tags.refusal()).startsWith("columns 2 and 3 are both named \"tag_x\"");
+
+        FetchedRows distinct = read("select 1 as a, 'p' as tag_a");
+        assertThat(distinct.refusal()).isNull();
+        assertThat(distinct.rows()).singleElement().satisfies(row -> {
+            assertThat(row.values()).containsExactly(java.util.Map.entry("a", 1L));
+            assertThat(row.tags()).containsExactly(java.util.Map.entry("a", "p"));
+        });
     }
 
     @Test
-    void tagsAreSharedByNameWhenAllPresentAndCompactedAroundNullsAndRepeatedNames() throws Exception {
+    void tagsAreSharedByNameWhenAllPresentAndCompactedAroundNulls() throws Exception {
         FetchedRows rows = read("select g as n, 's' || g as tag_schema, case when g = 2 then null else 't' || g end"
                 + " as tag_table from generate_series(1, 3) g");
         Measurement.Row first = rows.rows().getFirst();
@@ -47,9 +58,6 @@ class ResultSetMapperTest {
                 .containsExactly(java.util.Map.entry("schema", "s1"), java.util.Map.entry("table", "t1"));
         assertThat(second.tags()).containsExactly(java.util.Map.entry("schema", "s2")); // NULL tag left out
         assertThat(rows.rows().get(2).tags()).containsEntry("table", "t3").hasSize(2);
-
-        FetchedRows repeated = read("select 1 as n, 'a' as tag_x, 'b' as tag_x");
-        assertThat(repeated.rows().getFirst().tags()).containsExactly(java.util.Map.entry("x", "b"));
     }
 
     private static FetchedRows read(String sql) throws Exception {
