@@ -40,6 +40,7 @@ final class ResultBytesBound extends InputStream {
     static final ResultBytesBound NONE = new ResultBytesBound(InputStream.nullInputStream());
 
     private static final int HEADER = 5;
+    private static final int SCRATCH = 8192;
     private static final byte DATA_ROW = 'D';
     /** The message types a backend sends (protocol 3.0 and 3.2); any other byte means the frames were lost. */
     private static final boolean[] BACKEND_TYPES = new boolean[256];
@@ -54,7 +55,7 @@ final class ResultBytesBound extends InputStream {
     /** The header being read: undecided bytes at its start ({@link #held}), or decided ones still to hand out. */
     private final byte[] header = new byte[HEADER];
     private final byte[] oneByte = new byte[1];
-    private byte[] skipped;
+    private byte[] scratch;
 
     private boolean tracking;
     private boolean lost;
@@ -112,7 +113,7 @@ final class ResultBytesBound extends InputStream {
 
     @Override
     public int read(byte[] b, int off, int len) throws IOException {
-        if (!tracking) {
+        if (!tracking && unsent == 0) {
             return in.read(b, off, len);
         }
         Objects.checkFromIndexSize(off, len, b.length);
@@ -126,8 +127,14 @@ final class ResultBytesBound extends InputStream {
                 unsent -= n;
                 return n;
             }
+            if (droppingBody && bodyLeft > 0) {
+                if (!dropBody(b, off, len)) {
+                    return -1;
+                }
+                continue;
+            }
             if (held > 0 && len <= held) {
-                if (!completeHeader(b, off, len)) {
+                if (!completeHeader()) {
                     return -1;
                 }
                 continue;
@@ -149,10 +156,36 @@ final class ResultBytesBound extends InputStream {
     }
 
     /**
-     * Reads the rest of a held header into {@link #header} itself, for a caller reading fewer
-     * bytes than it holds; its body, when dropped, is read into the caller's buffer.
+     * Reads and forgets the dropped body's next bytes: into the caller's buffer when it is large,
+     * into {@link #scratch} when the caller reads a few bytes at a time (pgjdbc does near the end
+     * of its buffer), so that a 50 MB row is never skipped four bytes per read.
      */
-    private boolean completeHeader(byte[] scratch, int off, int len) throws IOException {
+    private boolean dropBody(byte[] b, int off, int len) throws IOException {
+        byte[] into = b;
+        int at = off;
+        int room = len;
+        if (len < SCRATCH) {
+            into = scratch();
+            at = 0;
+            room = SCRATCH;
+        }
+        int n = in.read(into, at, (int) Math.min(room, bodyLeft));
+        if (n < 0) {
+            return false;
+        }
+        bodyLeft -= n;
+        return true;
+    }
+
+    private byte[] scratch() {
+        if (scratch == null) {
+            scratch = new byte[SCRATCH]; // once per session, and only for one that drops or skips
+        }
+        return scratch;
+    }
+
+    /** Reads the rest of a held header into {@link #header} itself, for a caller reading fewer bytes than it holds. */
+    private boolean completeHeader() throws IOException {
         while (held < HEADER) {
             int n = in.read(header, held, HEADER - held);
             if (n < 0) {
@@ -161,20 +194,8 @@ final class ResultBytesBound extends InputStream {
             held += n;
         }
         held = 0;
-        if (!decide(header, 0)) {
-            unsent = HEADER; // lost: the header passes as it came
-            return true;
-        }
-        if (!droppingBody) {
-            unsent = HEADER;
-            return true;
-        }
-        while (bodyLeft > 0) {
-            int n = in.read(scratch, off, (int) Math.min(len, bodyLeft));
-            if (n < 0) {
-                return false;
-            }
-            bodyLeft -= n;
+        if (!decide(header, 0) || !droppingBody) {
+            unsent = HEADER; // passed (or, lost, passed as it came)
         }
         return true;
     }
@@ -287,15 +308,13 @@ final class ResultBytesBound extends InputStream {
     /** Skips by reading, so that skipped bytes are followed like read ones. */
     @Override
     public long skip(long n) throws IOException {
-        if (!tracking) {
+        if (!tracking && unsent == 0) {
             return in.skip(n);
         }
-        if (skipped == null) {
-            skipped = new byte[8192]; // pgjdbc skips rarely (a message it does not want)
-        }
+        byte[] into = scratch(); // pgjdbc skips rarely (a message it does not want)
         long left = n;
         while (left > 0) {
-            int r = read(skipped, 0, (int) Math.min(skipped.length, left));
+            int r = read(into, 0, (int) Math.min(into.length, left));
             if (r < 0) {
                 break;
             }

@@ -62,12 +62,19 @@ class ResultBytesBoundTest {
     @Test
     void oneRowLargerThanTheLimitIsSkippedByItsLengthAndTheNextResultIsWhole() throws IOException {
         byte[] sent = concat(DESCRIPTION, message('D', 5_000_000), message('C', "SELECT 1"), DESCRIPTION, ROW, SELECT, READY);
-        var source = new Chunks(sent);
-        var bound = armed(source);
+        Chunks source = new Chunks(sent);
+        ResultBytesBound bound = armed(source);
         assertThat(readAll(bound, 8192)).isEqualTo(concat(DESCRIPTION, message('C', "SELECT 1"), DESCRIPTION, ROW,
                 SELECT, READY));
         assertThat(bound.cutResult()).isZero();
         assertThat(source.largestRead).as("the row is read in the caller's pieces, never whole").isLessThanOrEqualTo(8192);
+
+        // A caller reading three bytes at a time: the dropped row is still read in large pieces.
+        source = new Chunks(sent);
+        bound = armed(source);
+        assertThat(readAll(bound, 3)).isEqualTo(concat(DESCRIPTION, message('C', "SELECT 1"), DESCRIPTION, ROW,
+                SELECT, READY));
+        assertThat(source.reads).isLessThan(5_000_000 / 1000);
     }
 
     @Test
@@ -135,6 +142,12 @@ class ResultBytesBoundTest {
     void aByteThatStartsNoBackendMessageSwitchesTheBoundOffAndEverythingPasses() throws IOException {
         // A GSS-encrypted stream: a 4-byte token length whose first byte is 0.
         byte[] sent = concat(new byte[] {0, 0, 0, 12}, SENT);
+        for (int readSize : new int[] {1, 2, 3, 8192}) {
+            var bound = armed(new Chunks(sent, 2));
+            assertThat(readAll(bound, readSize)).isEqualTo(sent);
+            assertThat(bound.lost()).isTrue();
+            assertThat(bound.cutResult()).isEqualTo(-1);
+        }
         var bound = armed(new Chunks(sent, 2));
         assertThat(readAll(bound, 8192)).isEqualTo(sent);
         assertThat(bound.lost()).isTrue();
@@ -214,6 +227,7 @@ class ResultBytesBoundTest {
         private int position;
         private int chunk;
         int largestRead;
+        int reads;
 
         Chunks(byte[] data, int... ends) {
             this.data = data;
@@ -233,6 +247,7 @@ class ResultBytesBoundTest {
             System.arraycopy(data, position, b, off, n);
             position += n;
             largestRead = Math.max(largestRead, n);
+            reads++;
             return n;
         }
 
