@@ -28,6 +28,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.postgresql.PGConnection;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * A reaper's session on a PostgreSQL server ({@link PostgresEndpoint}): a pgjdbc connection opened
@@ -36,6 +38,8 @@ import org.postgresql.PGConnection;
  * trip. Not thread-safe: owned by one reaper's thread.
  */
 public final class PostgresSession implements SourceSession {
+
+    private static final Logger LOG = LoggerFactory.getLogger(PostgresSession.class);
 
     private static final String FACTS_SQL = """
             select current_setting('server_version_num')::int, pg_is_in_recovery(),
@@ -112,6 +116,11 @@ public final class PostgresSession implements SourceSession {
             var session = new PostgresSession(connection, arrived, bound, limits, new QueryPipeline(connection,
                     settings.defaultStatementTimeout(), settings.socketTimeout(), limits, bound), factsTimeout(settings));
             session.readFacts(now, true);
+            if (bound.lost()) {
+                // Its first round trip came as something other than protocol messages: GSS encryption.
+                LOG.warn("the session to {} is GSS-encrypted: its results are bounded by rows only, not by"
+                        + " pgharvest.reaper.max-result-bytes (docs/security.md)", conn.hosts());
+            }
             if (settings.refusePrivileged() && session.privileges.privileged()) {
                 throw new SessionRefusedException("refused: the source " + session.privileges.warning()
                         + "; pgharvest.reaper.refuse-privileged-sources is on");
