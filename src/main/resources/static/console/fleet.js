@@ -1,6 +1,7 @@
 // The fleet status as changes: the whole fleet once, a page at a time, then only what changed after
 // the change index the page holds (GET /api/v1/status?since=N), each a blocking query. A busy fleet
-// (every source ticking) then sends its ticks, a few dozen bytes a source, not every entry again.
+// (every source ticking, or failing and retrying) then sends its ticks, about 150 bytes a source, not
+// every entry again.
 import {get} from './api.js';
 
 /** The most sources an answer may hold (the API's maximum page). */
@@ -70,7 +71,8 @@ function apply(entries, pages) {
     for (const tick of page.ticks) {
       const entry = entries.get(tick.name);
       if (!entry) continue;
-      entries.set(tick.name, {...entry, lastTickStart: tick.lastTickStart, lastTickDuration: tick.lastTickDuration});
+      entries.set(tick.name, {...entry, lastTickStart: tick.lastTickStart, lastTickDuration: tick.lastTickDuration,
+        lastErrorAt: tick.lastErrorAt});
       changed = true;
     }
   }

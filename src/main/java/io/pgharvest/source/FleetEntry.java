@@ -42,12 +42,13 @@ public record FleetEntry(
     }
 
     /**
-     * Whether {@code other} says the same as this entry but for when the last tick started and how
-     * long it took: what changes on every tick of a healthy source, sent as a {@link FleetTick}.
+     * Whether {@code other} says the same as this entry but for when the last tick started, how long
+     * it took and when the same last error happened again: what changes on every tick of a healthy
+     * source and on every retry of a failing one, sent as a {@link FleetTick}.
      */
     boolean sameBesidesTick(FleetEntry other) {
         return equals(new FleetEntry(other.name, other.kind, other.group, other.enabled, other.state, lastTickStart,
-                lastTickDuration, other.metrics, other.soloMetrics, other.lastError, other.lastErrorAt, other.owner,
+                lastTickDuration, other.metrics, other.soloMetrics, other.lastError, lastErrorAt, other.owner,
                 other.modifyIndex));
     }
 

@@ -28,7 +28,7 @@ class FleetLedgerTest {
 
         assertThat(changes.whole()).isFalse();
         assertThat(changes.changeIndex()).isEqualTo(held + 1);
-        assertThat(changes.ticks()).containsExactly(new FleetTick("a", T0.plusSeconds(30), Duration.ofMillis(5)));
+        assertThat(changes.ticks()).containsExactly(new FleetTick("a", T0.plusSeconds(30), Duration.ofMillis(5), null));
         assertThat(changes.sources()).extracting(FleetEntry::name).containsExactly("b");
         assertThat(changes.counts()).containsEntry("connected", 1).containsEntry("disconnected", 1)
                 .containsEntry("disabled", 1);
@@ -39,6 +39,23 @@ class FleetLedgerTest {
         assertThat(nothing.sources()).isEmpty();
         assertThat(nothing.ticks()).isEmpty();
         assertThat(nothing.whole()).isFalse();
+    }
+
+    @Test
+    void theSameErrorAgainIsATickAndAnotherErrorIsAChange() {
+        var ledger = new FleetLedger(1_000);
+        var fleet = new ArrayList<>(List.of(failing("a", "connection refused", T0)));
+        long held = page(ledger, fleet, null).changeIndex();
+
+        fleet.set(0, failing("a", "connection refused", T0.plusSeconds(8)));
+        FleetStatus retried = page(ledger, fleet, held);
+        fleet.set(0, failing("a", "password authentication failed", T0.plusSeconds(16)));
+        FleetStatus other = page(ledger, fleet, retried.changeIndex());
+
+        assertThat(retried.sources()).isEmpty();
+        assertThat(retried.ticks()).containsExactly(new FleetTick("a", null, null, T0.plusSeconds(8)));
+        assertThat(other.ticks()).isEmpty();
+        assertThat(other.sources()).extracting(FleetEntry::lastError).containsExactly("password authentication failed");
     }
 
     @Test
@@ -105,6 +122,11 @@ class FleetLedgerTest {
         List<FleetEntry> now = List.copyOf(fleet);
         return FleetStatus.page(ledger.read(() -> now),
                 FleetQuery.parse(null, null, since == null ? null : since.toString(), null, "1000"));
+    }
+
+    private static FleetEntry failing(String name, String error, Instant at) {
+        return new FleetEntry(name, SourceKind.defaultKind(), "default", true, SourceStatus.State.DISCONNECTED, null, null,
+                3, List.of(), error, at, null, 7);
     }
 
     private static FleetEntry entry(String name, SourceStatus.State state, Instant tick) {

@@ -50,7 +50,7 @@ class FleetStatusChangesTest extends ApiTestBase {
         JsonNode tick = ticked.get("ticks").valueStream()
                 .filter(t -> t.get("name").asString().equals("fchg-ticking")).findFirst().orElseThrow();
         assertThat(tick.get("lastTickStart").asString()).isNotBlank();
-        assertThat(tick.propertyNames()).containsExactlyInAnyOrder("name", "lastTickStart", "lastTickDuration");
+        assertThat(tick.propertyNames()).containsExactlyInAnyOrder("name", "lastTickStart", "lastTickDuration", "lastErrorAt");
 
         // An entry that changes beyond its tick travels whole; a removed source is named.
         held = ticked.get("changeIndex").asLong();
