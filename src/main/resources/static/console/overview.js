@@ -1,8 +1,10 @@
-// Fleet overview: every source's live state from one blocking query on GET /api/v1/status.
+// Fleet overview: every source's live state from one blocking query on GET /api/v1/status, as changes
+// after the first whole picture (fleet.js).
 // Rows are keyed by source name and updated in place only where their entry changed (morph), so a
 // fleet of a thousand sources stays smooth while it updates and a focused link or checkbox stays focused.
 import {el, fill, formatDuration, heading, timeCell, seconds, keepAgesCurrent, morph, place} from './dom.js';
 import {live, get, put, enc, isStale} from './api.js';
+import {followFleet} from './fleet.js';
 import {sourcesUsing} from './usage.js';
 import {WORDS, glossary} from './glossary.js';
 import {formatBytes, formatCount} from './charts.js';
@@ -162,7 +164,7 @@ export function renderOverview(view, query) {
 
   const stopAges = keepAgesCurrent(body);
   const stopNumbers = live('/api/v1/window', renderNumbers, {pause: 5000});
-  const stopLive = live('/api/v1/status', render,
+  const stopLive = followFleet(render,
       {onError: error => fill(notice, `Live update failed: ${error.message}; retrying.`)});
   return () => { stopAges(); stopLive(); stopNumbers(); };
 }

@@ -63,12 +63,19 @@ export function renderQueries(view, name) {
     const text = s.queryid === 'other' ? '(every other statement, summed)' : s.text ?? `query id ${s.queryid} (text not read yet)`;
     const row = el('tr', {'data-queryid': s.queryid, 'data-dbname': s.dbname},
         el('td', {'data-label': 'Statement', class: 'statement'}, s.queryid === 'other' ? el('span', {}, text)
-          : el('a', {href: `#/sources/${enc(name)}/queries/${enc(s.queryid)}`}, el('code', {}, shorten(text)))),
+          : el('a', {href: statementHref(s)}, el('code', {}, shorten(text))),
+        s.planChangedAt ? [' ', el('a', {class: 'plan-changed', href: statementHref(s),
+          title: `Its plan in ${s.dbname} changed at ${new Date(s.planChangedAt).toLocaleString()}; see the statement's plans`},
+        'plan changed')] : null),
         el('td', {'data-label': 'Database'}, s.dbname), el('td', {'data-label': 'User'}, s.user),
         COLUMNS.map(([column, label, format]) => el('td', {'data-label': label, class: `number col-${column}`},
             s[column] === null || s[column] === undefined ? '' : format(s[column]))));
     state.rows.set(id, {key, row});
     return row;
+  }
+
+  function statementHref(s) {
+    return `#/sources/${enc(name)}/queries/${enc(s.queryid)}`;
   }
 
   let stop = null;

@@ -27,6 +27,10 @@ import org.springframework.validation.annotation.Validated;
  * @param planTimeout the server's statement timeout for one plan. 1 ms to 10 min
  * @param textsTimeout the time limit of query_texts' read (which makes the server read the
  *     extension's query text file), instead of the session's default statement timeout. 1 ms to 10 min
+ * @param planAsSuperuser whether query_plans plans on a source whose role is a superuser (only with
+ *     {@code pgharvest.security.allow-superuser-sources}). Off by default, and unsafe on: planning
+ *     runs functions and view expressions a database owner wrote (constant folding) with the
+ *     session's rights, so a database owner could get code run as a superuser
  */
 @Validated
 @ConfigurationProperties("pgharvest.query-insights")
@@ -36,7 +40,8 @@ public record QueryInsightsProperties(@Min(1) @Max(1000) @DefaultValue("50") int
         @DefaultValue("1d") Duration planEvery,
         @DefaultValue("10s") Duration planBudget,
         @DefaultValue("5s") Duration planTimeout,
-        @DefaultValue("5s") Duration textsTimeout) {
+        @DefaultValue("5s") Duration textsTimeout,
+        @DefaultValue("false") boolean planAsSuperuser) {
 
     private static final Duration MAX_TIMEOUT = Duration.ofMinutes(10);
 
@@ -63,7 +68,8 @@ public record QueryInsightsProperties(@Min(1) @Max(1000) @DefaultValue("50") int
 
     /** The defaults, with these two settings of query_stats. */
     public QueryInsightsProperties(int topStatements, boolean includeOwnStatements) {
-        this(topStatements, includeOwnStatements, 10, Duration.ofDays(1), Duration.ofSeconds(10), Duration.ofSeconds(5), Duration.ofSeconds(5));
+        this(topStatements, includeOwnStatements, 10, Duration.ofDays(1), Duration.ofSeconds(10), Duration.ofSeconds(5),
+                Duration.ofSeconds(5), false);
     }
 
     private static void requireWithin(String name, Duration value, Duration max) {

@@ -22,7 +22,13 @@ import java.util.Map;
  * session's one planning capability ({@link io.pgharvest.nativemetric.GenericPlans}: a read-only
  * transaction, the plan timeout) and stored redacted with a hash of its shape ({@link PlanDocument}).
  * A statement whose plan failed (a temporary table of another session, a timeout) is not asked
- * again within that time either. Used by the source's reaper thread only.
+ * again within that time either.
+ *
+ * <p>Plans are asked per source, on the source's own session, also when several databases of an
+ * instance collect query_plans (unlike query_stats and query_texts, which read the instance-wide
+ * pg_stat_statements once for all of them): a statement is planned in the database it ran in,
+ * where its names resolve to that database's tables, and a session plans only in its own database.
+ * Used by the source's reaper thread only.
  */
 final class QueryPlansCollector implements NativeMetric.Collector {
 
@@ -31,6 +37,8 @@ final class QueryPlansCollector implements NativeMetric.Collector {
     private final Duration planEvery;
     private final Duration timeout;
     private final PlanBudget budget;
+    /** Whether a superuser's session may plan ({@link io.pgharvest.nativemetric.GenericPlans}). */
+    private final boolean asSuperuser;
     /** Query id -> when its plan was last asked (at most planEvery's worth of ids). */
     private final Map<Long, Instant> asked = new HashMap<>();
 
@@ -41,10 +49,24 @@ final class QueryPlansCollector implements NativeMetric.Collector {
      * @param timeout the server's statement timeout for one plan
      */
     QueryPlansCollector(int statements, Duration planEvery, Duration budgetPerHour, Duration timeout) {
+        this(statements, planEvery, budgetPerHour, timeout, false);
+    }
+
+    /**
+     * @param statements how many top statements to consider on a read
+     * @param planEvery how long a plan stands before the statement is planned again
+     * @param budgetPerHour the planning time allowed per hour
+     * @param timeout the server's statement timeout for one plan
+     * @param asSuperuser whether to plan when the session's role is a superuser (unsafe: the plan
+     *     runs a database owner's functions with the session's rights)
+     */
+    QueryPlansCollector(int statements, Duration planEvery, Duration budgetPerHour, Duration timeout,
+            boolean asSuperuser) {
         this.statements = statements;
         this.planEvery = planEvery;
         this.budget = new PlanBudget(budgetPerHour);
         this.timeout = timeout;
+        this.asSuperuser = asSuperuser;
     }
 
     @Override
@@ -65,7 +87,7 @@ final class QueryPlansCollector implements NativeMetric.Collector {
             asked.put(queryId, now);
             long started = System.nanoTime();
             try {
-                rows.add(row(queryId, PlanDocument.of(target.plans().genericPlan(text, timeout)), target.database()));
+                rows.add(row(queryId, PlanDocument.of(target.plans().genericPlan(text, timeout, asSuperuser)), target.database()));
             } catch (SQLException e) {
                 if (isSessionLost(e)) {
                     throw e;

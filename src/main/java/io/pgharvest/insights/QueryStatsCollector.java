@@ -32,8 +32,6 @@ import java.util.Set;
  */
 final class QueryStatsCollector implements NativeMetric.Collector {
 
-    private static final String OWN_ROLES_SQL = "select session_user::text as login_role, current_user::text as acting_role";
-
     private final int top;
     private final boolean includeOwnStatements;
     /** The extension in this source's database; null until found, or while it is missing there. */
@@ -155,8 +153,7 @@ final class QueryStatsCollector implements NativeMetric.Collector {
 
     private Set<String> ownRoles(NativeTarget target) throws SQLException {
         if (ownRoles == null) {
-            Map<String, Object> row = target.sql().query(OWN_ROLES_SQL).getFirst();
-            ownRoles = Set.copyOf(List.of(String.valueOf(row.get("login_role")), String.valueOf(row.get("acting_role"))));
+            ownRoles = OwnRoles.of(target.sql());
         }
         return ownRoles;
     }

@@ -1,15 +1,18 @@
 package io.pgharvest.insights;
 
 import io.pgharvest.model.Measurement;
+import io.pgharvest.nativemetric.InstanceShelf;
 import io.pgharvest.nativemetric.NativeMetric;
 import io.pgharvest.nativemetric.NativeTarget;
 import java.sql.SQLException;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * query_texts for one source: the normalized text of each query ID of the source's database once,
@@ -21,15 +24,26 @@ import java.util.Map;
  * reaper's literal redaction like every {@code query} column ({@code model.QueryTextRedaction}).
  * Plain reads' texts are also kept for query_plans ({@link StatementBook}). Statements that only
  * pgharvest's own roles ran are left out unless {@code include-own-statements} is on, as in query_stats.
- * Used by the source's reaper thread only.
+ *
+ * <p>pg_stat_statements' texts are instance-wide like its statistics, so while query_texts is
+ * collected on several databases of one instance they are read once per instance and interval by
+ * one member whose database has the extension, for every member's database ({@link InstanceTexts}),
+ * and each member takes its own database's part; a database without the extension gets its texts
+ * that way too. Collected on one database only (or on an unknown instance), the source reads its
+ * own database's texts. Used by the source's reaper thread only.
  */
 final class QueryTextsCollector implements NativeMetric.Collector {
 
     private final Duration timeout;
     private final boolean includeOwnStatements;
     private StatementsExtension extension;
-    /** Query id -> hashtext() of its text, as of the previous read. */
+    /** Why the extension cannot be read in this source's database; null unless it is missing. */
+    private NativeMetric.Unavailable missing;
+    /** Query id -> hashtext() of its text, as of the previous read; replaced, never changed. */
     private Map<Long, Integer> known = Map.of();
+    /** The instance-wide read {@link #known} came from; null when it came from this source's own read. */
+    private InstanceTexts.Read taken;
+    private Set<String> ownRoles;
 
     /** @param timeout the time limit of the texts read (the server reads its query text file for it) */
     QueryTextsCollector(Duration timeout) {
@@ -48,8 +62,63 @@ final class QueryTextsCollector implements NativeMetric.Collector {
 
     @Override
     public List<Measurement.Row> collect(NativeTarget target) throws Exception {
-        if (extension == null) {
-            extension = StatementsExtension.find(target.sql(), target.database());
+        InstanceShelf shelf = target.instanceShelf();
+        if (!shelf.isShared()) {
+            taken = null;
+            return readOwnDatabase(target);
+        }
+        InstanceTexts texts = shelf.item(InstanceTexts.class, InstanceTexts::new);
+        register(texts, target);
+        Instant now = target.now();
+        InstanceTexts.Read read = texts.reusable(target.interval(), now, taken, null)
+                .filter(r -> r.covers(target.source(), known)).orElse(null);
+        if (read == null) {
+            // A database known to lack the extension is looked at again only when nobody else can read.
+            StatementsExtension found = missing != null && texts.hasReader(target.interval(), now)
+                    ? null : extension(target);
+            if (found == null) {
+                if (!texts.hasReader(target.interval(), now)) {
+                    throw new NativeMetric.Unavailable(missing.getMessage() + "; no other database of this instance"
+                            + " that collects query_texts has it either");
+                }
+                return List.of(); // the next read of a member with the extension covers this database
+            }
+            texts.readerSeen(now);
+            if (!texts.tryClaim(now, now.plus(target.interval()))) {
+                return List.of(); // another member is reading, this database included
+            }
+            try {
+                read = readInstance(target, found, texts.members(now));
+                texts.publish(read);
+            } finally {
+                texts.release();
+            }
+        }
+        taken = read;
+        List<Measurement.Row> rows = take(read.textsOf(target.database()), target);
+        register(texts, target);
+        return rows;
+    }
+
+    private void register(InstanceTexts texts, NativeTarget target) {
+        texts.register(target.source(), new InstanceTexts.Member(target.database(), known, target.now(),
+                target.interval()));
+    }
+
+    /** The texts of every member's database, read through this source's session. */
+    private InstanceTexts.Read readInstance(NativeTarget target, StatementsExtension found,
+            Map<String, InstanceTexts.Member> members) throws SQLException {
+        Object[] knownTexts = InstanceTexts.knownTexts(members);
+        List<Map<String, Object>> rows = read(target, found.instanceTextsSql(includeOwnStatements),
+                InstanceTexts.databases(members), knownTexts[0], knownTexts[1], knownTexts[2]);
+        return InstanceTexts.Read.of(target.now(), members, InstanceTexts.byDatabase(rows));
+    }
+
+    /** This database's texts, read through this source's session (the metric is not shared). */
+    private List<Measurement.Row> readOwnDatabase(NativeTarget target) throws Exception {
+        StatementsExtension found = extension(target);
+        if (found == null) {
+            throw missing;
         }
         long[] ids = new long[known.size()];
         int[] hashes = new int[known.size()];
@@ -58,34 +127,75 @@ final class QueryTextsCollector implements NativeMetric.Collector {
             ids[i] = entry.getKey();
             hashes[i++] = entry.getValue();
         }
-        List<Map<String, Object>> read;
-        try {
-            read = target.sql().query(timeout, extension.textsSql(includeOwnStatements), ids, hashes);
-        } catch (SQLException e) {
-            if (StatementsExtension.CHANGED_STATES.contains(e.getSQLState())) {
-                extension = null;
-            }
-            throw e;
+        var texts = new ArrayList<InstanceTexts.Text>();
+        for (Map<String, Object> row : read(target, found.textsSql(includeOwnStatements), ids, hashes)) {
+            texts.add(new InstanceTexts.Text(((Number) row.get("queryid")).longValue(),
+                    ((Number) row.get("text_hash")).intValue(), (String) row.get("query"), null));
         }
+        return take(texts, target);
+    }
+
+    /**
+     * The rows of the texts that are new to this source, and what it knows from now on: every id
+     * of the read but those only pgharvest's own roles ran (the read leaves out the reading
+     * session's roles; a member logged in as another role leaves out its own here).
+     */
+    private List<Measurement.Row> take(List<InstanceTexts.Text> texts, NativeTarget target) throws SQLException {
+        Set<String> own = includeOwnStatements ? Set.of() : ownRoles(target, texts);
         StatementBook book = target.shelf().item(StatementBook.class, StatementBook::new);
-        var seen = HashMap.<Long, Integer>newHashMap(read.size());
+        var seen = HashMap.<Long, Integer>newHashMap(texts.size());
         var rows = new ArrayList<Measurement.Row>();
-        for (Map<String, Object> row : read) {
-            long queryId = ((Number) row.get("queryid")).longValue();
-            int hash = ((Number) row.get("text_hash")).intValue();
-            seen.put(queryId, hash);
-            if (row.get("query") instanceof String text) {
-                book.text(queryId, text);
+        for (InstanceTexts.Text text : texts) {
+            if (text.roles() != null && own.containsAll(text.roles())) {
+                continue;
+            }
+            seen.put(text.queryId(), text.hash());
+            Integer knownHash = known.get(text.queryId());
+            if (text.text() != null && (knownHash == null || knownHash != text.hash())) {
+                book.text(text.queryId(), text.text());
                 var values = new LinkedHashMap<String, Object>();
-                values.put("query", text);
-                values.put("text_hash", hash);
-                rows.add(new Measurement.Row(values, Map.of("queryid", Long.toString(queryId), "dbname",
+                values.put("query", text.text());
+                values.put("text_hash", text.hash());
+                rows.add(new Measurement.Row(values, Map.of("queryid", Long.toString(text.queryId()), "dbname",
                         target.database())));
             }
         }
         known = seen;
         book.retainTexts(seen.keySet());
         return rows;
+    }
+
+    private List<Map<String, Object>> read(NativeTarget target, String sql, Object... parameters)
+            throws SQLException {
+        try {
+            return target.sql().query(timeout, sql, parameters);
+        } catch (SQLException e) {
+            if (StatementsExtension.CHANGED_STATES.contains(e.getSQLState())) {
+                extension = null; // dropped, moved or updated: look it up again on the next tick
+            }
+            throw e;
+        }
+    }
+
+    /** This session's roles, asked only when a read holds roles to compare (another member's read). */
+    private Set<String> ownRoles(NativeTarget target, List<InstanceTexts.Text> texts) throws SQLException {
+        if (ownRoles == null && texts.stream().anyMatch(t -> t.roles() != null)) {
+            ownRoles = OwnRoles.of(target.sql());
+        }
+        return ownRoles == null ? Set.of() : ownRoles;
+    }
+
+    /** The extension in this source's database, looked up once; null (and {@link #missing} set) when it is not there. */
+    private StatementsExtension extension(NativeTarget target) throws SQLException {
+        if (extension == null) {
+            try {
+                extension = StatementsExtension.find(target.sql(), target.database());
+                missing = null;
+            } catch (NativeMetric.Unavailable e) {
+                missing = e;
+            }
+        }
+        return extension;
     }
 
     /** How many query ids this collector knows (its state). */

@@ -1,5 +1,6 @@
 package io.pgharvest.insights;
 
+import io.pgharvest.model.RowValues;
 import java.time.Instant;
 import java.util.HashMap;
 import java.util.List;
@@ -47,44 +48,117 @@ record StatementSnapshot(Instant at, long dealloc, Long statsReset, List<Stateme
             List<Map<String, Object>> rows, boolean split) {
         List<StatementCounter> read = List.copyOf(counters);
         int size = read.size();
-        String[] fields = new String[size];
-        for (int i = 0; i < size; i++) {
-            fields[i] = read.get(i).field();
-        }
+        var cells = new Cells(read);
         long dealloc = 0;
         Long statsReset = null;
         var all = HashMap.<StatementKey, double[]>newHashMap(split ? 0 : rows.size());
         var byDatabase = new HashMap<String, Map<StatementKey, double[]>>();
         var roleNames = new HashMap<Long, String>();
+        // The instance-wide read comes ordered by database, so the split looks a database up once
+        // per database, not once per entry; any order still splits right.
+        String database = null;
+        Map<StatementKey, double[]> entries = all;
+        long lastUserId = Long.MIN_VALUE;
         for (Map<String, Object> row : rows) {
-            dealloc = row.get("dealloc") instanceof Number n ? n.longValue() : 0;
-            statsReset = row.get("stats_reset") instanceof Number n ? n.longValue() : null;
-            if (!(row.get("queryid") instanceof Number queryId)) {
+            cells.row(row);
+            dealloc = cells.get(Cells.DEALLOC) instanceof Number n ? n.longValue() : 0;
+            statsReset = cells.get(Cells.STATS_RESET) instanceof Number n ? n.longValue() : null;
+            if (!(cells.get(Cells.QUERY_ID) instanceof Number queryId)) {
                 continue; // the one row of an empty pg_stat_statements
             }
-            Map<StatementKey, double[]> entries = all;
             if (split) {
-                if (!(row.get("datname") instanceof String database)) {
+                if (!(cells.get(Cells.DATNAME) instanceof String name)) {
                     continue; // an entry of a database dropped since
                 }
-                entries = byDatabase.computeIfAbsent(database, d -> new HashMap<>());
+                if (!name.equals(database)) {
+                    database = name;
+                    entries = byDatabase.computeIfAbsent(name, d -> new HashMap<>());
+                }
             }
-            long userId = ((Number) row.get("userid")).longValue();
-            var key = new StatementKey(queryId.longValue(), userId, Boolean.TRUE.equals(row.get("toplevel")));
+            long userId = ((Number) cells.get(Cells.USER_ID)).longValue();
+            var key = new StatementKey(queryId.longValue(), userId, Boolean.TRUE.equals(cells.get(Cells.TOPLEVEL)));
             double[] values = new double[size + 1];
             for (int i = 0; i < size; i++) {
-                values[i] = row.get(fields[i]) instanceof Number n ? n.doubleValue() : 0;
+                values[i] = cells.get(Cells.FIXED + i) instanceof Number n ? n.doubleValue() : 0;
             }
-            values[size] = row.get("stats_since") instanceof Number n ? n.doubleValue() : Double.NaN;
+            values[size] = cells.get(Cells.STATS_SINCE) instanceof Number n ? n.doubleValue() : Double.NaN;
             entries.put(key, values);
-            roleNames.computeIfAbsent(userId, id -> String.valueOf(row.get("rolname")));
+            if (userId != lastUserId) {
+                lastUserId = userId;
+                roleNames.putIfAbsent(userId, String.valueOf(cells.get(Cells.ROLNAME)));
+            }
         }
         Map<Long, String> roles = Map.copyOf(roleNames);
         var empty = new StatementSnapshot(at, dealloc, statsReset, read, split ? Map.of() : all, roles);
         var snapshots = HashMap.<String, StatementSnapshot>newHashMap(byDatabase.size());
-        byDatabase.forEach((database, entries) ->
-                snapshots.put(database, new StatementSnapshot(at, empty.dealloc(), empty.statsReset(), read, entries, roles)));
+        byDatabase.forEach((name, kept) ->
+                snapshots.put(name, new StatementSnapshot(at, empty.dealloc(), empty.statsReset(), read, kept, roles)));
         return new InstanceStatements.Read(at, empty, Map.copyOf(snapshots));
+    }
+
+    /**
+     * The cells of the statistics read's rows by position: a row of the engine's reads
+     * ({@link RowValues}) is read by column index, resolved once per result instead of a name
+     * look-up per cell (thousands of rows of ~30 cells per instance-wide read); any other map by name.
+     */
+    private static final class Cells {
+        static final int DEALLOC = 0;
+        static final int STATS_RESET = 1;
+        static final int QUERY_ID = 2;
+        static final int USER_ID = 3;
+        static final int TOPLEVEL = 4;
+        static final int ROLNAME = 5;
+        static final int DATNAME = 6;
+        static final int STATS_SINCE = 7;
+        static final int FIXED = 8;
+
+        private final String[] names;
+        private RowValues.Columns resolvedFor;
+        private int[] index;
+        private RowValues values;
+        private Map<String, Object> map;
+
+        Cells(List<StatementCounter> counters) {
+            names = new String[FIXED + counters.size()];
+            System.arraycopy(new String[] {"dealloc", "stats_reset", "queryid", "userid", "toplevel", "rolname",
+                "datname", "stats_since"}, 0, names, 0, FIXED);
+            for (int i = 0; i < counters.size(); i++) {
+                names[FIXED + i] = counters.get(i).field();
+            }
+        }
+
+        void row(Map<String, Object> row) {
+            if (row instanceof RowValues rv) {
+                if (rv.columns() != resolvedFor) {
+                    resolve(rv.columns());
+                }
+                values = rv;
+                map = null;
+            } else {
+                values = null;
+                map = row;
+            }
+        }
+
+        Object get(int cell) {
+            if (values == null) {
+                return map.get(names[cell]);
+            }
+            int i = index[cell];
+            return i < 0 ? null : values.value(i);
+        }
+
+        private void resolve(RowValues.Columns columns) {
+            var at = new HashMap<String, Integer>();
+            for (int i = 0; i < columns.size(); i++) {
+                at.put(columns.name(i), i);
+            }
+            index = new int[names.length];
+            for (int cell = 0; cell < names.length; cell++) {
+                index[cell] = at.getOrDefault(names[cell], -1);
+            }
+            resolvedFor = columns;
+        }
     }
 
     /**

@@ -88,6 +88,38 @@ record StatementsExtension(String schema, String version, List<ReadCounter> coun
     }
 
     /**
+     * The texts of several databases of the instance at once (query_texts' read per instance,
+     * {@link InstanceTexts}): one row per database and query id of the databases named (parameter 1,
+     * text[]), with a hash of its text and the text itself unless the (database, query id) is among
+     * the known ones (parameters 2-4: text[], int8[], int4[]) with the same hash; ordered by
+     * database. Without {@code includeOwnStatements} the entries of the reading session's roles are
+     * left out, and each row carries the names of the roles whose entries hold the id
+     * ({@code roles}), so that a member logged in as another role leaves out the ids only its
+     * roles ran; with it, {@code roles} is null.
+     */
+    String instanceTextsSql(boolean includeOwnStatements) {
+        return """
+                select d.datname::text as datname, s.queryid, hashtext(s.query) as text_hash,
+                       case when k.text_hash is distinct from hashtext(s.query) then s.query end as query, s.roles
+                  from (select distinct on (p.dbid, p.queryid) p.dbid, p.queryid::int8 as queryid, p.query, %s as roles
+                          from %s.pg_stat_statements(true) p%s
+                         where p.dbid in (select o.oid from pg_catalog.pg_database o where o.datname = any(?::text[]))
+                           and p.queryid is not null%s
+                         order by p.dbid, p.queryid) s
+                  join pg_catalog.pg_database d on d.oid = s.dbid
+                  left join unnest(?::text[], ?::int8[], ?::int4[]) as k(datname, queryid, text_hash)
+                    on k.datname = d.datname and k.queryid = s.queryid
+                 order by d.datname
+                """.formatted(
+                includeOwnStatements ? "null::text[]"
+                        : "array_agg(coalesce(r.rolname::text, p.userid::text)) over (partition by p.dbid, p.queryid)",
+                quotedSchema(),
+                includeOwnStatements ? "" : "\n                          left join pg_catalog.pg_roles r on r.oid = p.userid",
+                includeOwnStatements ? "" : "\n                           and p.userid not in"
+                        + " (select o.oid from pg_catalog.pg_roles o where o.rolname in (session_user, current_user))");
+    }
+
+    /**
      * The statistics without texts ({@code pg_stat_statements(false)}: the server does not read its
      * query text file), with the extension's dealloc count and last reset on every row, and one row
      * of nulls when there are no entries. Times as epoch microseconds, counters as float8 (exact for
@@ -129,7 +161,9 @@ record StatementsExtension(String schema, String version, List<ReadCounter> coun
             sql.append("\n       and s.userid not in (select o.oid from pg_catalog.pg_roles o"
                     + " where o.rolname in (session_user, current_user))");
         }
-        return sql.append("\n  ) s on true").toString();
+        sql.append("\n  ) s on true");
+        // By database, so that the split looks each database up once (StatementSnapshot.byDatabase).
+        return (wholeInstance ? sql.append("\n order by s.datname") : sql).toString();
     }
 
     private String quotedSchema() {

@@ -55,10 +55,16 @@ public interface SourceSession extends AutoCloseable {
      * The generic plan (EXPLAIN, FORMAT JSON) of one plain read, {@code $n} parameters and all, asked
      * in a read-only transaction of its own under {@code timeout}; a text that is not one SELECT or
      * WITH ... SELECT is refused unsent ({@code model.sql.PlainRead}). An endpoint that is not a
-     * PostgreSQL server refuses every text.
+     * PostgreSQL server refuses every text. A session whose role is a superuser refuses unless
+     * {@code asSuperuser}: planning runs functions a database owner wrote with the session's rights.
      */
-    default String genericPlan(String statement, Duration timeout) throws SQLException {
+    default String genericPlan(String statement, Duration timeout, boolean asSuperuser) throws SQLException {
         throw new SQLException("generic plans need a PostgreSQL server", "0A000");
+    }
+
+    /** {@link #genericPlan(String, Duration, boolean)}, never as a superuser. */
+    default String genericPlan(String statement, Duration timeout) throws SQLException {
+        return genericPlan(statement, timeout, false);
     }
 
     /** What {@code error}, thrown by this session, says about it. */

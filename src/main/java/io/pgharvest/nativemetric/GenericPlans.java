@@ -14,14 +14,18 @@ import java.time.Duration;
 public interface GenericPlans {
 
     /** Refuses every statement: a peer that is not a PostgreSQL server. */
-    GenericPlans NONE = (statement, timeout) -> {
+    GenericPlans NONE = (statement, timeout, asSuperuser) -> {
         throw new SQLException("generic plans need a PostgreSQL server", "0A000");
     };
 
     /**
      * @param statement a normalized statement text ({@code $n} for its parameters)
      * @param timeout the server's statement timeout for the plan
+     * @param asSuperuser whether a session whose role is a superuser may plan. Planning runs code a
+     *     database owner can write (their immutable functions and operators folded into constants,
+     *     their views' expressions) with the session's rights, so a superuser's session refuses
+     *     unless the operator said so ({@code pgharvest.query-insights.plan-as-superuser})
      * @return the plan as EXPLAIN (FORMAT JSON) gives it
      */
-    String genericPlan(String statement, Duration timeout) throws SQLException;
+    String genericPlan(String statement, Duration timeout, boolean asSuperuser) throws SQLException;
 }

@@ -6,7 +6,6 @@ import io.pgharvest.discovery.DiscoveryProperties;
 import io.pgharvest.discovery.SourceDiscoverer;
 import io.pgharvest.discovery.SourceExpansion;
 import io.pgharvest.kind.EndpointRegistry;
-import io.pgharvest.kind.ResultLimits;
 import io.pgharvest.kind.SessionSettings;
 import io.pgharvest.model.MeasurementPublisher;
 import io.pgharvest.nativemetric.NativeMetricRegistry;
@@ -27,7 +26,7 @@ class ReaperConfiguration {
     SessionSettings sessionSettings(ReaperProperties properties, HarvestProperties harvest, SecurityProperties security) {
         return new SessionSettings(harvest.connectTimeout(), properties.defaultStatementTimeout(),
                 properties.lockTimeout(), properties.socketTimeout(), properties.refusePrivilegedSources(),
-                security.allowSuperuserSources(), new ResultLimits(properties.maxResultRows()));
+                security.allowSuperuserSources(), properties.resultLimits());
     }
 
     /** Every {@link SourceDiscoverer} component expands the kinds it names; the others stand for themselves. */

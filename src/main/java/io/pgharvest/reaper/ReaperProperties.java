@@ -6,6 +6,7 @@ import java.time.Duration;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.ConstructorBinding;
 import org.springframework.boot.context.properties.bind.DefaultValue;
+import org.springframework.util.unit.DataSize;
 import org.springframework.validation.annotation.Validated;
 
 /**
@@ -37,6 +38,10 @@ import org.springframework.validation.annotation.Validated;
  * @param maxResultRows rows one metric may return on one tick (1 to 10,000,000); a metric that
  *     returns more fails alone with an error naming this property, and the server stops sending
  *     its rows at the limit
+ * @param maxResultBytes bytes of rows one metric's result may hold as the server sends them (1KB
+ *     to 1GB, default 64MB); past it the rest of that result's rows are read and dropped before
+ *     they are allocated, and the metric fails alone with an error naming this property while the
+ *     session and the other metrics of its round trip carry on
  */
 @Validated
 @ConfigurationProperties("pgharvest.reaper")
@@ -53,7 +58,8 @@ public record ReaperProperties(
         @DefaultValue("false") boolean refusePrivilegedSources,
         @DefaultValue("2") int maxExtraRoundTrips,
         @NotNull @DefaultValue("2m") Duration maxStretch,
-        @DefaultValue("100000") int maxResultRows) {
+        @DefaultValue("100000") int maxResultRows,
+        @NotNull @DefaultValue("64MB") DataSize maxResultBytes) {
 
     @ConstructorBinding
     public ReaperProperties {
@@ -75,6 +81,11 @@ public record ReaperProperties(
             throw new IllegalArgumentException("pgharvest.reaper.max-result-rows must be between 1 and 10000000, got "
                     + maxResultRows);
         }
+        if (maxResultBytes != null && (maxResultBytes.compareTo(MIN_RESULT_BYTES) < 0
+                || maxResultBytes.compareTo(MAX_RESULT_BYTES) > 0)) {
+            throw new IllegalArgumentException("pgharvest.reaper.max-result-bytes must be between 1KB and 1GB, got "
+                    + maxResultBytes.toBytes() + " bytes");
+        }
         if (socketTimeout != null && defaultStatementTimeout != null
                 && socketTimeout.compareTo(defaultStatementTimeout) <= 0) {
             throw new IllegalArgumentException("pgharvest.reaper.socket-timeout (" + socketTimeout
@@ -82,14 +93,22 @@ public record ReaperProperties(
         }
     }
 
-    /** The engine's settings with the default result limit (100,000 rows per metric). */
+    private static final DataSize MIN_RESULT_BYTES = DataSize.ofKilobytes(1);
+    private static final DataSize MAX_RESULT_BYTES = DataSize.ofGigabytes(1);
+
+    /** The engine's settings with the default result limits (100,000 rows and 64 MB per metric). */
     public ReaperProperties(Duration minTickPeriod, Duration defaultStatementTimeout, Duration lockTimeout,
             Duration socketTimeout, Duration reconnectBackoffMin, Duration reconnectBackoffMax, Duration soloBackoffMax,
             Duration factsRefreshInterval, Duration shutdownTimeout, boolean refusePrivilegedSources,
             int maxExtraRoundTrips, Duration maxStretch) {
         this(minTickPeriod, defaultStatementTimeout, lockTimeout, socketTimeout, reconnectBackoffMin, reconnectBackoffMax,
                 soloBackoffMax, factsRefreshInterval, shutdownTimeout, refusePrivilegedSources, maxExtraRoundTrips,
-                maxStretch, ResultLimits.DEFAULT.maxRows());
+                maxStretch, ResultLimits.DEFAULT.maxRows(), DataSize.ofBytes(ResultLimits.DEFAULT.maxBytes()));
+    }
+
+    /** The result limits as the sessions take them. */
+    public ResultLimits resultLimits() {
+        return new ResultLimits(maxResultRows, maxResultBytes.toBytes());
     }
 
     private static void requirePositive(String property, Duration value) {

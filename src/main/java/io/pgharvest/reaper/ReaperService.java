@@ -7,7 +7,6 @@ import io.pgharvest.kind.EndpointRegistry;
 import io.pgharvest.model.ConfigSnapshot;
 import io.pgharvest.model.DiscoveryStatus;
 import io.pgharvest.model.MeasurementPublisher;
-import io.pgharvest.model.MetricRuntimeStatus;
 import io.pgharvest.model.SessionState;
 import io.pgharvest.model.Source;
 import io.pgharvest.model.SourceOwner;
@@ -23,12 +22,12 @@ import io.pgharvest.reaper.tick.ReaperConfig;
 import io.pgharvest.reaper.tick.ReaperMeters;
 import io.pgharvest.store.ConfigStore;
 import io.pgharvest.support.Backoff;
+import io.pgharvest.support.ChangeFollower;
 import io.pgharvest.support.ChangeNotifier;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.HashMap;
@@ -59,7 +58,6 @@ public class ReaperService implements SmartLifecycle {
     /** Starts after the sinks (so nothing is produced before they accept) and stops before them. */
     public static final int PHASE = Integer.MAX_VALUE - 100;
     private static final Logger log = LoggerFactory.getLogger(ReaperService.class);
-    private static final Duration WATCH_TIMEOUT = Duration.ofMinutes(1);
     /** How long after a discovered role change the members of its set re-read their role every tick. */
     static final Duration ROLE_SETTLE_WINDOW = Duration.ofSeconds(30);
     /**
@@ -78,7 +76,7 @@ public class ReaperService implements SmartLifecycle {
     private final TickTimer timer;
     private final SourceExpansion expansion;
     /** Last status of reapers retired recently, for the status of discovering sources. */
-    private final Map<String, Retired> retired = new ConcurrentHashMap<>();
+    private final RetiredStatuses retired;
     private final ReentrantLock reconcileLock = new ReentrantLock();
     private final Map<String, SourceReaper> reapers = new ConcurrentHashMap<>();
     private final EarlyStarts earlyStarts = new EarlyStarts();
@@ -87,15 +85,7 @@ public class ReaperService implements SmartLifecycle {
     private final Map<String, SourceExpansion.Collected> discoveredBy = new HashMap<>();
     /** The fleet lease each started reaper runs under, until that reaper has stopped and released it. */
     private final Map<SourceReaper, String> leaseByReaper = new ConcurrentHashMap<>();
-    /**
-     * The last status each source published, to compare the next one with. The previous status,
-     * not the last one that woke blocking queries: significance compares fields for equality, so
-     * the answer is the same, and this holds the object the reaper publishes anyway instead of a
-     * second status per source (35,000 metric statuses at 300 sources).
-     */
-    private final Map<String, SourceRuntimeStatus> lastStatus = new ConcurrentHashMap<>();
-    private final AtomicLong statusIndex = new AtomicLong(1);
-    private final ChangeNotifier statusChanges = new ChangeNotifier(1);
+    private final StatusChanges statusChanges = new StatusChanges();
     private volatile boolean running;
     private volatile Thread watcher;
     private volatile Thread ownershipWatcher;
@@ -141,6 +131,7 @@ public class ReaperService implements SmartLifecycle {
         this.properties = properties;
         this.timer = timer;
         this.expansion = expansion;
+        this.retired = new RetiredStatuses(expansion.properties().retiredStatusRetention(), timer::now);
         this.context = new ReaperContext(publisher, new ReaperMeters(registry), new InstanceRegistry(), endpoints,
                 properties.defaultStatementTimeout(),
                 properties.minTickPeriod(),
@@ -166,9 +157,17 @@ public class ReaperService implements SmartLifecycle {
             reconcile(snapshot);
             // Watch from the index just applied, so a change made in between is not missed.
             long applied = snapshot.index();
-            watcher = Thread.ofVirtual().name("reaper-config-watcher").start(() -> watchStore(applied));
-            long owned = ownership.changes().index();
-            ownershipWatcher = Thread.ofVirtual().name("reaper-ownership-watcher").start(() -> watchOwnership(owned));
+            watcher = ChangeFollower.start("reaper-config-watcher", store.changes(), applied, index -> {
+                ConfigSnapshot changed = store.snapshot();
+                reconcile(changed);
+                return changed.index();
+            }, "Could not apply a configuration change");
+            // Sources move between this instance and others in a fleet.
+            ownershipWatcher = ChangeFollower.start("reaper-ownership-watcher", ownership.changes(),
+                    ownership.changes().index(), index -> {
+                        reconcile(store.snapshot());
+                        return index;
+                    }, "Could not apply a change of source ownership");
         } finally {
             reconcileLock.unlock();
         }
@@ -221,8 +220,7 @@ public class ReaperService implements SmartLifecycle {
         if (reaper != null) {
             return Optional.of(reaper.status());
         }
-        Retired gone = retired.get(source);
-        return gone == null || expired(gone) ? Optional.empty() : Optional.of(gone.status());
+        return retired.status(source);
     }
 
     /**
@@ -237,12 +235,7 @@ public class ReaperService implements SmartLifecycle {
                 SessionState state = reaper == null ? null : reaper.status().state();
                 members.add(new DiscoveryStatus.Member(member.name(), member.role(), state, null));
             }
-            retired.values().stream()
-                    .filter(r -> configuredSource.equals(r.owner()) && !expired(r))
-                    .filter(r -> !reapers.containsKey(r.status().source()))
-                    .sorted(java.util.Comparator.comparing((Retired r) -> r.status().source()))
-                    .forEach(r -> members.add(new DiscoveryStatus.Member(r.status().source(), r.role(),
-                            SessionState.STOPPED, r.at())));
+            members.addAll(retired.membersOf(configuredSource, reapers::containsKey));
             return found.withMembers(members);
         });
     }
@@ -254,52 +247,16 @@ public class ReaperService implements SmartLifecycle {
 
     /** The fleet's view of some source's owner changed: blocking status queries answer. */
     public void fleetStatusChanged() {
-        bumpStatusIndex();
+        statusChanges.advance();
     }
 
     /** Advanced whenever some source's status changes in a way an operator cares about. */
     public ChangeNotifier statusChanges() {
-        return statusChanges;
+        return statusChanges.notifier();
     }
 
     int reaperCount() {
         return reapers.size();
-    }
-
-    private void watchStore(long applied) {
-        long seen = applied;
-        while (running) {
-            try {
-                long index = store.changes().awaitAbove(seen, WATCH_TIMEOUT);
-                if (index != seen && running) {
-                    ConfigSnapshot snapshot = store.snapshot();
-                    reconcile(snapshot);
-                    seen = snapshot.index();
-                }
-            } catch (InterruptedException e) {
-                return;
-            } catch (RuntimeException e) {
-                log.error("Could not apply a configuration change; will retry on the next change", e);
-            }
-        }
-    }
-
-    /** Starts and stops reapers as sources move between this instance and others. */
-    private void watchOwnership(long applied) {
-        long seen = applied;
-        while (running) {
-            try {
-                long index = ownership.changes().awaitAbove(seen, WATCH_TIMEOUT);
-                if (index != seen && running) {
-                    seen = index;
-                    reconcile(store.snapshot());
-                }
-            } catch (InterruptedException e) {
-                return;
-            } catch (RuntimeException e) {
-                log.error("Could not apply a change of source ownership; will retry on the next change", e);
-            }
-        }
     }
 
     /** Brings the set of reapers in line with {@code snapshot}; idempotent. */
@@ -333,7 +290,7 @@ public class ReaperService implements SmartLifecycle {
                     log.error("Source {} is not collected: {}", source.name(), e.getMessage());
                 }
             }
-            retired.values().removeIf(this::expired);
+            retired.forgetExpired();
             for (var name : List.copyOf(reapers.keySet())) {
                 if (!wanted.containsKey(name)) {
                     retire(name);
@@ -352,7 +309,7 @@ public class ReaperService implements SmartLifecycle {
                     }
                 });
             }
-            bumpStatusIndex(); // configured state (enabled, selections) is part of every status
+            statusChanges.advance(); // configured state (enabled, selections) is part of every status
         } finally {
             reconcileLock.unlock();
         }
@@ -365,7 +322,7 @@ public class ReaperService implements SmartLifecycle {
             if (!leases.acquire(lease)) {
                 return;
             }
-            retired.remove(name);
+            retired.forget(name);
             var reaper = new SourceReaper(config, context, timer);
             leaseByReaper.put(reaper, lease);
             Instant previousTick = leases.previousTick(lease);
@@ -392,13 +349,12 @@ public class ReaperService implements SmartLifecycle {
     private void retire(String name) {
         SourceReaper reaper = reapers.remove(name);
         configs.remove(name);
-        lastStatus.remove(name);
+        statusChanges.forget(name);
         SourceExpansion.Collected was = discoveredBy.remove(name);
-        bumpStatusIndex();
+        statusChanges.advance();
         if (reaper != null && was != null && was.discoveredBy() != null) {
             // A configured source's status comes from the store once it is gone or disabled.
-            retired.put(name, new Retired(reaper.status().withState(SessionState.STOPPED, null, null),
-                    was.discoveredBy(), was.role(), timer.now()));
+            retired.retire(reaper.status(), was.discoveredBy(), was.role());
         }
         if (reaper != null) {
             reaper.stop();
@@ -419,50 +375,10 @@ public class ReaperService implements SmartLifecycle {
         }
     }
 
-    private boolean expired(Retired gone) {
-        return !gone.at().plus(expansion.properties().retiredStatusRetention()).isAfter(timer.now());
-    }
-
-    /** A retired discovered source's last status, who discovered it and when it was retired. */
-    private record Retired(SourceRuntimeStatus status, String owner, String role, Instant at) {
-    }
-
     private void statusChanged(SourceRuntimeStatus status) {
-        if (!reapers.containsKey(status.source())) {
-            return;
+        if (reapers.containsKey(status.source())) {
+            statusChanges.published(status);
         }
-        SourceRuntimeStatus previous = lastStatus.put(status.source(), status);
-        if (previous == null || significantlyDifferent(previous, status)) {
-            bumpStatusIndex();
-        }
-    }
-
-    /**
-     * Whether blocking status queries should wake: state, connection error, server, period, or
-     * a metric's lane or error presence changed (not tick timings). Runs on every tick of every
-     * source, so it compares in place rather than building comparable copies.
-     */
-    static boolean significantlyDifferent(SourceRuntimeStatus a, SourceRuntimeStatus b) {
-        if (!Objects.equals(a.state(), b.state()) || !Objects.equals(a.lastConnectionError(), b.lastConnectionError())
-                || !Objects.equals(a.serverVersionNum(), b.serverVersionNum())
-                || !Objects.equals(a.inRecovery(), b.inRecovery()) || !Objects.equals(a.tickPeriod(), b.tickPeriod())
-                || !Objects.equals(a.privilegeWarning(), b.privilegeWarning())
-                || a.metrics().size() != b.metrics().size()) {
-            return true;
-        }
-        for (int i = 0; i < a.metrics().size(); i++) {
-            MetricRuntimeStatus x = a.metrics().get(i);
-            MetricRuntimeStatus y = b.metrics().get(i);
-            if (!x.name().equals(y.name()) || x.lane() != y.lane()
-                    || (x.lastError() == null) != (y.lastError() == null)) {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    private void bumpStatusIndex() {
-        statusChanges.advanceTo(statusIndex.incrementAndGet());
     }
 
     /**

@@ -41,6 +41,17 @@ public record FleetEntry(
         soloMetrics = List.copyOf(soloMetrics);
     }
 
+    /**
+     * Whether {@code other} says the same as this entry but for when the last tick started, how long
+     * it took and when the same last error happened again: what changes on every tick of a healthy
+     * source and on every retry of a failing one, sent as a {@link FleetTick}.
+     */
+    boolean sameBesidesTick(FleetEntry other) {
+        return equals(new FleetEntry(other.name, other.kind, other.group, other.enabled, other.state, lastTickStart,
+                lastTickDuration, other.metrics, other.soloMetrics, other.lastError, lastErrorAt, other.owner,
+                other.modifyIndex));
+    }
+
     static FleetEntry of(SourceStatus status) {
         SourceRuntimeStatus runtime = status.runtime();
         String owner = status.owner() == null ? null : status.owner().instance();

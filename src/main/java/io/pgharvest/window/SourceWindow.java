@@ -108,9 +108,12 @@ final class SourceWindow {
             var found = new ArrayList<Statement>(sums.size());
             sums.forEach((tags, sum) -> {
                 String queryid = tags.getOrDefault("queryid", "");
-                found.add(new Statement(queryid, tags.getOrDefault("dbname", ""), tags.getOrDefault("user", ""),
+                String dbname = tags.getOrDefault("dbname", "");
+                Instant planChanged = plans.changedAt(dbname, queryid);
+                found.add(new Statement(queryid, dbname, tags.getOrDefault("user", ""),
                         tags.getOrDefault("toplevel", ""), sum[0], sum[1], sum[0] > 0 ? sum[1] / sum[0] : null, sum[2],
-                        sum[3], texts.text(queryid)));
+                        sum[3], texts.text(queryid),
+                        planChanged != null && planChanged.toEpochMilli() >= from ? planChanged : null));
             });
             return found;
         } finally {

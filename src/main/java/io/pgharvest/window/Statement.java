@@ -1,5 +1,7 @@
 package io.pgharvest.window;
 
+import java.time.Instant;
+
 /**
  * One statement's cost over a span, summed from the {@code query_stats} deltas of the window.
  *
@@ -13,7 +15,9 @@ package io.pgharvest.window;
  * @param rows rows returned or affected in the span
  * @param sharedBlksRead shared blocks read (not found in shared buffers) in the span
  * @param text the normalized text, or null until {@code query_texts} has read it
+ * @param planChangedAt when the statement's plan in this database changed (the window read another
+ *     plan hash than the one before) if that was within the span, else null
  */
 record Statement(String queryid, String dbname, String user, String toplevel, double calls, double totalExecTime,
-        Double meanExecTime, double rows, double sharedBlksRead, String text) {
+        Double meanExecTime, double rows, double sharedBlksRead, String text, Instant planChangedAt) {
 }

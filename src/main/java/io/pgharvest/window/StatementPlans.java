@@ -115,6 +115,15 @@ final class StatementPlans {
         return found;
     }
 
+    /**
+     * When the plan of {@code queryid} in {@code dbname} last changed (another hash read after the
+     * one before), or null when the window saw no change of it.
+     */
+    Instant changedAt(String dbname, String queryid) {
+        Plan plan = plans.get(new Key(dbname, queryid));
+        return plan == null ? null : plan.changedAt();
+    }
+
     /** Releases every plan (the source left the window). */
     void clear() {
         plans.values().forEach(plan -> budget.release(plan.bytes()));

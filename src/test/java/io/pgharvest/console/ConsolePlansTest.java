@@ -16,7 +16,8 @@ import org.openqa.selenium.WebElement;
  * A statement's plans on its page, in a real Chromium against a real PostgreSQL: the generic plan of
  * a top SELECT shows as text with when it was read; after the index it used is dropped, the page
  * (without a reload) shows the new plan and marks the change with its time and the shape it
- * replaced. The table and index are named with markup, which stays text.
+ * replaced, and the source's list of statements marks it, linking to that page. The table and index
+ * are named with markup, which stays text.
  */
 class ConsolePlansTest extends ConsoleTestBase {
 
@@ -76,6 +77,25 @@ class ConsolePlansTest extends ConsoleTestBase {
             browser.driver().executeScript("document.querySelector('#statement-plans').closest('section')"
                     + ".scrollIntoView({block: 'start'})");
             browser.screenshot("statement-plan");
+
+            // The queries list marks the statement whose plan changed, linking to its page.
+            open("#/sources/plans-db/queries");
+            // The row is rebuilt whenever its sums change, so the mark is read and clicked in one go.
+            String[] mark = browser.waiting(Duration.ofSeconds(60))
+                    .ignoring(org.openqa.selenium.StaleElementReferenceException.class).until(d -> {
+                        var marks = d.findElements(By.cssSelector(
+                                "#statements tr[data-queryid='" + queryid + "'] a.plan-changed"));
+                        if (marks.isEmpty()) {
+                            return null;
+                        }
+                        String[] read = {marks.getFirst().getText(), marks.getFirst().getDomAttribute("title")};
+                        marks.getFirst().click();
+                        return read;
+                    });
+            assertThat(mark[0]).isEqualTo("plan changed");
+            assertThat(mark[1]).contains(DB).contains("changed at");
+            awaitPlan(text -> text.contains("Seq Scan"));
+            assertThat(browser.driver().getCurrentUrl()).endsWith("#/sources/plans-db/queries/" + queryid);
         } finally {
             running.set(false);
             workload.join();

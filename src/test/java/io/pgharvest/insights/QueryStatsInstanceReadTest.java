@@ -35,7 +35,8 @@ import org.junit.jupiter.api.io.TempDir;
  * engine reads pg_stat_statements once per instance and interval (the server's own count of the
  * monitoring role's statistics reads), and every database gets its own entries from that read,
  * also the one without the extension; the monitoring role's own statements reach neither
- * query_stats nor query_texts.
+ * query_stats nor query_texts. query_texts is read once per instance too, and every database, the
+ * one without the extension included, gets each new text once.
  */
 class QueryStatsInstanceReadTest {
 
@@ -44,6 +45,8 @@ class QueryStatsInstanceReadTest {
     private static final List<String> DATABASES = List.of("qi_inst_a", "qi_inst_b", "qi_inst_c", "qi_inst_bare");
     /** The same statement in every database, run a different number of times in each. */
     private static final String PROBE = "select ?::int + 7 as instance_probe";
+    /** Run once in every database, for query_texts. */
+    private static final String TEXT_PROBE = "select ?::int * 3 as instance_text_probe";
     private static TestPostgres pg;
 
     @BeforeAll
@@ -114,6 +117,73 @@ class QueryStatsInstanceReadTest {
         } finally {
             service.stop();
         }
+    }
+
+    @Test
+    void textsAreReadOncePerInstanceForEveryDatabaseAndDeliveredOnce(@TempDir Path dir) throws Exception {
+        var publisher = new RecordingPublisher();
+        ReaperService service = start(dir, publisher);
+        try {
+            for (String database : DATABASES) {
+                publisher.await(m -> m.source().equals(database) && m.metric().equals("query_texts"), 2,
+                        Duration.ofSeconds(60));
+            }
+            long readsBefore = textsReads("k(datname");
+            long perDatabaseBefore = textsReads("current_database()");
+            int collectionsBefore = collections(publisher, "query_texts");
+            for (String database : DATABASES) {
+                try (Connection work = pg.connect(database);
+                        PreparedStatement st = work.prepareStatement(TEXT_PROBE)) {
+                    st.setInt(1, 1);
+                    st.executeQuery().close();
+                }
+            }
+            String text = "select $1::int * $2 as instance_text_probe";
+            await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> {
+                for (String database : DATABASES) {
+                    assertThat(texts(publisher.all(), database)).as(database).contains(text);
+                }
+            });
+            publisher.await(m -> m.metric().equals("query_texts"), collectionsBefore + 24, Duration.ofSeconds(60));
+            service.stop();
+            long reads = textsReads("k(datname") - readsBefore;
+            long perDatabase = textsReads("current_database()") - perDatabaseBefore;
+            int collections = collections(publisher, "query_texts") - collectionsBefore;
+            assertThat(perDatabase).as("texts reads of one database").isZero();
+            assertThat(reads).as("instance-wide texts reads for %d collections on 4 databases", collections)
+                    .isPositive().isLessThanOrEqualTo(collections / 3 + 1);
+            for (String database : DATABASES) {
+                // Delivered once, also to the database without the extension; never the monitor's own reads.
+                assertThat(texts(publisher.all(), database)).as(database)
+                        .filteredOn(text::equals).hasSize(1);
+                assertThat(texts(publisher.all(), database)).as(database)
+                        .noneMatch(t -> t.contains("pg_stat_statements"));
+            }
+        } finally {
+            service.stop();
+        }
+    }
+
+    private static List<String> texts(List<Measurement> measurements, String database) {
+        return measurements.stream().filter(m -> m.metric().equals("query_texts") && m.source().equals(database))
+                .flatMap(m -> m.rows().stream()).peek(r -> assertThat(r.tags().get("dbname")).isEqualTo(database))
+                .map(r -> (String) r.values().get("query")).toList();
+    }
+
+    private static int collections(RecordingPublisher publisher, String metric) {
+        return (int) publisher.all().stream().filter(m -> m.metric().equals(metric)).count();
+    }
+
+    /**
+     * Calls of the monitoring role's texts reads (the statements with {@code text_hash}; the
+     * {@code true} of {@code pg_stat_statements(true)} is normalized to a parameter) whose text
+     * contains {@code marker}, over all databases.
+     */
+    private static long textsReads(String marker) {
+        String calls = pg.queryString("postgres", "select coalesce(sum(s.calls), 0)::text from pg_stat_statements s"
+                + " join pg_roles r on r.oid = s.userid where r.rolname = '" + MONITOR + "'"
+                + " and strpos(s.query, 'text_hash') > 0 and strpos(s.query, '" + marker + "') > 0");
+        return Long.parseLong(calls);
     }
 
     private static void runProbe(String database, int times) throws Exception {

@@ -23,21 +23,21 @@ class StatusSignificanceTest {
         var before = status(SessionState.CONNECTED, Duration.ofSeconds(10), T0, metric("a", MetricLane.PIPELINE, null, T0));
         var after = status(SessionState.CONNECTED, Duration.ofSeconds(10), T0.plusSeconds(10),
                 metric("a", MetricLane.PIPELINE, null, T0.plusSeconds(10)));
-        assertThat(ReaperService.significantlyDifferent(before, after)).isFalse();
+        assertThat(StatusChanges.significantlyDifferent(before, after)).isFalse();
     }
 
     @Test
     void stateLaneErrorAndPeriodAreSignificant() {
         var base = status(SessionState.CONNECTED, Duration.ofSeconds(10), T0, metric("a", MetricLane.PIPELINE, null, T0));
-        assertThat(ReaperService.significantlyDifferent(base,
+        assertThat(StatusChanges.significantlyDifferent(base,
                 status(SessionState.DISCONNECTED, Duration.ofSeconds(10), T0, metric("a", MetricLane.PIPELINE, null, T0)))).isTrue();
-        assertThat(ReaperService.significantlyDifferent(base,
+        assertThat(StatusChanges.significantlyDifferent(base,
                 status(SessionState.CONNECTED, Duration.ofSeconds(10), T0, metric("a", MetricLane.SOLO, null, T0)))).isTrue();
-        assertThat(ReaperService.significantlyDifferent(base,
+        assertThat(StatusChanges.significantlyDifferent(base,
                 status(SessionState.CONNECTED, Duration.ofSeconds(10), T0, metric("a", MetricLane.PIPELINE, "boom", T0)))).isTrue();
-        assertThat(ReaperService.significantlyDifferent(base,
+        assertThat(StatusChanges.significantlyDifferent(base,
                 status(SessionState.CONNECTED, Duration.ofSeconds(5), T0, metric("a", MetricLane.PIPELINE, null, T0)))).isTrue();
-        assertThat(ReaperService.significantlyDifferent(base, status(SessionState.CONNECTED, Duration.ofSeconds(10), T0,
+        assertThat(StatusChanges.significantlyDifferent(base, status(SessionState.CONNECTED, Duration.ofSeconds(10), T0,
                 metric("a", MetricLane.PIPELINE, null, T0), metric("b", MetricLane.PIPELINE, null, T0)))).isTrue();
     }
 

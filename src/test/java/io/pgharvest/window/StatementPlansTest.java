@@ -112,6 +112,27 @@ class StatementPlansTest {
         assertThat(window.budget().reserved()).isZero();
     }
 
+    @Test
+    void theStatementListMarksOnlyTheDatabaseWhosePlanChangedWithinTheSpan() {
+        var window = new RecentWindow(new WindowLimits(3_600_000, 720, 100), 1 << 20, clock);
+        for (String dbname : List.of("shop", "books")) {
+            window.record(List.of(measurement("a", "query_stats", T0, row(values("calls", 2, "total_exec_time", 5.0,
+                    "rows", 1, "shared_blks_read", 0), Map.of("queryid", "42", "dbname", dbname, "user", "app",
+                    "toplevel", "true")))));
+        }
+        window.record(List.of(plans(T0, plan("42", "shop", INDEX_SCAN, "aaaa"), plan("42", "books", INDEX_SCAN, "aaaa"))));
+        window.record(List.of(plans(T0.plusSeconds(60), plan("42", "shop", SEQ_SCAN, "bbbb"),
+                plan("42", "books", INDEX_SCAN, "aaaa"))));
+        SourceWindow source = window.source("a").orElseThrow();
+
+        assertThat(source.statements(0)).extracting(Statement::dbname, Statement::planChangedAt)
+                .containsExactlyInAnyOrder(org.assertj.core.groups.Tuple.tuple("shop", T0.plusSeconds(60)),
+                        org.assertj.core.groups.Tuple.tuple("books", null));
+        // a change before the span is not marked
+        assertThat(source.statements(T0.plusSeconds(61).toEpochMilli())).extracting(Statement::planChangedAt)
+                .containsOnlyNulls();
+    }
+
     private static Measurement plans(Instant time, Measurement.Row... rows) {
         return measurement("a", "query_plans", time, rows);
     }

@@ -64,6 +64,8 @@ class WindowPlansApiTest extends ApiTestBase {
             assertThat(indexed.get("previousHash").isNull()).isTrue();
             assertThat(indexed.get("changedAt").isNull()).isTrue();
             assertThat(indexed.get("omitted").isNull()).isTrue();
+            JsonNode unchanged = listed(queryid);
+            assertThat(unchanged == null || unchanged.get("planChangedAt").isNull()).as("no change yet").isTrue();
 
             Instant dropped = Instant.now();
             pg.execute(DB, "drop index plan_orders_status");
@@ -77,6 +79,11 @@ class WindowPlansApiTest extends ApiTestBase {
             assertThat(previousReadAt).isAfterOrEqualTo(indexedAt).isBefore(changedAt);
             assertThat(changedAt).isAfter(dropped.minusSeconds(1));
             assertThat(Instant.parse(changed.get("readAt").asString())).isAfterOrEqualTo(changedAt);
+
+            // The list of statements marks it too, with the same time.
+            JsonNode marked = Awaitility.await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(300))
+                    .until(() -> listed(queryid), statement -> statement != null);
+            assertThat(Instant.parse(marked.get("planChangedAt").asString())).isEqualTo(changedAt);
         } finally {
             running.set(false);
             workload.join();
@@ -98,6 +105,12 @@ class WindowPlansApiTest extends ApiTestBase {
         } finally {
             api().delete("/api/v1/sources/window-plans-bad");
         }
+    }
+
+    /** The statement's entry in the source's list of statements (GET .../queries), or null before it is listed. */
+    private JsonNode listed(String queryid) {
+        return api().get("/api/v1/sources/window-plans/queries").json().get("statements").valueStream()
+                .filter(s -> s.get("queryid").asString().equals(queryid)).findFirst().orElse(null);
     }
 
     /** The top statement: the SELECT by status, with a new constant each call, until stopped. */

@@ -8,6 +8,7 @@ import java.sql.Statement;
 import java.time.Duration;
 import java.util.List;
 import java.util.OptionalInt;
+import org.postgresql.PGConnection;
 
 /**
  * Asks a PostgreSQL server for the generic plan of one plain read (query_plans): the one thing a
@@ -48,11 +49,17 @@ final class GenericPlanner {
         this.connection = connection;
     }
 
-    /** @return the plan as EXPLAIN (FORMAT JSON) gives it */
-    String plan(String statement, Duration timeout) throws SQLException {
+    /**
+     * @param asSuperuser whether to plan when the session's role is a superuser (see {@link #refuseSuperuser})
+     * @return the plan as EXPLAIN (FORMAT JSON) gives it
+     */
+    String plan(String statement, Duration timeout, boolean asSuperuser) throws SQLException {
         OptionalInt parameters = PlainRead.parameterCount(statement);
         if (parameters.isEmpty()) {
             throw new SQLException("refused to plan: not one plain SELECT or WITH ... SELECT", INSUFFICIENT_PRIVILEGE);
+        }
+        if (!asSuperuser) {
+            refuseSuperuser();
         }
         String body = body(statement);
         OneSelect.requireOneParsePerPart(connection, body, List.of(body));
@@ -83,9 +90,35 @@ final class GenericPlanner {
         }
     }
 
-    /** Rolls the transaction back and, when the plan failed after PREPARE, deallocates. */
+    /**
+     * Planning runs code of the monitored database with this session's rights, code a database
+     * owner can write: the planner folds an immutable function with constant arguments (or none)
+     * into its value by calling it, and a view brings its own expressions, constants and all (a
+     * statement's own constants are {@code $n}, so they fold nothing). {@link #PLAN_SEARCH_PATH}
+     * keeps {@code public} from shadowing a built-in, but a statement that names the owner's
+     * function, or reads the owner's view, runs it. As a pg_monitor role that code gets what
+     * pg_monitor may do, in a read-only transaction that is rolled back; as a superuser it could do
+     * anything a superuser can from a SELECT ({@code COPY ... TO PROGRAM}, files, other sessions,
+     * {@code SET ROLE} back from any role we would switch to). So a superuser's session does not
+     * plan unless the operator said so. The server reports {@code is_superuser} for the current
+     * role on every change, so this costs no round trip.
+     */
+    private void refuseSuperuser() throws SQLException {
+        if ("on".equals(connection.unwrap(PGConnection.class).getParameterStatus("is_superuser"))) {
+            throw new SQLException("refused to plan as a superuser: planning runs functions and views a database"
+                    + " owner wrote with the session's rights; connect as a role with pg_monitor and"
+                    + " pg_read_all_data, or set pgharvest.query-insights.plan-as-superuser=true (unsafe)",
+                    INSUFFICIENT_PRIVILEGE);
+        }
+    }
+
+    /**
+     * Rolls the transaction back, releases session advisory locks (the one thing a function run
+     * while planning could leave that a rollback does not undo, as after a tick's round trip) and,
+     * when the plan failed after PREPARE, deallocates.
+     */
     private static void end(Statement st, boolean prepared) throws SQLException {
-        st.execute("rollback");
+        st.execute("rollback; select pg_catalog.pg_advisory_unlock_all()");
         if (prepared) {
             try {
                 st.execute("deallocate " + PREPARED_NAME);

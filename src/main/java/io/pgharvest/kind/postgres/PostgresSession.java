@@ -4,12 +4,14 @@ import io.pgharvest.kind.AloneRun;
 import io.pgharvest.kind.FetchedRows;
 import io.pgharvest.kind.MetricQuery;
 import io.pgharvest.kind.NotReadingException;
+import io.pgharvest.kind.ResultLimits;
 import io.pgharvest.kind.RolePrivileges;
 import io.pgharvest.kind.ServerFacts;
 import io.pgharvest.kind.SessionRefusedException;
 import io.pgharvest.kind.SessionSettings;
 import io.pgharvest.kind.SourceSession;
 import io.pgharvest.model.BoundedText;
+import io.pgharvest.model.RowValues;
 import io.pgharvest.model.connection.ConnectionString;
 import io.pgharvest.model.sql.MetricSql;
 import java.sql.Connection;
@@ -22,11 +24,12 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.postgresql.PGConnection;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * A reaper's session on a PostgreSQL server ({@link PostgresEndpoint}): a pgjdbc connection opened
@@ -35,6 +38,8 @@ import org.postgresql.PGConnection;
  * trip. Not thread-safe: owned by one reaper's thread.
  */
 public final class PostgresSession implements SourceSession {
+
+    private static final Logger LOG = LoggerFactory.getLogger(PostgresSession.class);
 
     private static final String FACTS_SQL = """
             select current_setting('server_version_num')::int, pg_is_in_recovery(),
@@ -56,14 +61,20 @@ public final class PostgresSession implements SourceSession {
     private final GenericPlanner planner;
     /** Thread-safe: the idle-session watch asks it from its own thread. */
     private final ArrivedBytes arrived;
+    /** The stream every result arrives through: it cuts a result past the byte limit. */
+    private final ResultBytesBound bound;
+    private final ResultLimits limits;
     /** {@link #refuseUnlessNative}'s verdicts by SQL text, at most {@link #NATIVE_VERDICTS}. */
     private final Map<String, Optional<String>> nativeVerdicts = new HashMap<>();
     private ServerFacts facts;
     private RolePrivileges privileges = RolePrivileges.READ_ONLY;
     private boolean systemIdReadable = true;
 
-    private PostgresSession(Connection connection, ArrivedBytes arrived, QueryPipeline pipeline, Duration factsTimeout) {
+    private PostgresSession(Connection connection, ArrivedBytes arrived, ResultBytesBound bound, ResultLimits limits,
+            QueryPipeline pipeline, Duration factsTimeout) {
         this.arrived = arrived;
+        this.bound = bound;
+        this.limits = limits;
         this.connection = connection;
         this.pipeline = pipeline;
         this.factsTimeout = factsTimeout;
@@ -94,14 +105,22 @@ public final class PostgresSession implements SourceSession {
         var opened = opener.openWithSocket(conn);
         Connection connection = opened.value();
         ArrivedBytes arrived = opened.socket() == null ? ArrivedBytes.UNKNOWN : new ArrivedBytes(opened.socket());
+        ResultBytesBound bound = opened.bound();
+        ResultLimits limits = settings.resultLimits();
+        // Now, at a message boundary: the login read up to its ReadyForQuery and nothing was sent since.
+        bound.arm(limits.maxBytes());
         try {
             connection.setAutoCommit(true);
             // Login was bounded by the short connect timeout; queries get the long safety net.
             connection.setNetworkTimeout(Runnable::run, (int) settings.socketTimeout().toMillis());
-            var session = new PostgresSession(connection, arrived, new QueryPipeline(connection,
-                    settings.defaultStatementTimeout(), settings.socketTimeout(), settings.resultLimits().maxRows()),
-                    factsTimeout(settings));
+            var session = new PostgresSession(connection, arrived, bound, limits, new QueryPipeline(connection,
+                    settings.defaultStatementTimeout(), settings.socketTimeout(), limits, bound), factsTimeout(settings));
             session.readFacts(now, true);
+            if (bound.lost()) {
+                // Its first round trip came as something other than protocol messages: GSS encryption.
+                LOG.warn("the session to {} is GSS-encrypted: its results are bounded by rows only, not by"
+                        + " pgharvest.reaper.max-result-bytes (docs/security.md)", conn.hosts());
+            }
             if (settings.refusePrivileged() && session.privileges.privileged()) {
                 throw new SessionRefusedException("refused: the source " + session.privileges.warning()
                         + "; pgharvest.reaper.refuse-privileged-sources is on");
@@ -135,6 +154,7 @@ public final class PostgresSession implements SourceSession {
         String timeouts = "begin transaction read only;\nset local statement_timeout = " + factsTimeout.toMillis()
                 + ";\nset local lock_timeout = " + factsTimeout.toMillis() + ";\n" + FACTS_SQL
                 + (more ? "" : ";\nrollback");
+        bound.watch();
         try (Statement st = connection.createStatement()) {
             // Without "more" the facts' own text already ended its transaction.
             return endTransaction(st, more, () -> {
@@ -146,6 +166,7 @@ public final class PostgresSession implements SourceSession {
                 while (!isResultSet) { // begin and the two settings: update counts
                     isResultSet = st.getMoreResults();
                 }
+                QueryPipeline.requireWhole(bound, limits);
                 try (ResultSet rs = st.getResultSet()) {
                     rs.next();
                     versionNum = rs.getInt(1);
@@ -223,6 +244,7 @@ public final class PostgresSession implements SourceSession {
     @Override
     public List<Map<String, Object>> read(String sql, Object... parameters) throws SQLException {
         refuseUnlessNative(sql);
+        bound.watch();
         return rows(sql, parameters);
     }
 
@@ -235,6 +257,7 @@ public final class PostgresSession implements SourceSession {
     @Override
     public List<Map<String, Object>> read(Duration timeout, String sql, Object... parameters) throws SQLException {
         refuseUnlessNative(sql);
+        bound.watch();
         try (var deadline = RoundTripDeadline.start(connection, timeout); Statement st = connection.createStatement()) {
             st.execute("begin transaction read only; set local statement_timeout = " + timeout.toMillis());
             return endTransaction(st, true, () -> rows(sql, parameters));
@@ -268,13 +291,23 @@ public final class PostgresSession implements SourceSession {
             }
             var rows = new ArrayList<Map<String, Object>>();
             try (ResultSet rs = statement.executeQuery()) {
+                // Checked before any row is read: a cut result must not be delivered short.
+                QueryPipeline.requireWhole(bound, limits);
+                // One array per row over names shared by the result: query_stats' instance-wide read
+                // is thousands of rows of ~30 columns, and a map per row was most of its mapping cost.
                 ResultSetMetaData meta = rs.getMetaData();
+                int count = meta.getColumnCount();
+                var names = new ArrayList<String>(count);
+                for (int c = 1; c <= count; c++) {
+                    names.add(meta.getColumnLabel(c));
+                }
+                var columns = new RowValues.Columns(names); // pgharvest's own SQL: no label twice
                 while (rs.next()) {
-                    var row = new LinkedHashMap<String, Object>();
-                    for (int c = 1; c <= meta.getColumnCount(); c++) {
-                        row.put(meta.getColumnLabel(c), rs.getObject(c));
+                    var cells = new Object[count];
+                    for (int c = 0; c < count; c++) {
+                        cells[c] = rs.getObject(c + 1);
                     }
-                    rows.add(row);
+                    rows.add(new RowValues(columns, cells));
                 }
             }
             return rows;
@@ -283,8 +316,17 @@ public final class PostgresSession implements SourceSession {
 
     /** {@link GenericPlanner}. */
     @Override
-    public String genericPlan(String statement, Duration timeout) throws SQLException {
-        return planner.plan(statement, timeout);
+    public String genericPlan(String statement, Duration timeout, boolean asSuperuser) throws SQLException {
+        bound.watch();
+        String plan;
+        try {
+            plan = planner.plan(statement, timeout, asSuperuser);
+        } catch (SQLException e) {
+            QueryPipeline.requireWhole(bound, limits); // a cut plan reads as none: say why
+            throw e;
+        }
+        QueryPipeline.requireWhole(bound, limits);
+        return plan;
     }
 
     @Override

@@ -113,7 +113,9 @@ public final class QueryPipeline implements AutoCloseable {
     private boolean ownVerdictsStandardStrings = true;
     private final Function<String, Optional<String>> friendlyCheck;
     private long networkTimeoutMillis = -1;
-    private final int maxRows;
+    private final ResultLimits limits;
+    /** The stream this session's results arrive through, which cuts a result past the byte limit. */
+    private final ResultBytesBound bound;
 
     /**
      * @param minNetworkTimeout the client-side read timeout when the statements' own limits
@@ -123,9 +125,13 @@ public final class QueryPipeline implements AutoCloseable {
         this(connection, sessionStatementTimeout, minNetworkTimeout, FRIENDLY_CHECK);
     }
 
-    /** @param maxRows rows one metric may return (pgharvest.reaper.max-result-rows) */
-    QueryPipeline(Connection connection, Duration sessionStatementTimeout, Duration minNetworkTimeout, int maxRows) {
-        this(connection, sessionStatementTimeout, minNetworkTimeout, FRIENDLY_CHECK, maxRows);
+    /**
+     * @param limits rows and bytes one metric may return (pgharvest.reaper.max-result-rows and -bytes)
+     * @param bound the session's stream, armed with {@code limits.maxBytes()}; it reports the result it cut
+     */
+    QueryPipeline(Connection connection, Duration sessionStatementTimeout, Duration minNetworkTimeout,
+            ResultLimits limits, ResultBytesBound bound) {
+        this(connection, sessionStatementTimeout, minNetworkTimeout, FRIENDLY_CHECK, limits, bound);
     }
 
     /**
@@ -134,12 +140,14 @@ public final class QueryPipeline implements AutoCloseable {
      */
     public QueryPipeline(Connection connection, Duration sessionStatementTimeout, Duration minNetworkTimeout,
             Function<String, Optional<String>> friendlyCheck) {
-        this(connection, sessionStatementTimeout, minNetworkTimeout, friendlyCheck, ResultLimits.DEFAULT.maxRows());
+        this(connection, sessionStatementTimeout, minNetworkTimeout, friendlyCheck, ResultLimits.DEFAULT,
+                ResultBytesBound.NONE);
     }
 
     private QueryPipeline(Connection connection, Duration sessionStatementTimeout, Duration minNetworkTimeout,
-            Function<String, Optional<String>> friendlyCheck, int maxRows) {
-        this.maxRows = maxRows;
+            Function<String, Optional<String>> friendlyCheck, ResultLimits limits, ResultBytesBound bound) {
+        this.limits = limits;
+        this.bound = bound;
         this.connection = connection;
         this.sessionStatementTimeout = sessionStatementTimeout;
         this.minNetworkTimeout = minNetworkTimeout;
@@ -364,8 +372,11 @@ public final class QueryPipeline implements AutoCloseable {
      */
     private List<FetchedRows> execute(List<String> parts, Duration budget) throws SQLException {
         Prepared prepared = preparedFor(parts);
+        bound.watch();
         try (var deadline = RoundTripDeadline.start(connection, budget)) {
-            return collect(prepared.statement(), prepared.statement().execute(), maxRows);
+            boolean firstIsResultSet = prepared.statement().execute(); // every result is read here
+            requireWhole(bound, limits);
+            return collect(prepared.statement(), firstIsResultSet, limits.maxRows());
         } catch (SQLException e) {
             // The statement stays cached: pgjdbc parses it again on the server when it was not
             // prepared there, and a metric that keeps failing is retried alone with the same
@@ -386,6 +397,19 @@ public final class QueryPipeline implements AutoCloseable {
             statement.execute(ROLLBACK + SEPARATOR + CLEANUP);
         } catch (SQLException e) {
             failure.addSuppressed(e); // the session is probably gone; the caller decides
+        }
+    }
+
+    /**
+     * Throws when {@code bound} cut a result of the round trip since its {@link ResultBytesBound#watch}:
+     * pgjdbc received that result whole but shorter, so the session is fine and the round trip's
+     * other results are complete, but the cut one must not be delivered.
+     */
+    static void requireWhole(ResultBytesBound bound, ResultLimits limits) throws ResultTooLargeException {
+        int cut = bound.cutResult();
+        if (cut >= 0) {
+            throw new ResultTooLargeException(cut, "more than " + limits.bytesText()
+                    + " of rows (pgharvest.reaper.max-result-bytes)", null);
         }
     }
 
@@ -429,6 +453,7 @@ public final class QueryPipeline implements AutoCloseable {
             prepared = new Prepared(text, connection.prepareStatement(QuestionMarks.escape(text, standardConformingStrings())));
             // The server stops each statement at one row past the limit: enough to tell that a
             // metric returned too many, without receiving the rest.
+            int maxRows = limits.maxRows();
             prepared.statement().setMaxRows(maxRows == Integer.MAX_VALUE ? 0 : maxRows + 1);
             statements.put(List.copyOf(parts), prepared);
             if (statements.size() > CACHED_STATEMENTS) {

@@ -198,6 +198,9 @@ public final class SessionOpener {
         props.setProperty("tcpKeepAlive", "true");
         // Sockets whose waiting bytes a reaper can count between ticks without reading (SessionSockets).
         props.setProperty(PGProperty.SOCKET_FACTORY.getName(), SessionSockets.class.getName());
+        // pgjdbc's own TLS (LibPQFactory) whose socket reads through the bound on a result's bytes
+        // (SessionTls); connection strings cannot name another factory.
+        props.setProperty(PGProperty.SSL_FACTORY.getName(), SessionTls.class.getName());
         // QueryPipeline keeps its own statements; pgjdbc's per-connection cache of closed ones
         // would only hold on to memory for statements evicted on purpose.
         props.setProperty("preparedStatementCacheQueries", "0");

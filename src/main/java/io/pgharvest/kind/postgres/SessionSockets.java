@@ -5,6 +5,7 @@ import java.net.InetAddress;
 import java.net.Socket;
 import java.util.concurrent.Callable;
 import javax.net.SocketFactory;
+import javax.net.ssl.SSLSocket;
 
 /**
  * The socket factory of every session pgharvest opens (pgjdbc's {@code socketFactory} property):
@@ -17,37 +18,68 @@ import javax.net.SocketFactory;
  * of CPU on a virtual thread each time and doubled the collector's CPU at 60 sources; the kernel's
  * count of bytes waiting on this socket costs about 1 µs and tells the same thing.
  *
+ * <p>Each socket reads through a {@link ResultBytesBound} ({@link BoundedPlainSocket}), and a TLS
+ * layer over it is made by {@link SessionTls}, which puts a bound above TLS ({@link BoundedTlsSocket}):
+ * the login hands back the bound that reads plain protocol, the TLS one when TLS was negotiated,
+ * for the session to arm ({@link Captured#bound}).
+ *
  * <p>pgjdbc instantiates this class by name for every connection and calls it on the thread that
  * connects; a socket is recorded only while that thread runs {@link #capture}, so the sockets of
  * cancel requests (made on other threads) are never kept.
  */
 public final class SessionSockets extends SocketFactory {
 
-    private static final ThreadLocal<Socket[]> CAPTURED = new ThreadLocal<>();
+    private static final ThreadLocal<Login> CAPTURED = new ThreadLocal<>();
 
-    /** What {@code login} returned, with the last socket this factory made on this thread meanwhile. */
-    record Captured<T>(T value, Socket socket) {
+    /** The sockets of the login attempt running on a thread: the last one wins. */
+    private static final class Login {
+        BoundedPlainSocket plain;
+        BoundedTlsSocket tls;
+    }
+
+    /**
+     * What {@code login} returned, with the last socket this factory made on this thread meanwhile
+     * ({@code socket}, or null) and the bound that reads the session's plain protocol above any TLS
+     * ({@code bound}, {@link ResultBytesBound#NONE} without a socket).
+     */
+    record Captured<T>(T value, Socket socket, ResultBytesBound bound) {
     }
 
     /** Runs {@code login} on this thread and returns what it returned with the socket it connected with, or null. */
     static <T> Captured<T> capture(Callable<T> login) throws Exception {
-        Socket[] last = new Socket[1];
+        Login last = new Login();
         CAPTURED.set(last);
         try {
             T value = login.call();
-            return new Captured<>(value, last[0]);
+            ResultBytesBound bound = last.tls != null ? last.tls.bound()
+                    : last.plain != null ? last.plain.bound() : ResultBytesBound.NONE;
+            return new Captured<>(value, last.plain, bound);
         } finally {
             CAPTURED.remove();
         }
     }
 
+    /**
+     * {@code tls}, made by {@link SessionTls} over this thread's last socket, inside a
+     * {@link BoundedTlsSocket} when a login is being captured; unchanged otherwise (cancel requests).
+     */
+    static SSLSocket layered(SSLSocket tls) throws IOException {
+        Login last = CAPTURED.get();
+        if (last == null) {
+            return tls;
+        }
+        last.tls = new BoundedTlsSocket(tls);
+        return last.tls;
+    }
+
     /** pgjdbc makes unconnected sockets and connects them itself, with its connect timeout. */
     @Override
     public Socket createSocket() {
-        Socket socket = new Socket();
-        Socket[] last = CAPTURED.get();
+        BoundedPlainSocket socket = new BoundedPlainSocket();
+        Login last = CAPTURED.get();
         if (last != null) {
-            last[0] = socket; // a later attempt (another host, TLS refused) replaces an earlier one
+            last.plain = socket; // a later attempt (another host, TLS refused) replaces an earlier one
+            last.tls = null;
         }
         return socket;
     }
