@@ -39,8 +39,9 @@ class ApiSecurityConfiguration {
 
     /** After the token check: only an authorized blocking query takes a waiting place. */
     @Bean
-    FilterRegistrationBean<WaiterLimitFilter> waiterLimitFilter(WaiterProperties limits, JsonMapper json) {
-        var registration = new FilterRegistrationBean<>(new WaiterLimitFilter(limits, json));
+    FilterRegistrationBean<WaiterLimitFilter> waiterLimitFilter(WaiterProperties limits, JsonMapper json,
+            ParkedRequests parked) {
+        var registration = new FilterRegistrationBean<>(new WaiterLimitFilter(limits, json, parked));
         registration.addUrlPatterns("/api/v1/*");
         registration.setOrder(Ordered.HIGHEST_PRECEDENCE + 15);
         return registration;

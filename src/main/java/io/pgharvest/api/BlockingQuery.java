@@ -63,7 +63,8 @@ public record BlockingQuery(Long index, Duration maxWait) {
     }
 
     /**
-     * Blocks while the notifier's index still equals {@link #index()}, up to the wait plus jitter.
+     * Blocks while the notifier's index still equals {@link #index()}, up to the wait plus jitter,
+     * or until the application closes ({@link ParkedRequests}).
      * Read the data only after this returns: the store publishes data before it advances the
      * index, so data read afterwards is at least as new as the returned index.
      *
@@ -77,7 +78,7 @@ public record BlockingQuery(Long index, Duration maxWait) {
         long jitterBound = maxWait.toNanos() / 16;
         Duration patience = maxWait.plusNanos(jitterBound > 0 ? ThreadLocalRandom.current().nextLong(jitterBound) : 0);
         try {
-            return notifier.awaitAbove(index, patience);
+            return ParkedRequests.park(notifier, index, patience);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return notifier.index();

@@ -17,18 +17,21 @@ import tools.jackson.databind.json.JsonMapper;
  * client (remote address): every GET with an {@code index} parameter takes a place before it
  * reaches its endpoint and gives it back when answered. Without a place the request is answered
  * at once with 429, {@code Retry-After} and problem details; nothing is parked. Runs after the
- * token check, so a request without the token takes no place.
+ * token check, so a request without the token takes no place. A request with a place parks among
+ * the application's {@link ParkedRequests}, which answers it at once when the application closes.
  */
 class WaiterLimitFilter extends OncePerRequestFilter {
 
     private final WaiterProperties limits;
     private final JsonMapper json;
+    private final ParkedRequests parked;
     private final Semaphore places;
     private final ConcurrentHashMap<String, AtomicInteger> perClient = new ConcurrentHashMap<>();
 
-    WaiterLimitFilter(WaiterProperties limits, JsonMapper json) {
+    WaiterLimitFilter(WaiterProperties limits, JsonMapper json, ParkedRequests parked) {
         this.limits = limits;
         this.json = json;
+        this.parked = parked;
         this.places = new Semaphore(limits.maxWaiting());
     }
 
@@ -57,7 +60,7 @@ class WaiterLimitFilter extends OncePerRequestFilter {
                 return;
             }
             try {
-                chain.doFilter(request, response);
+                parked.serve(() -> chain.doFilter(request, response));
             } finally {
                 places.release();
             }
