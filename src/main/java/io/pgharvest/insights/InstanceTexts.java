@@ -19,7 +19,8 @@ import java.util.concurrent.ConcurrentHashMap;
  * knows it with that hash ({@link #knownTexts}), so a text crosses the network once, when its id is
  * new, as with one read per database. A member takes a read only when it was made with what the
  * member knows now ({@link Read#covers}); otherwise (it joined later, or its registration lost a
- * race with the read) it reads again. Thread-safe.
+ * race with the read) it reads its own database's texts once, and the next read covers it, so a
+ * source joining costs one read of its own database, not one of the whole instance. Thread-safe.
  */
 final class InstanceTexts extends SharedRead<InstanceTexts.Read> {
 

@@ -70,8 +70,17 @@ final class QueryTextsCollector implements NativeMetric.Collector {
         InstanceTexts texts = shelf.item(InstanceTexts.class, InstanceTexts::new);
         register(texts, target);
         Instant now = target.now();
-        InstanceTexts.Read read = texts.reusable(target.interval(), now, taken, null)
-                .filter(r -> r.covers(target.source(), known)).orElse(null);
+        InstanceTexts.Read fresh = texts.reusable(target.interval(), now, taken, null).orElse(null);
+        if (fresh != null && !fresh.covers(target.source(), known) && missing == null && extension(target) != null) {
+            // A fresh read made before this source joined (or before its latest take): its own
+            // database's texts this once; the next instance-wide read covers it. A new source thus
+            // costs one read of its own database, not a read of every database of the instance.
+            List<Measurement.Row> rows = readOwnDatabase(target);
+            taken = fresh; // not to be taken later: it does not know what this source knows now
+            register(texts, target);
+            return rows;
+        }
+        InstanceTexts.Read read = fresh != null && fresh.covers(target.source(), known) ? fresh : null;
         if (read == null) {
             // A database known to lack the extension is looked at again only when nobody else can read.
             StatementsExtension found = missing != null && texts.hasReader(target.interval(), now)
