@@ -34,10 +34,7 @@ final class QueryStatsCollector implements NativeMetric.Collector {
 
     private final int top;
     private final boolean includeOwnStatements;
-    /** The extension in this source's database; null until found, or while it is missing there. */
-    private StatementsExtension extension;
-    /** Why the extension cannot be read in this source's database; null unless it is missing. */
-    private NativeMetric.Unavailable missing;
+    private final ExtensionLookup extension = new ExtensionLookup();
     /** The session's login and acting role, whose entries are left out of a read another member made. */
     private Set<String> ownRoles;
     private StatementSnapshot previous;
@@ -79,9 +76,9 @@ final class QueryStatsCollector implements NativeMetric.Collector {
 
     /** This database's entries read through this source's session (the metric is not shared). */
     private StatementSnapshot readOwnDatabase(NativeTarget target) throws Exception {
-        StatementsExtension found = extension(target);
+        StatementsExtension found = extension.find(target);
         if (found == null) {
-            throw missing;
+            throw extension.missing();
         }
         return StatementSnapshot.of(target.now(), found.counters().stream().map(StatementsExtension.ReadCounter::counter)
                 .toList(), read(target, found, false));
@@ -98,11 +95,12 @@ final class QueryStatsCollector implements NativeMetric.Collector {
                 previous == null ? null : previous.at()).orElse(null);
         if (read == null) {
             // A database known to lack the extension is looked at again only when nobody else can read.
-            StatementsExtension found = missing != null && statements.hasReader(target.interval(), now)
-                    ? null : extension(target);
+            StatementsExtension found = extension.missing() != null && statements.hasReader(target.interval(), now)
+                    ? null : extension.find(target);
             if (found == null) {
                 if (!statements.hasReader(target.interval(), now)) {
-                    throw new NativeMetric.Unavailable(missing.getMessage() + "; no other database of this instance"
+                    throw new NativeMetric.Unavailable(extension.missing().getMessage()
+                            + "; no other database of this instance"
                             + " that collects query_stats has it either");
                 }
                 return null;
@@ -130,7 +128,7 @@ final class QueryStatsCollector implements NativeMetric.Collector {
             return target.sql().query(found.statisticsSql(includeOwnStatements, wholeInstance));
         } catch (SQLException e) {
             if (StatementsExtension.CHANGED_STATES.contains(e.getSQLState())) {
-                extension = null; // dropped, moved or updated: look it up again on the next tick
+                extension.forget(); // dropped, moved or updated: look it up again on the next tick
                 previous = null;
                 taken = null;
             }
@@ -138,18 +136,6 @@ final class QueryStatsCollector implements NativeMetric.Collector {
         }
     }
 
-    /** The extension in this source's database, looked up once; null (and {@link #missing} set) when it is not there. */
-    private StatementsExtension extension(NativeTarget target) throws SQLException {
-        if (extension == null) {
-            try {
-                extension = StatementsExtension.find(target.sql(), target.database());
-                missing = null;
-            } catch (NativeMetric.Unavailable e) {
-                missing = e;
-            }
-        }
-        return extension;
-    }
 
     private Set<String> ownRoles(NativeTarget target) throws SQLException {
         if (ownRoles == null) {

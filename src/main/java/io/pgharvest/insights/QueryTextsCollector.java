@@ -36,9 +36,7 @@ final class QueryTextsCollector implements NativeMetric.Collector {
 
     private final Duration timeout;
     private final boolean includeOwnStatements;
-    private StatementsExtension extension;
-    /** Why the extension cannot be read in this source's database; null unless it is missing. */
-    private NativeMetric.Unavailable missing;
+    private final ExtensionLookup extension = new ExtensionLookup();
     /** Query id -> hashtext() of its text, as of the previous read; replaced, never changed. */
     private Map<Long, Integer> known = Map.of();
     /** The instance-wide read {@link #known} came from; null when it came from this source's own read. */
@@ -71,7 +69,8 @@ final class QueryTextsCollector implements NativeMetric.Collector {
         register(texts, target);
         Instant now = target.now();
         InstanceTexts.Read fresh = texts.reusable(target.interval(), now, taken, null).orElse(null);
-        if (fresh != null && !fresh.covers(target.source(), known) && missing == null && extension(target) != null) {
+        if (fresh != null && !fresh.covers(target.source(), known) && extension.missing() == null
+                && extension.find(target) != null) {
             // A fresh read made before this source joined (or before its latest take): its own
             // database's texts this once; the next instance-wide read covers it. A new source thus
             // costs one read of its own database, not a read of every database of the instance.
@@ -83,11 +82,12 @@ final class QueryTextsCollector implements NativeMetric.Collector {
         InstanceTexts.Read read = fresh != null && fresh.covers(target.source(), known) ? fresh : null;
         if (read == null) {
             // A database known to lack the extension is looked at again only when nobody else can read.
-            StatementsExtension found = missing != null && texts.hasReader(target.interval(), now)
-                    ? null : extension(target);
+            StatementsExtension found = extension.missing() != null && texts.hasReader(target.interval(), now)
+                    ? null : extension.find(target);
             if (found == null) {
                 if (!texts.hasReader(target.interval(), now)) {
-                    throw new NativeMetric.Unavailable(missing.getMessage() + "; no other database of this instance"
+                    throw new NativeMetric.Unavailable(extension.missing().getMessage()
+                            + "; no other database of this instance"
                             + " that collects query_texts has it either");
                 }
                 return List.of(); // the next read of a member with the extension covers this database
@@ -125,9 +125,9 @@ final class QueryTextsCollector implements NativeMetric.Collector {
 
     /** This database's texts, read through this source's session (the metric is not shared). */
     private List<Measurement.Row> readOwnDatabase(NativeTarget target) throws Exception {
-        StatementsExtension found = extension(target);
+        StatementsExtension found = extension.find(target);
         if (found == null) {
-            throw missing;
+            throw extension.missing();
         }
         long[] ids = new long[known.size()];
         int[] hashes = new int[known.size()];
@@ -180,7 +180,7 @@ final class QueryTextsCollector implements NativeMetric.Collector {
             return target.sql().query(timeout, sql, parameters);
         } catch (SQLException e) {
             if (StatementsExtension.CHANGED_STATES.contains(e.getSQLState())) {
-                extension = null; // dropped, moved or updated: look it up again on the next tick
+                extension.forget(); // dropped, moved or updated: look it up again on the next tick
             }
             throw e;
         }
@@ -194,18 +194,6 @@ final class QueryTextsCollector implements NativeMetric.Collector {
         return ownRoles == null ? Set.of() : ownRoles;
     }
 
-    /** The extension in this source's database, looked up once; null (and {@link #missing} set) when it is not there. */
-    private StatementsExtension extension(NativeTarget target) throws SQLException {
-        if (extension == null) {
-            try {
-                extension = StatementsExtension.find(target.sql(), target.database());
-                missing = null;
-            } catch (NativeMetric.Unavailable e) {
-                missing = e;
-            }
-        }
-        return extension;
-    }
 
     /** How many query ids this collector knows (its state). */
     int knownIds() {
