@@ -215,23 +215,9 @@ public final class TestPgbouncer implements AutoCloseable {
 
     /** Makes key.pem and cert.pem in {@code dir} and returns the settings that require TLS from clients. */
     private static String selfSignedCertificate(ServerAccount account, Path dir) throws IOException {
-        Process openssl = new ProcessBuilder("openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2",
-                "-subj", "/CN=localhost", "-keyout", dir.resolve("key.pem").toString(),
-                "-out", dir.resolve("cert.pem").toString())
-                .redirectErrorStream(true).redirectOutput(dir.resolve("openssl.log").toFile()).start();
-        try {
-            if (!openssl.waitFor(60, TimeUnit.SECONDS) || openssl.exitValue() != 0) {
-                throw new IllegalStateException("openssl could not make a certificate: "
-                        + Files.readString(dir.resolve("openssl.log")));
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
-        }
-        account.handOver(dir.resolve("key.pem"));
-        account.handOver(dir.resolve("cert.pem"));
-        return "client_tls_sslmode = require\nclient_tls_key_file = " + dir.resolve("key.pem")
-                + "\nclient_tls_cert_file = " + dir.resolve("cert.pem") + "\n";
+        var made = SelfSignedCertificate.makeIn(dir, account);
+        return "client_tls_sslmode = require\nclient_tls_key_file = " + made.key()
+                + "\nclient_tls_cert_file = " + made.certificate() + "\n";
     }
 
     private static void write(ServerAccount account, Path file, String content) throws IOException {

@@ -9,18 +9,17 @@ import io.pgharvest.kind.MetricQuery;
 import io.pgharvest.kind.ResultLimits;
 import io.pgharvest.kind.SessionSettings;
 import io.pgharvest.model.connection.ConnectionString;
+import io.pgharvest.testsupport.SelfSignedCertificate;
 import io.pgharvest.testsupport.TestPostgres;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -54,10 +53,10 @@ class ResultBytesLimitTest {
     @BeforeAll
     static void startServers() throws Exception {
         plain.createDatabase(DB);
-        certificateDir = selfSignedCertificate();
+        certificateDir = Files.createTempDirectory("pgharvest-tls-");
+        var certificate = SelfSignedCertificate.makeIn(certificateDir, ServerAccount.detect());
         tls = TestPostgres.start(Map.of("ssl", "on",
-                "ssl_cert_file", certificateDir.resolve("cert.pem").toString(),
-                "ssl_key_file", certificateDir.resolve("key.pem").toString()));
+                "ssl_cert_file", certificate.certificate().toString(), "ssl_key_file", certificate.key().toString()));
         tls.createDatabase(DB);
     }
 
@@ -164,24 +163,5 @@ class ResultBytesLimitTest {
 
     private static long allocatedByThisThread() {
         return ((com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean()).getCurrentThreadAllocatedBytes();
-    }
-
-    /** key.pem and cert.pem for the TLS server, owned by the account the server runs as. */
-    private static Path selfSignedCertificate() throws IOException, InterruptedException {
-        Path dir = Files.createTempDirectory("pgharvest-tls-");
-        Process openssl = new ProcessBuilder("openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2",
-                "-subj", "/CN=localhost", "-keyout", dir.resolve("key.pem").toString(),
-                "-out", dir.resolve("cert.pem").toString())
-                .redirectErrorStream(true).redirectOutput(dir.resolve("openssl.log").toFile()).start();
-        if (!openssl.waitFor(60, TimeUnit.SECONDS) || openssl.exitValue() != 0) {
-            throw new IllegalStateException("openssl could not make a certificate: "
-                    + Files.readString(dir.resolve("openssl.log")));
-        }
-        Files.setPosixFilePermissions(dir.resolve("key.pem"), PosixFilePermissions.fromString("rw-------"));
-        var account = ServerAccount.detect();
-        for (String name : List.of("", "key.pem", "cert.pem")) {
-            account.handOver(dir.resolve(name));
-        }
-        return dir;
     }
 }
