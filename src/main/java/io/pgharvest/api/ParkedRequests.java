@@ -9,6 +9,7 @@ import java.util.Set;
 import java.util.concurrent.locks.ReentrantLock;
 import org.springframework.context.ApplicationListener;
 import org.springframework.context.event.ContextClosedEvent;
+import org.springframework.core.Ordered;
 import org.springframework.stereotype.Component;
 
 /**
@@ -24,7 +25,7 @@ import org.springframework.stereotype.Component;
  * interrupt can reach the request's socket I/O (an interrupted thread closes a channel it uses).
  */
 @Component
-public final class ParkedRequests implements ApplicationListener<ContextClosedEvent> {
+public final class ParkedRequests implements ApplicationListener<ContextClosedEvent>, Ordered {
 
     /** The application serving the request on this thread, set by {@link WaiterLimitFilter}. */
     private static final ThreadLocal<ParkedRequests> SERVING = new ThreadLocal<>();
@@ -102,6 +103,15 @@ public final class ParkedRequests implements ApplicationListener<ContextClosedEv
         } finally {
             lock.unlock();
         }
+    }
+
+    /**
+     * The last to hear that the application closes: a woken query must find the others' closing
+     * state set (ShutdownUnderway's, which turns a status answer into a 503).
+     */
+    @Override
+    public int getOrder() {
+        return Ordered.LOWEST_PRECEDENCE;
     }
 
     @Override

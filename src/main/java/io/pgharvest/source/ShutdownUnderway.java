@@ -2,6 +2,8 @@ package io.pgharvest.source;
 
 import org.springframework.context.ApplicationListener;
 import org.springframework.context.event.ContextClosedEvent;
+import org.springframework.core.Ordered;
+import org.springframework.core.annotation.Order;
 import org.springframework.http.HttpStatus;
 import org.springframework.stereotype.Component;
 import org.springframework.web.server.ResponseStatusException;
@@ -14,6 +16,7 @@ import org.springframework.web.server.ResponseStatusException;
  * 503 instead, so a console keeps what the running collector said and marks it stale.
  */
 @Component
+@Order(Ordered.HIGHEST_PRECEDENCE) // before the parked queries are woken (api.ParkedRequests)
 final class ShutdownUnderway implements ApplicationListener<ContextClosedEvent> {
 
     private volatile boolean underway;
