@@ -385,6 +385,10 @@ public final class QueryPipeline implements AutoCloseable {
             // combination of several metrics is not sent again and ages out.
             rollbackAfter(e);
             throw e;
+        } finally {
+            // The statement lives across ticks: the notices pgjdbc chained on it (at most
+            // ResultBytesBound.NOTICES_KEPT a round trip) must not pile up tick after tick.
+            prepared.statement().clearWarnings();
         }
     }
 
