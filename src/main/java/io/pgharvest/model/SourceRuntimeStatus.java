@@ -17,6 +17,8 @@ import java.util.List;
  * @param stretchReason why the schedule is (or was last) stretched and until when; null if never
  * @param instance the PostgreSQL instance the source is collected on and what it shares there;
  *     null while not connected or when the instance is unknown (system identifier not readable)
+ * @param noticeWarning set once the server sent the session more notices than pgharvest keeps per
+ *     round trip (the rest were dropped unread), with how many; null otherwise
  */
 public record SourceRuntimeStatus(
         String source,
@@ -37,7 +39,8 @@ public record SourceRuntimeStatus(
         String privilegeWarning,
         long stretchedTicks,
         String stretchReason,
-        InstanceShare instance) {
+        InstanceShare instance,
+        String noticeWarning) {
 
     public SourceRuntimeStatus {
         metrics = List.copyOf(metrics);
@@ -53,7 +56,7 @@ public record SourceRuntimeStatus(
             String stretchReason) {
         this(source, state, connected, lastConnectionError, lastConnectionErrorAt, serverVersion, serverVersionNum,
                 inRecovery, systemIdentifier, tickPeriod, lastTickStart, lastTickDuration, ticks, skippedTicks, metrics,
-                privilegeWarning, stretchedTicks, stretchReason, null);
+                privilegeWarning, stretchedTicks, stretchReason, null, null);
     }
 
     /**
@@ -96,6 +99,7 @@ public record SourceRuntimeStatus(
         private long stretchedTicks;
         private String stretchReason;
         private InstanceShare instance;
+        private String noticeWarning;
 
         private Builder(String source, SessionState state) {
             this.source = source;
@@ -160,11 +164,16 @@ public record SourceRuntimeStatus(
             return this;
         }
 
+        public Builder noticeWarning(String warning) {
+            this.noticeWarning = warning;
+            return this;
+        }
+
         public SourceRuntimeStatus build() {
             return new SourceRuntimeStatus(source, state, connected, lastConnectionError, lastConnectionErrorAt,
                     serverVersion, serverVersionNum, inRecovery, systemIdentifier, tickPeriod, lastTickStart,
                     lastTickDuration, ticks, skippedTicks, metrics, privilegeWarning, stretchedTicks, stretchReason,
-                    instance);
+                    instance, noticeWarning);
         }
     }
 
@@ -172,6 +181,6 @@ public record SourceRuntimeStatus(
     public SourceRuntimeStatus withState(SessionState newState, String error, Instant errorAt) {
         return new SourceRuntimeStatus(source, newState, connected, error, errorAt, serverVersion, serverVersionNum,
                 inRecovery, systemIdentifier, tickPeriod, lastTickStart, lastTickDuration, ticks, skippedTicks, metrics,
-                privilegeWarning, stretchedTicks, stretchReason, instance);
+                privilegeWarning, stretchedTicks, stretchReason, instance, noticeWarning);
     }
 }

@@ -140,6 +140,7 @@ final class ReaperStatus {
                 .ticks(ticks, skippedTicks)
                 .metrics(config == null ? List.of() : metrics(config, schedule, inactive, facts))
                 .privilegeWarning(keeper.privilegeWarning())
+                .noticeWarning(keeper.noticeWarning())
                 .stretch(stretch.stretchedTicks(), stretch.reason());
         if (facts != null) {
             status.server(facts.displayVersion(), facts.versionNum() == 0 ? null : facts.versionNum(),
