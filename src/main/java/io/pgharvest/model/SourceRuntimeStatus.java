@@ -19,6 +19,9 @@ import java.util.List;
  *     null while not connected or when the instance is unknown (system identifier not readable)
  * @param noticeWarning set once the server sent the session more notices than pgharvest keeps per
  *     round trip (the rest were dropped unread), with how many; null otherwise
+ * @param undeliveredMetrics the metrics being collected (pipeline or solo lane) that have delivered
+ *     nothing for {@link #UNDELIVERED_AFTER_INTERVALS} of their intervals while the source was
+ *     connected, by name: never skipped silently (also the meter {@code pgharvest.metrics.undelivered})
  */
 public record SourceRuntimeStatus(
         String source,
@@ -40,10 +43,15 @@ public record SourceRuntimeStatus(
         long stretchedTicks,
         String stretchReason,
         InstanceShare instance,
-        String noticeWarning) {
+        String noticeWarning,
+        List<String> undeliveredMetrics) {
+
+    /** Intervals without a delivery after which a collected metric is reported undelivered. */
+    public static final int UNDELIVERED_AFTER_INTERVALS = 3;
 
     public SourceRuntimeStatus {
         metrics = List.copyOf(metrics);
+        undeliveredMetrics = undeliveredMetrics == null ? List.of() : List.copyOf(undeliveredMetrics);
         lastConnectionError = BoundedText.of(lastConnectionError);
         stretchReason = BoundedText.of(stretchReason);
     }
@@ -56,7 +64,7 @@ public record SourceRuntimeStatus(
             String stretchReason) {
         this(source, state, connected, lastConnectionError, lastConnectionErrorAt, serverVersion, serverVersionNum,
                 inRecovery, systemIdentifier, tickPeriod, lastTickStart, lastTickDuration, ticks, skippedTicks, metrics,
-                privilegeWarning, stretchedTicks, stretchReason, null, null);
+                privilegeWarning, stretchedTicks, stretchReason, null, null, List.of());
     }
 
     /**
@@ -100,6 +108,7 @@ public record SourceRuntimeStatus(
         private String stretchReason;
         private InstanceShare instance;
         private String noticeWarning;
+        private List<String> undeliveredMetrics = List.of();
 
         private Builder(String source, SessionState state) {
             this.source = source;
@@ -169,11 +178,16 @@ public record SourceRuntimeStatus(
             return this;
         }
 
+        public Builder undeliveredMetrics(List<String> names) {
+            this.undeliveredMetrics = names;
+            return this;
+        }
+
         public SourceRuntimeStatus build() {
             return new SourceRuntimeStatus(source, state, connected, lastConnectionError, lastConnectionErrorAt,
                     serverVersion, serverVersionNum, inRecovery, systemIdentifier, tickPeriod, lastTickStart,
                     lastTickDuration, ticks, skippedTicks, metrics, privilegeWarning, stretchedTicks, stretchReason,
-                    instance, noticeWarning);
+                    instance, noticeWarning, undeliveredMetrics);
         }
     }
 
@@ -181,6 +195,6 @@ public record SourceRuntimeStatus(
     public SourceRuntimeStatus withState(SessionState newState, String error, Instant errorAt) {
         return new SourceRuntimeStatus(source, newState, connected, error, errorAt, serverVersion, serverVersionNum,
                 inRecovery, systemIdentifier, tickPeriod, lastTickStart, lastTickDuration, ticks, skippedTicks, metrics,
-                privilegeWarning, stretchedTicks, stretchReason, instance, noticeWarning);
+                privilegeWarning, stretchedTicks, stretchReason, instance, noticeWarning, undeliveredMetrics);
     }
 }
