@@ -1,5 +1,7 @@
 package io.pgharvest.kind;
 
+import io.pgharvest.nativemetric.GenericPlans;
+import io.pgharvest.nativemetric.PlanningLogin;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
@@ -66,19 +68,13 @@ public interface SourceSession extends AutoCloseable {
     List<Map<String, Object>> read(Duration timeout, String sql, Object... parameters) throws SQLException;
 
     /**
-     * The generic plan (EXPLAIN, FORMAT JSON) of one plain read, {@code $n} parameters and all, asked
-     * in a read-only transaction of its own under {@code timeout}; a text that is not one SELECT or
-     * WITH ... SELECT is refused unsent ({@code model.sql.PlainRead}). An endpoint that is not a
-     * PostgreSQL server refuses every text. A session whose role is a superuser refuses unless
-     * {@code asSuperuser}: planning runs functions a database owner wrote with the session's rights.
+     * A session of its own on this session's server and database, logged in as the planning role
+     * with this session's other connection parameters, for generic plans
+     * ({@link io.pgharvest.nativemetric.GenericPlans#open}). An endpoint that is not a PostgreSQL
+     * server refuses.
      */
-    default String genericPlan(String statement, Duration timeout, boolean asSuperuser) throws SQLException {
+    default GenericPlans.Planning openPlanning(PlanningLogin login) throws SQLException {
         throw new SQLException("generic plans need a PostgreSQL server", "0A000");
-    }
-
-    /** {@link #genericPlan(String, Duration, boolean)}, never as a superuser. */
-    default String genericPlan(String statement, Duration timeout) throws SQLException {
-        return genericPlan(statement, timeout, false);
     }
 
     /** What {@code error}, thrown by this session, says about it. */

@@ -15,6 +15,8 @@ import io.pgharvest.model.BoundedText;
 import io.pgharvest.model.RowValues;
 import io.pgharvest.model.connection.ConnectionString;
 import io.pgharvest.model.sql.MetricSql;
+import io.pgharvest.nativemetric.GenericPlans;
+import io.pgharvest.nativemetric.PlanningLogin;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -59,7 +61,9 @@ public final class PostgresSession implements SourceSession {
     private final Connection connection;
     private final QueryPipeline pipeline;
     private final Duration factsTimeout;
-    private final GenericPlanner planner;
+    /** How this session was opened, for the planning role's session ({@link #openPlanning}). */
+    private final SessionOpener opener;
+    private final ConnectionString conn;
     /** Thread-safe: the idle-session watch asks it from its own thread. */
     private final ArrivedBytes arrived;
     /** The stream every result arrives through: it cuts a result past the byte limit. */
@@ -72,14 +76,15 @@ public final class PostgresSession implements SourceSession {
     private boolean systemIdReadable = true;
 
     private PostgresSession(Connection connection, ArrivedBytes arrived, ResultBytesBound bound, ResultLimits limits,
-            QueryPipeline pipeline, Duration factsTimeout) {
+            QueryPipeline pipeline, Duration factsTimeout, SessionOpener opener, ConnectionString conn) {
         this.arrived = arrived;
         this.bound = bound;
         this.limits = limits;
         this.connection = connection;
         this.pipeline = pipeline;
         this.factsTimeout = factsTimeout;
-        this.planner = new GenericPlanner(connection);
+        this.opener = opener;
+        this.conn = conn;
     }
 
     /**
@@ -115,7 +120,8 @@ public final class PostgresSession implements SourceSession {
             // Login was bounded by the short connect timeout; queries get the long safety net.
             connection.setNetworkTimeout(Runnable::run, (int) settings.socketTimeout().toMillis());
             var session = new PostgresSession(connection, arrived, bound, limits, new QueryPipeline(connection,
-                    settings.defaultStatementTimeout(), settings.socketTimeout(), limits, bound), factsTimeout(settings));
+                    settings.defaultStatementTimeout(), settings.socketTimeout(), limits, bound), factsTimeout(settings),
+                    opener, conn);
             session.readFacts(now, true);
             if (bound.lost()) {
                 // Its first round trip came as something other than protocol messages: GSS encryption.
@@ -320,19 +326,10 @@ public final class PostgresSession implements SourceSession {
         }
     }
 
-    /** {@link GenericPlanner}. */
+    /** {@link PlanningSession}: the source's connection, another login. */
     @Override
-    public String genericPlan(String statement, Duration timeout, boolean asSuperuser) throws SQLException {
-        bound.watch();
-        String plan;
-        try {
-            plan = planner.plan(statement, timeout, asSuperuser);
-        } catch (SQLException e) {
-            QueryPipeline.requireWhole(bound, limits); // a cut plan reads as none: say why
-            throw e;
-        }
-        QueryPipeline.requireWhole(bound, limits);
-        return plan;
+    public GenericPlans.Planning openPlanning(PlanningLogin login) throws SQLException {
+        return PlanningSession.open(opener, conn, login);
     }
 
     @Override

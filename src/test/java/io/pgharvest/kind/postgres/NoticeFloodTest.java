@@ -3,6 +3,7 @@ package io.pgharvest.kind.postgres;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.pgharvest.kind.FetchedRows;
+import io.pgharvest.nativemetric.PlanningLogin;
 import io.pgharvest.kind.MetricQuery;
 import io.pgharvest.kind.SessionSettings;
 import io.pgharvest.model.connection.ConnectionString;
@@ -28,6 +29,8 @@ class NoticeFloodTest {
 
     private static final String DB = "notice_flood_db";
     private static final String ROLE = "notice_flood_reader";
+    /** The planning role plans are made as (its own login): the owner's function floods it too. */
+    private static final String PLANNER = "notice_flood_planner";
     /** 20,000 notices of 4 KB: 80 MB in one round trip. */
     private static final int NOTICES = 20_000;
     private static final long ALLOCATION_BOUND = 16L * 1024 * 1024;
@@ -38,22 +41,24 @@ class NoticeFloodTest {
         server.createDatabase(DB);
         server.execute("postgres", "do $$ begin create role " + ROLE + " login in role pg_monitor;"
                 + " exception when duplicate_object then null; end $$");
+        server.execute("postgres", "do $$ begin create role " + PLANNER + " login;"
+                + " exception when duplicate_object then null; end $$");
         server.execute(DB, """
                 create or replace function public.noisy(n int, size int) returns int language plpgsql immutable as $f$
                 begin
-                    if current_user = '%s' then
+                    if current_user in ('%s', '%s') then
                         for i in 1 .. n loop
                             raise notice '%%', repeat('n', size);
                         end loop;
                     end if;
                     return n;
-                end $f$""".formatted(ROLE));
+                end $f$""".formatted(ROLE, PLANNER));
         // A metric's function runs on every tick (an immutable one with constant arguments is folded
         // into the server's cached plan and runs once).
         server.execute(DB, "create or replace function public.noisy_each_time(n int, size int) returns int"
                 + " language sql stable as 'select public.noisy(n, size) + 0 * random()::int'");
         server.execute(DB, "create table if not exists public.items (id int primary key, name text)");
-        server.execute(DB, "grant select on public.items to " + ROLE);
+        server.execute(DB, "grant select on public.items to " + ROLE + ", " + PLANNER);
     }
 
     @Test
@@ -86,16 +91,17 @@ class NoticeFloodTest {
     @Test
     void planningATopStatementThatFoldsTheOwnersFunctionDropsTheFloodAndGivesThePlan() throws Exception {
         var opener = opener();
-        try (PostgresSession session = open(opener)) {
+        try (PostgresSession session = open(opener);
+                var planning = session.openPlanning(new PlanningLogin(PLANNER, null))) {
             long before = allocatedByThisThread();
-            String plan = session.genericPlan("select name from public.items where id = public.noisy(" + NOTICES
+            String plan = planning.genericPlan("select name from public.items where id = public.noisy(" + NOTICES
                     + ", 4000) and name = $1", Duration.ofSeconds(30));
             long allocated = allocatedByThisThread() - before;
 
             assertThat(plan).contains("items");
             assertThat(allocated).as("bytes allocated while 80 MB of notices arrived").isLessThan(ALLOCATION_BOUND);
-            assertThat(session.droppedNotices()).isGreaterThanOrEqualTo(NOTICES - ResultBytesBound.NOTICES_KEPT);
-            assertThat(opener.droppedNotices()).isEqualTo(session.droppedNotices());
+            // The planning role's own session is opened like every session: the same bound, counted by the opener.
+            assertThat(opener.droppedNotices()).isGreaterThanOrEqualTo(NOTICES - ResultBytesBound.NOTICES_KEPT);
             assertThat(session.read("select 2 as b").getFirst()).containsEntry("b", 2);
         }
     }
