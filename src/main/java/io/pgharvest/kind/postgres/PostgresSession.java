@@ -44,7 +44,7 @@ public final class PostgresSession implements SourceSession {
     private static final String FACTS_SQL = """
             select current_setting('server_version_num')::int, pg_is_in_recovery(),
                    coalesce(host(inet_server_addr()), '') || ':' || coalesce(inet_server_port(), 0),
-                   current_database()::text""";
+                   current_database()::text, """ + ExtensionObjects.FINGERPRINT;
     static final String QUERY_CANCELED = "57014";
     static final String LOCK_NOT_AVAILABLE = "55P03";
     /** admin_shutdown: the backend was terminated (pg_terminate_backend, or a server shutdown). */
@@ -69,6 +69,8 @@ public final class PostgresSession implements SourceSession {
     private ServerFacts facts;
     private RolePrivileges privileges = RolePrivileges.READ_ONLY;
     private boolean systemIdReadable = true;
+    /** The extensions ({@link ExtensionObjects#FINGERPRINT}) the pipeline's names were read for. */
+    private String extensionsRead;
 
     private PostgresSession(Connection connection, ArrivedBytes arrived, ResultBytesBound bound, ResultLimits limits,
             QueryPipeline pipeline, Duration factsTimeout) {
@@ -162,6 +164,7 @@ public final class PostgresSession implements SourceSession {
                 boolean inRecovery;
                 String serverAddress;
                 String database;
+                String extensions;
                 boolean isResultSet = st.execute(timeouts);
                 while (!isResultSet) { // begin and the two settings: update counts
                     isResultSet = st.getMoreResults();
@@ -173,13 +176,20 @@ public final class PostgresSession implements SourceSession {
                     inRecovery = rs.getBoolean(2);
                     serverAddress = rs.getString(3);
                     database = rs.getString(4);
+                    extensions = rs.getString(5);
                 }
                 if (!more) {
                     facts = new ServerFacts(versionNum, inRecovery, facts.systemIdentifier(), serverAddress, database, now);
+                    if (!extensions.equals(extensionsRead)) {
+                        readExtensions(); // created, dropped, moved or updated since: once per change
+                    }
                     return facts;
                 }
                 if (opening) {
                     privileges = RolePrivileges.of(connection);
+                }
+                if (!extensions.equals(extensionsRead)) {
+                    useExtensions(extensions.isEmpty() ? ExtensionObjects.NONE : ExtensionObjects.read(st), extensions);
                 }
                 // Last: without pg_monitor it fails, and so does the rest of the transaction.
                 String systemId = systemIdKnown ? facts.systemIdentifier() : readSystemIdentifier(st);
@@ -187,6 +197,32 @@ public final class PostgresSession implements SourceSession {
                 return facts;
             });
         }
+    }
+
+    /**
+     * Reads the extensions' objects in a read-only transaction of their own under the facts' time
+     * limit: when the facts found them changed, and when the pipeline's guard did.
+     */
+    private ExtensionObjects readExtensions() throws SQLException {
+        try (Statement st = connection.createStatement()) {
+            st.execute("begin transaction read only;\nset local statement_timeout = " + factsTimeout.toMillis()
+                    + ";\nset local lock_timeout = " + factsTimeout.toMillis());
+            return endTransaction(st, true, () -> {
+                String fingerprint;
+                try (ResultSet rs = st.executeQuery("select " + ExtensionObjects.FINGERPRINT)) {
+                    rs.next();
+                    fingerprint = rs.getString(1);
+                }
+                ExtensionObjects objects = ExtensionObjects.read(st);
+                useExtensions(objects, fingerprint);
+                return objects;
+            });
+        }
+    }
+
+    private void useExtensions(ExtensionObjects objects, String fingerprint) {
+        pipeline.useExtensions(objects, this::readExtensions);
+        extensionsRead = fingerprint;
     }
 
     /** Work done inside a transaction that {@link #endTransaction} ends. */
@@ -376,7 +412,7 @@ public final class PostgresSession implements SourceSession {
     /** Positions of parse errors name the metric ({@link FailurePointer}). */
     @Override
     public Optional<MetricQuery> culprit(SQLException failure, List<MetricQuery> sent) {
-        return FailurePointer.culprit(failure, sent);
+        return FailurePointer.culprit(failure, sent, pipeline::sentText);
     }
 
     @Override
