@@ -12,6 +12,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.stream.Stream;
 
 /**
  * The objects of a database's installed extensions by name, and the qualification of a metric's
@@ -61,6 +62,35 @@ public final class ExtensionNames {
             return !named.isEmpty();
         }
     }
+
+    /**
+     * Objects of extensions that monitoring metrics read (pgwatch's among them), by extension: what
+     * the import reports ({@link #KNOWN}); the engine reads a database's own from its catalog.
+     */
+    private static final Map<String, List<String>> KNOWN_OBJECTS = Map.of(
+            "pg_stat_statements", List.of("pg_stat_statements", "pg_stat_statements_info"),
+            "pg_buffercache", List.of("pg_buffercache", "pg_buffercache_pages", "pg_buffercache_summary",
+                    "pg_buffercache_usage_counts"),
+            "pgstattuple", List.of("pgstattuple", "pgstattuple_approx", "pgstatindex", "pgstatginindex",
+                    "pgstathashindex", "pg_relpages"),
+            "pg_stat_kcache", List.of("pg_stat_kcache", "pg_stat_kcache_detail"),
+            "pg_qualstats", List.of("pg_qualstats", "pg_qualstats_all", "pg_qualstats_pretty", "pg_qualstats_indexes",
+                    "pg_qualstats_indexes_ddl", "pg_qualstats_by_query", "pg_qualstats_index_advisor",
+                    "pg_qualstats_example_query", "pg_qualstats_example_queries", "pg_qualstats_names"),
+            "pg_wait_sampling", List.of("pg_wait_sampling_current", "pg_wait_sampling_history",
+                    "pg_wait_sampling_profile"),
+            "pg_stat_monitor", List.of("pg_stat_monitor"),
+            "pg_freespacemap", List.of("pg_freespace"),
+            "pg_visibility", List.of("pg_visibility_map_summary", "pg_visibility_map", "pg_visibility"));
+
+    /**
+     * The well-known objects of extensions, with the extension's name where a schema would be:
+     * {@link #namedIn} says which of them a text names without a schema.
+     */
+    public static final ExtensionNames KNOWN = new ExtensionNames(KNOWN_OBJECTS.entrySet().stream()
+            .flatMap(e -> e.getValue().stream().flatMap(name -> Stream.of(
+                    new Member(e.getKey(), name, false), new Member(e.getKey(), name, true))))
+            .toList());
 
     private final Map<String, String> relationSchemas;
     private final Map<String, String> functionSchemas;
