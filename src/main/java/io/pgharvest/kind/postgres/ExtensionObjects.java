@@ -48,7 +48,9 @@ final class ExtensionObjects {
     /**
      * Every relation and function that is a member of an extension, outside pg_catalog, owned by a
      * superuser or by a role the database's owner is not a member of; a function only when no
-     * function of its name in its schema is anything else.
+     * function of its name in its schema is anything else. A name pg_catalog has is left out: an
+     * unqualified name resolves there, and must go on doing so (orafce's oracle.substr is not
+     * what a metric's substr means).
      */
     private static final String MEMBERS = """
             select 'r', n.nspname::text, c.relname::text, c.oid::int8
@@ -61,6 +63,8 @@ final class ExtensionObjects {
                and d.refclassid = 'pg_catalog.pg_extension'::pg_catalog.regclass and d.deptype = 'e'
                and c.relkind in ('r', 'v', 'm', 'f', 'p') and n.nspname <> 'pg_catalog'
                and (r.rolsuper or not pg_catalog.pg_has_role(db.datdba, r.oid, 'MEMBER'))
+               and not exists (select from pg_catalog.pg_class x
+                                where x.relnamespace = 'pg_catalog'::pg_catalog.regnamespace and x.relname = c.relname)
             union all
             select 'f', n.nspname::text, p.proname::text, p.oid::int8
               from pg_catalog.pg_depend d
@@ -71,6 +75,8 @@ final class ExtensionObjects {
              where d.classid = 'pg_catalog.pg_proc'::pg_catalog.regclass
                and d.refclassid = 'pg_catalog.pg_extension'::pg_catalog.regclass and d.deptype = 'e'
                and n.nspname <> 'pg_catalog' and (r.rolsuper or not pg_catalog.pg_has_role(db.datdba, r.oid, 'MEMBER'))
+               and not exists (select from pg_catalog.pg_proc x
+                                where x.pronamespace = 'pg_catalog'::pg_catalog.regnamespace and x.proname = p.proname)
                and not exists (
                  select from pg_catalog.pg_proc q join pg_catalog.pg_roles qr on qr.oid = q.proowner
                   where q.pronamespace = p.pronamespace and q.proname = p.proname
