@@ -52,28 +52,30 @@ final class ExtensionObjects {
      * unqualified name resolves there, and must go on doing so (orafce's oracle.substr is not
      * what a metric's substr means).
      */
-    private static final String MEMBERS = """
+    static final String MEMBERS = """
             select 'r', n.nspname::text, c.relname::text, c.oid::int8
-              from pg_catalog.pg_depend d
+              from pg_catalog.pg_extension e
+              join pg_catalog.pg_depend d on d.refclassid = 'pg_catalog.pg_extension'::pg_catalog.regclass
+                                         and d.refobjid = e.oid and d.deptype = 'e'
               join pg_catalog.pg_class c on c.oid = d.objid
               join pg_catalog.pg_namespace n on n.oid = c.relnamespace
               join pg_catalog.pg_roles r on r.oid = c.relowner
               join pg_catalog.pg_database db on db.datname = pg_catalog.current_database()
              where d.classid = 'pg_catalog.pg_class'::pg_catalog.regclass
-               and d.refclassid = 'pg_catalog.pg_extension'::pg_catalog.regclass and d.deptype = 'e'
                and c.relkind in ('r', 'v', 'm', 'f', 'p') and n.nspname <> 'pg_catalog'
                and (r.rolsuper or not pg_catalog.pg_has_role(db.datdba, r.oid, 'MEMBER'))
                and not exists (select from pg_catalog.pg_class x
                                 where x.relnamespace = 'pg_catalog'::pg_catalog.regnamespace and x.relname = c.relname)
             union all
             select 'f', n.nspname::text, p.proname::text, p.oid::int8
-              from pg_catalog.pg_depend d
+              from pg_catalog.pg_extension e
+              join pg_catalog.pg_depend d on d.refclassid = 'pg_catalog.pg_extension'::pg_catalog.regclass
+                                         and d.refobjid = e.oid and d.deptype = 'e'
               join pg_catalog.pg_proc p on p.oid = d.objid
               join pg_catalog.pg_namespace n on n.oid = p.pronamespace
               join pg_catalog.pg_roles r on r.oid = p.proowner
               join pg_catalog.pg_database db on db.datname = pg_catalog.current_database()
              where d.classid = 'pg_catalog.pg_proc'::pg_catalog.regclass
-               and d.refclassid = 'pg_catalog.pg_extension'::pg_catalog.regclass and d.deptype = 'e'
                and n.nspname <> 'pg_catalog' and (r.rolsuper or not pg_catalog.pg_has_role(db.datdba, r.oid, 'MEMBER'))
                and not exists (select from pg_catalog.pg_proc x
                                 where x.pronamespace = 'pg_catalog'::pg_catalog.regnamespace and x.proname = p.proname)
@@ -112,12 +114,17 @@ final class ExtensionObjects {
 
     /** Reads the members with {@code statement}, inside the caller's transaction. */
     static ExtensionObjects read(Statement statement) throws SQLException {
-        var found = new HashMap<Member, List<Long>>();
         try (ResultSet rs = statement.executeQuery(MEMBERS)) {
-            while (rs.next()) {
-                var member = new Member(rs.getString(2), rs.getString(3), rs.getString(1).equals("f"));
-                found.computeIfAbsent(member, m -> new ArrayList<>()).add(rs.getLong(4));
-            }
+            return of(rs);
+        }
+    }
+
+    /** The members from the rows of {@link #MEMBERS}. */
+    static ExtensionObjects of(ResultSet rs) throws SQLException {
+        var found = new HashMap<Member, List<Long>>();
+        while (rs.next()) {
+            var member = new Member(rs.getString(2), rs.getString(3), rs.getString(1).equals("f"));
+            found.computeIfAbsent(member, m -> new ArrayList<>()).add(rs.getLong(4));
         }
         if (found.isEmpty()) {
             return NONE;

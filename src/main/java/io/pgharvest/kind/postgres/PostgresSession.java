@@ -147,15 +147,16 @@ public final class PostgresSession implements SourceSession {
      * first call it also reads the role's privileges and the system identifier.
      *
      * <p>Round trips: the opening statements and the facts query go in one (several statements
-     * in one execute are one Sync); a refresh, which needs nothing else, closes the transaction
-     * in that same round trip. Opening a session costs 4 round trips, a refresh 1.
+     * in one execute are one Sync), with the extensions' objects when opening; a refresh, which needs
+     * nothing else, closes the transaction in that same round trip (and reads the extensions' objects
+     * in one more only when pg_extension changed). Opening a session costs 4 round trips, a refresh 1.
      */
     private ServerFacts readFacts(Instant now, boolean opening) throws SQLException {
         boolean systemIdKnown = facts != null && facts.systemIdentifier() != null;
         boolean more = opening || (!systemIdKnown && systemIdReadable);
         String timeouts = "begin transaction read only;\nset local statement_timeout = " + factsTimeout.toMillis()
                 + ";\nset local lock_timeout = " + factsTimeout.toMillis() + ";\n" + FACTS_SQL
-                + (more ? "" : ";\nrollback");
+                + (opening ? ";\n" + ExtensionObjects.MEMBERS : "") + (more ? "" : ";\nrollback");
         bound.watch();
         try (Statement st = connection.createStatement()) {
             // Without "more" the facts' own text already ended its transaction.
@@ -178,6 +179,12 @@ public final class PostgresSession implements SourceSession {
                     database = rs.getString(4);
                     extensions = rs.getString(5);
                 }
+                if (opening) { // the extensions' objects came in the same round trip
+                    st.getMoreResults();
+                    try (ResultSet members = st.getResultSet()) {
+                        useExtensions(ExtensionObjects.of(members), extensions);
+                    }
+                }
                 if (!more) {
                     facts = new ServerFacts(versionNum, inRecovery, facts.systemIdentifier(), serverAddress, database, now);
                     if (!extensions.equals(extensionsRead)) {
@@ -189,7 +196,7 @@ public final class PostgresSession implements SourceSession {
                     privileges = RolePrivileges.of(connection);
                 }
                 if (!extensions.equals(extensionsRead)) {
-                    useExtensions(extensions.isEmpty() ? ExtensionObjects.NONE : ExtensionObjects.read(st), extensions);
+                    useExtensions(ExtensionObjects.read(st), extensions);
                 }
                 // Last: without pg_monitor it fails, and so does the rest of the transaction.
                 String systemId = systemIdKnown ? facts.systemIdentifier() : readSystemIdentifier(st);
