@@ -159,21 +159,18 @@ final class ExtensionObjects {
 
     private String guardText(Collection<Member> named) {
         var expected = new TreeSet<Long>();
-        var relations = new ArrayList<String>();
-        var functions = new ArrayList<String>();
+        var found = new ArrayList<String>();
         for (Member m : named.stream().sorted(Comparator.comparing(Member::schema).thenComparing(Member::name)
                 .thenComparing(Member::function)).toList()) {
             expected.addAll(oids.getOrDefault(m, List.of()));
-            (m.function() ? functions : relations).add("(" + literal(m.schema()) + ", " + literal(m.name()) + ")");
-        }
-        var found = new ArrayList<String>();
-        if (!relations.isEmpty()) {
-            found.add("select c.oid from pg_catalog.pg_class c join pg_catalog.pg_namespace n on n.oid = c.relnamespace"
-                    + " where (n.nspname::text, c.relname::text) in (" + String.join(", ", relations) + ")");
-        }
-        if (!functions.isEmpty()) {
-            found.add("select p.oid from pg_catalog.pg_proc p join pg_catalog.pg_namespace n on n.oid = p.pronamespace"
-                    + " where (n.nspname::text, p.proname::text) in (" + String.join(", ", functions) + ")");
+            // By name and namespace: the catalogs' unique indexes (relname, relnamespace) and
+            // (proname, proargtypes, pronamespace) find them without a scan.
+            String namespace = "(select n.oid from pg_catalog.pg_namespace n where n.nspname = " + literal(m.schema()) + ")";
+            found.add(m.function()
+                    ? "select p.oid from pg_catalog.pg_proc p where p.proname = " + literal(m.name())
+                            + " and p.pronamespace = " + namespace
+                    : "select c.oid from pg_catalog.pg_class c where c.relname = " + literal(m.name())
+                            + " and c.relnamespace = " + namespace);
         }
         String expectedText = String.join(",", expected.stream().map(String::valueOf).toList());
         return "select (case when (select coalesce(pg_catalog.string_agg(o.oid::text, ',' order by o.oid), '') from ("
