@@ -36,6 +36,20 @@ public interface SourceSession extends AutoCloseable {
      */
     List<FetchedRows> run(List<MetricQuery> queries) throws SQLException;
 
+    /**
+     * Runs {@code queries} in one round trip like {@link #run}, and keeps what the server answered
+     * before a failure: the rows of the queries that completed, and which query failed, when the
+     * session can tell. The default (a kind that cannot tell) returns no rows on a failure. Never
+     * throws for a failing query or a lost session: the failure is in the answer.
+     */
+    default RoundTrip runKeeping(List<MetricQuery> queries) {
+        try {
+            return RoundTrip.whole(run(queries));
+        } catch (SQLException e) {
+            return RoundTrip.nothing(queries.size(), e);
+        }
+    }
+
     /** Runs one query alone, with its time limit (a round trip of its own). */
     AloneRun runAlone(MetricQuery query) throws SQLException;
 
@@ -102,6 +116,15 @@ public interface SourceSession extends AutoCloseable {
      * {@link #endedWhileIdle}. The default (a kind that cannot tell) is false.
      */
     default boolean anythingArrived() {
+        return false;
+    }
+
+    /**
+     * Whether {@code error} says a query waited for a lock another session holds ({@code lock_timeout}):
+     * neither the metric's fault nor the server's load, so it never demotes the metric. The
+     * default (a kind that cannot tell) is false.
+     */
+    default boolean waitedForLock(SQLException error) {
         return false;
     }
 

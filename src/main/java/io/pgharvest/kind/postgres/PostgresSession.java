@@ -1,6 +1,7 @@
 package io.pgharvest.kind.postgres;
 
 import io.pgharvest.kind.AloneRun;
+import io.pgharvest.kind.RoundTrip;
 import io.pgharvest.kind.FetchedRows;
 import io.pgharvest.kind.MetricQuery;
 import io.pgharvest.kind.NotReadingException;
@@ -392,6 +393,12 @@ public final class PostgresSession implements SourceSession {
         return pipeline.run(queries);
     }
 
+    /** What the statements before a failure returned, and which one failed ({@link QueryPipeline#runKeeping}). */
+    @Override
+    public RoundTrip runKeeping(List<MetricQuery> queries) {
+        return pipeline.runKeeping(queries);
+    }
+
     @Override
     public AloneRun runAlone(MetricQuery query) throws SQLException {
         return pipeline.runAlone(query);
@@ -414,6 +421,11 @@ public final class PostgresSession implements SourceSession {
             return Failure.BROKEN;
         }
         return QUERY_CANCELED.equals(state) || LOCK_NOT_AVAILABLE.equals(state) ? Failure.SLOW : Failure.METRIC;
+    }
+
+    @Override
+    public boolean waitedForLock(SQLException error) {
+        return LOCK_NOT_AVAILABLE.equals(error.getSQLState());
     }
 
     /** Positions of parse errors name the metric ({@link FailurePointer}). */
