@@ -128,6 +128,14 @@ public interface SourceSession extends AutoCloseable {
         return false;
     }
 
+    /**
+     * Notices the server sent this session past what pgharvest keeps per round trip, dropped
+     * unread since the session opened (docs/security.md). The default (a kind that keeps none): 0.
+     */
+    default long droppedNotices() {
+        return 0;
+    }
+
     /** True when an error means the session itself is gone, not just one query. */
     default boolean isBroken(SQLException error) {
         return classify(error) == Failure.BROKEN;

@@ -135,6 +135,11 @@ public final class PostgresSession implements SourceSession {
         }
     }
 
+    @Override
+    public long droppedNotices() {
+        return bound.droppedNotices();
+    }
+
     /** Re-reads version and recovery state (one transaction, under the facts' own time limit). */
     @Override
     public ServerFacts refreshFacts(Instant now) throws SQLException {
