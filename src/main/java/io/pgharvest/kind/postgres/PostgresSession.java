@@ -47,7 +47,7 @@ public final class PostgresSession implements SourceSession {
     private static final String FACTS_SQL = """
             select current_setting('server_version_num')::int, pg_is_in_recovery(),
                    coalesce(host(inet_server_addr()), '') || ':' || coalesce(inet_server_port(), 0),
-                   current_database()::text""";
+                   current_database()::text, """ + ExtensionObjects.FINGERPRINT;
     static final String QUERY_CANCELED = "57014";
     static final String LOCK_NOT_AVAILABLE = "55P03";
     /** admin_shutdown: the backend was terminated (pg_terminate_backend, or a server shutdown). */
@@ -74,6 +74,8 @@ public final class PostgresSession implements SourceSession {
     private ServerFacts facts;
     private RolePrivileges privileges = RolePrivileges.READ_ONLY;
     private boolean systemIdReadable = true;
+    /** The extensions ({@link ExtensionObjects#FINGERPRINT}) the pipeline's names were read for. */
+    private String extensionsRead;
 
     private PostgresSession(Connection connection, ArrivedBytes arrived, ResultBytesBound bound, ResultLimits limits,
             QueryPipeline pipeline, Duration factsTimeout, SessionOpener opener, ConnectionString conn) {
@@ -157,15 +159,16 @@ public final class PostgresSession implements SourceSession {
      * first call it also reads the role's privileges and the system identifier.
      *
      * <p>Round trips: the opening statements and the facts query go in one (several statements
-     * in one execute are one Sync); a refresh, which needs nothing else, closes the transaction
-     * in that same round trip. Opening a session costs 4 round trips, a refresh 1.
+     * in one execute are one Sync), with the extensions' objects when opening; a refresh, which needs
+     * nothing else, closes the transaction in that same round trip (and reads the extensions' objects
+     * in one more only when pg_extension changed). Opening a session costs 4 round trips, a refresh 1.
      */
     private ServerFacts readFacts(Instant now, boolean opening) throws SQLException {
         boolean systemIdKnown = facts != null && facts.systemIdentifier() != null;
         boolean more = opening || (!systemIdKnown && systemIdReadable);
         String timeouts = "begin transaction read only;\nset local statement_timeout = " + factsTimeout.toMillis()
                 + ";\nset local lock_timeout = " + factsTimeout.toMillis() + ";\n" + FACTS_SQL
-                + (more ? "" : ";\nrollback");
+                + (opening ? ";\n" + ExtensionObjects.MEMBERS : "") + (more ? "" : ";\nrollback");
         bound.watch();
         try (Statement st = connection.createStatement()) {
             // Without "more" the facts' own text already ended its transaction.
@@ -174,6 +177,7 @@ public final class PostgresSession implements SourceSession {
                 boolean inRecovery;
                 String serverAddress;
                 String database;
+                String extensions;
                 boolean isResultSet = st.execute(timeouts);
                 while (!isResultSet) { // begin and the two settings: update counts
                     isResultSet = st.getMoreResults();
@@ -185,13 +189,26 @@ public final class PostgresSession implements SourceSession {
                     inRecovery = rs.getBoolean(2);
                     serverAddress = rs.getString(3);
                     database = rs.getString(4);
+                    extensions = rs.getString(5);
+                }
+                if (opening) { // the extensions' objects came in the same round trip
+                    st.getMoreResults();
+                    try (ResultSet members = st.getResultSet()) {
+                        useExtensions(ExtensionObjects.of(members), extensions);
+                    }
                 }
                 if (!more) {
                     facts = new ServerFacts(versionNum, inRecovery, facts.systemIdentifier(), serverAddress, database, now);
+                    if (!extensions.equals(extensionsRead)) {
+                        readExtensions(); // created, dropped, moved or updated since: once per change
+                    }
                     return facts;
                 }
                 if (opening) {
                     privileges = RolePrivileges.of(connection);
+                }
+                if (!extensions.equals(extensionsRead)) {
+                    useExtensions(ExtensionObjects.read(st), extensions);
                 }
                 // Last: without pg_monitor it fails, and so does the rest of the transaction.
                 String systemId = systemIdKnown ? facts.systemIdentifier() : readSystemIdentifier(st);
@@ -199,6 +216,32 @@ public final class PostgresSession implements SourceSession {
                 return facts;
             });
         }
+    }
+
+    /**
+     * Reads the extensions' objects in a read-only transaction of their own under the facts' time
+     * limit: when the facts found them changed, and when the pipeline's guard did.
+     */
+    private ExtensionObjects readExtensions() throws SQLException {
+        try (Statement st = connection.createStatement()) {
+            st.execute("begin transaction read only;\nset local statement_timeout = " + factsTimeout.toMillis()
+                    + ";\nset local lock_timeout = " + factsTimeout.toMillis());
+            return endTransaction(st, true, () -> {
+                String fingerprint;
+                try (ResultSet rs = st.executeQuery("select " + ExtensionObjects.FINGERPRINT)) {
+                    rs.next();
+                    fingerprint = rs.getString(1);
+                }
+                ExtensionObjects objects = ExtensionObjects.read(st);
+                useExtensions(objects, fingerprint);
+                return objects;
+            });
+        }
+    }
+
+    private void useExtensions(ExtensionObjects objects, String fingerprint) {
+        pipeline.useExtensions(objects, this::readExtensions);
+        extensionsRead = fingerprint;
     }
 
     /** Work done inside a transaction that {@link #endTransaction} ends. */
@@ -390,7 +433,7 @@ public final class PostgresSession implements SourceSession {
     /** Positions of parse errors name the metric ({@link FailurePointer}). */
     @Override
     public Optional<MetricQuery> culprit(SQLException failure, List<MetricQuery> sent) {
-        return FailurePointer.culprit(failure, sent);
+        return FailurePointer.culprit(failure, sent, pipeline::sentText);
     }
 
     @Override

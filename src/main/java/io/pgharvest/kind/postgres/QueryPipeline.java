@@ -5,6 +5,7 @@ import io.pgharvest.kind.FetchedRows;
 import io.pgharvest.kind.MetricQuery;
 import io.pgharvest.kind.NotReadingException;
 import io.pgharvest.kind.ResultLimits;
+import io.pgharvest.model.sql.ExtensionNames;
 import io.pgharvest.model.sql.MetricSql;
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -13,6 +14,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
+import java.util.LinkedHashSet;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
 import java.util.IdentityHashMap;
@@ -60,6 +63,13 @@ import org.postgresql.core.QueryExecutor;
  * ({@link MetricSql}), also SQL stored before that rule existed: it says early why a metric is
  * refused, but the boundary does not depend on it.
  *
+ * <p>Extensions' objects: the session searches pg_catalog only, so a metric's unqualified name of
+ * an object of an installed extension ({@code pg_stat_statements}) is sent qualified with the
+ * schema the object is in ({@link ExtensionNames}), once per text and session's set of extensions
+ * (a verdict, like the check). A round trip that sends such a name starts with the
+ * {@link ExtensionObjects#guard}; when it fails, the session reads its extensions again
+ * ({@link ExtensionReader}) and the round trip is sent once more with the names it finds.
+ *
  * <p>Not thread-safe: owned by one reaper's {@link PostgresSession}.
  */
 public final class QueryPipeline implements AutoCloseable {
@@ -91,7 +101,8 @@ public final class QueryPipeline implements AutoCloseable {
      * Verdicts shared by every session of the process: sources run the same metric texts, so each
      * text is checked once, not once per session (300 sessions checking 59 texts each was a fifth
      * of the collector's CPU while sources started). Keyed by the check and by how the session
-     * reads backslashes, both of which the verdict depends on.
+     * reads backslashes, both of which the verdict depends on, and by the names of the session's
+     * extensions (equal for databases with the same extensions in the same schemas).
      */
     private static final Map<VerdictKey, Verdict> VERDICTS = new ConcurrentHashMap<>();
     /** Room for network and server overhead on top of the statements' own time limits. */
@@ -116,6 +127,9 @@ public final class QueryPipeline implements AutoCloseable {
      */
     private final Map<String, Verdict> ownVerdicts = new IdentityHashMap<>();
     private boolean ownVerdictsStandardStrings = true;
+    /** The session's extensions' objects; the own verdicts hold for these. */
+    private ExtensionObjects extensions = ExtensionObjects.NONE;
+    private ExtensionReader extensionReader = () -> ExtensionObjects.NONE;
     private final Function<String, Optional<String>> friendlyCheck;
     private long networkTimeoutMillis = -1;
     private final ResultLimits limits;
@@ -185,9 +199,25 @@ public final class QueryPipeline implements AutoCloseable {
         if (queries.isEmpty()) {
             return RoundTrip.whole(List.of());
         }
+        RoundTrip trip = runKeepingOnce(queries);
+        if (trip.failure() != null && ExtensionObjects.isGuardFailure(trip.failure())) {
+            // The session's extensions changed: read them again, send once more with their names.
+            try {
+                rereadExtensions(trip.failure());
+            } catch (SQLException e) {
+                return RoundTrip.nothing(queries.size(), e);
+            }
+            trip = runKeepingOnce(queries);
+        }
+        return trip;
+    }
+
+    private RoundTrip runKeepingOnce(List<MetricQuery> queries) {
+        var named = new LinkedHashSet<ExtensionNames.Member>();
         try {
             for (MetricQuery query : queries) {
                 refuseIfNotReading(query);
+                named.addAll(verdictOf(query.sql()).named());
             }
             allowNetworkSilenceFor(queries);
         } catch (SQLException e) {
@@ -202,6 +232,11 @@ public final class QueryPipeline implements AutoCloseable {
         Arrays.sort(order, Comparator.comparingLong(i -> timeoutKey(queries.get(i))));
         var parts = new ArrayList<String>();
         parts.add(BEGIN);
+        int guardPart = -1;
+        if (!named.isEmpty()) {
+            guardPart = parts.size();
+            parts.add(extensions.guard(named));
+        }
         int[] partOfQuery = new int[queries.size()];
         Duration budget = Duration.ZERO;
         boolean first = true;
@@ -241,7 +276,8 @@ public final class QueryPipeline implements AutoCloseable {
             }
         }
         int failedPart = answers.refusedPart() >= 0 ? answers.refusedPart() : answers.parts().size();
-        int failedAt = queryAt(partOfQuery, failedPart);
+        // The guard's failure is the session's, never the metric's after it.
+        int failedAt = failedPart == guardPart ? -1 : queryAt(partOfQuery, failedPart);
         SQLException failure = answers.failure();
         if (answers.refusedPart() >= 0) {
             // Too many rows or bytes: the server ran everything, only that metric is dropped.
@@ -280,12 +316,28 @@ public final class QueryPipeline implements AutoCloseable {
      *     did: such a metric can never share a pipeline
      */
     public AloneRun runAlone(MetricQuery query) throws SQLException {
+        try {
+            return runAloneOnce(query);
+        } catch (SQLException e) {
+            if (!ExtensionObjects.isGuardFailure(e)) {
+                throw e;
+            }
+            rereadExtensions(e);
+            return runAloneOnce(query);
+        }
+    }
+
+    private AloneRun runAloneOnce(MetricQuery query) throws SQLException {
         refuseIfNotReading(query);
         allowNetworkSilenceFor(List.of(query));
         boolean ownTimeout = !query.statementTimeout().equals(sessionStatementTimeout);
         // The transaction-local setting ends with the round trip's transaction.
         var parts = new ArrayList<String>();
         parts.add(BEGIN);
+        Set<ExtensionNames.Member> named = verdictOf(query.sql()).named();
+        if (!named.isEmpty()) {
+            parts.add(extensions.guard(named));
+        }
         if (ownTimeout) {
             parts.add(setTimeout(query.statementTimeout()));
         }
@@ -328,6 +380,46 @@ public final class QueryPipeline implements AutoCloseable {
         return verdictOf(query.sql()).sent();
     }
 
+    /**
+     * The metric's own text as sent, without {@link OneSelect}'s wrapping: its SQL with the names of
+     * extension objects qualified (error positions count in it). Its SQL when it is refused.
+     */
+    String sentText(MetricQuery query) {
+        Verdict verdict = verdictOf(query.sql());
+        return verdict.qualified() == null ? query.sql() : verdict.qualified();
+    }
+
+    /**
+     * Where the session's extensions are read again when the guard finds they changed.
+     */
+    @FunctionalInterface
+    interface ExtensionReader {
+        ExtensionObjects read() throws SQLException;
+    }
+
+    /** The session's extensions' objects, as read when it opened or when they changed. */
+    void useExtensions(ExtensionObjects objects, ExtensionReader reader) {
+        this.extensionReader = reader;
+        if (objects != extensions) {
+            extensions = objects;
+            ownVerdicts.clear(); // texts qualified with the names that were
+        }
+    }
+
+    private void rereadExtensions(SQLException guardFailure) throws SQLException {
+        try {
+            useExtensions(extensionReader.read(), extensionReader);
+        } catch (SQLException e) {
+            e.addSuppressed(guardFailure);
+            throw e;
+        }
+    }
+
+    /** The names of the session's extensions' objects its texts are qualified with. */
+    ExtensionNames extensionNames() {
+        return extensions.names();
+    }
+
     private Verdict verdictOf(String sql) {
         boolean standardStrings = readsBackslashesAsStandard();
         if (standardStrings != ownVerdictsStandardStrings) {
@@ -346,35 +438,38 @@ public final class QueryPipeline implements AutoCloseable {
     }
 
     private Verdict sharedVerdictOf(String sql, boolean standardStrings) {
-        var key = new VerdictKey(friendlyCheck, standardStrings, sql);
+        ExtensionNames names = extensions.names();
+        var key = new VerdictKey(friendlyCheck, standardStrings, names, sql);
         Verdict verdict = VERDICTS.get(key);
         if (verdict == null) {
             if (VERDICTS.size() > MAX_VERDICTS) {
                 VERDICTS.clear(); // texts no longer run (edited metrics) are not kept for good
             }
             // Sessions that start together ask for the same texts at once: one computes, the others wait.
-            verdict = VERDICTS.computeIfAbsent(key, k -> verdict(sql, k.standardStrings()));
+            verdict = VERDICTS.computeIfAbsent(key, k -> verdict(sql, k.standardStrings(), names));
         }
         return verdict;
     }
 
     /**
-     * pgharvest's friendly check first (it says why), then whether the driver would send the
-     * metric as one Parse message ({@link OneSelect}).
+     * pgharvest's friendly check first (it says why), then the names of extension objects
+     * qualified, then whether the driver would send the metric as one Parse message
+     * ({@link OneSelect}).
      */
-    private Verdict verdict(String sql, boolean standardStrings) {
+    private Verdict verdict(String sql, boolean standardStrings, ExtensionNames names) {
         Optional<String> problem = friendlyCheck.apply(sql).or(() -> OneSelect.problem(sql));
         if (problem.isPresent()) {
-            return new Verdict(problem.get(), null);
+            return new Verdict(problem.get(), null, null, Set.of());
         }
-        String sent = OneSelect.of(sql);
+        ExtensionNames.Qualified qualified = names.qualify(sql, standardStrings);
+        String sent = OneSelect.of(qualified.sql());
         try {
             OneSelect.requireOneParsePerPart(standardStrings, String.join(SEPARATOR, BEGIN, sent, ROLLBACK),
                     List.of(BEGIN, sent, ROLLBACK));
         } catch (SQLException e) {
-            return new Verdict("is not exactly one statement as PostgreSQL's driver reads it", null);
+            return new Verdict("is not exactly one statement as PostgreSQL's driver reads it", null, null, Set.of());
         }
-        return new Verdict(null, sent);
+        return new Verdict(null, sent, qualified.sql(), qualified.named());
     }
 
     /**
@@ -389,11 +484,15 @@ public final class QueryPipeline implements AutoCloseable {
         }
     }
 
-    /** A metric SQL text's fate: refused with a reason, or sent as {@code sent}. */
-    private record Verdict(String problem, String sent) {
+    /**
+     * A metric SQL text's fate: refused with a reason, or sent as {@code sent}, its own text
+     * {@code qualified}, naming these extension objects.
+     */
+    private record Verdict(String problem, String sent, String qualified, Set<ExtensionNames.Member> named) {
     }
 
-    private record VerdictKey(Function<String, Optional<String>> check, boolean standardStrings, String sql) {
+    private record VerdictKey(Function<String, Optional<String>> check, boolean standardStrings,
+            ExtensionNames names, String sql) {
     }
 
     /**
