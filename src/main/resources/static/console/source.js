@@ -63,18 +63,30 @@ export function renderSource(view, name) {
     dashboards.setAttribute('data-read', '');
   }).catch(() => dashboards.setAttribute('data-read', ''));
 
+  // Whether a kind collects something without a selection comes from the kind registry (the
+  // metrics its discovery adds); until it is read, a source is not warned about.
+  let lastStatus = null;
+  let kinds = null;
+  get('/api/v1/kinds').then(({body}) => {
+    kinds = body;
+    if (lastStatus) renderStatus(status, lastStatus, kinds);
+  }).catch(() => {});
   const stopAges = keepAgesCurrent(status);
   const stopLive = live(`/api/v1/sources/${enc(name)}/status`, s => {
     if (s.modifyIndex !== shown?.modifyIndex) readConfig();
-    renderStatus(status, s);
+    lastStatus = s;
+    renderStatus(status, s, kinds);
   }, {onError: error => fill(notice, error.status === 404 ? 'No such source.' : `Live update failed: ${error.message}`)});
   const stopCharts = renderCharts(health, name);
   return () => { stopAges(); stopLive(); stopCharts(); };
 }
 
-function renderStatus(container, s) {
+/** Whether sources of `kind` collect metrics without a selection of their own (its discovery adds some). */
+const addsMetrics = (kinds, kind) => (kinds.find(k => k.kind === kind)?.addedMetrics ?? []).length > 0;
+
+function renderStatus(container, s, kinds) {
   const runtime = s.runtime;
-  const nothing = s.enabled && s.kind !== 'patroni' && Object.keys(s.metrics || {}).length === 0
+  const nothing = kinds && s.enabled && !addsMetrics(kinds, s.kind) && Object.keys(s.metrics || {}).length === 0
     ? el('p', {class: 'warning', id: 'collects-nothing', role: 'alert'}, 'This source collects nothing: it has no preset',
         ' and no custom intervals. Edit it and choose a preset or give intervals.') : null;
   const facts = el('dl', {class: 'details'},
@@ -133,17 +145,16 @@ export function renderSourceForm(view, name, copy) {
   Promise.all([name ? get(`/api/v1/sources/${enc(name)}`) : Promise.resolve({body: {}}), get('/api/v1/presets'),
     get('/api/v1/kinds')])
     .then(([{body: source}, {body: presets}, {body: kinds}]) => buildForm(form, source, presets.map(p => p.name),
-        kinds.map(k => k.kind), editing, copy, name, reload))
+        kinds, editing, copy, name, reload))
     .catch(error => fill(form, el('p', {class: 'form-error'}, error.message)));
 }
 
-function buildForm(form, source, presetNames, kindNames, editing, copy, originalName, reload) {
+function buildForm(form, source, presetNames, kinds, editing, copy, originalName, reload) {
   const f = {
     name: input(copy ? `${source.name}-copy` : source.name, {required: true, disabled: editing}),
-    connStr: input(source.connStr, {required: true, placeholder: 'postgresql://user:password@host:5432/db',
-      autocomplete: 'off', spellcheck: 'false'}),
+    connStr: input(source.connStr, {required: true, autocomplete: 'off', spellcheck: 'false'}),
     password: el('input', {type: 'password', autocomplete: 'new-password'}),
-    kind: select(kindNames, source.kind ?? 'postgres'),
+    kind: select(kinds.map(k => k.kind), source.kind ?? kinds[0]?.kind),
     group: input(source.group ?? 'default'),
     preset: select(['', ...presetNames], source.preset ?? ''),
     metrics: input(formatPairs(source.metrics), {placeholder: 'metric=seconds, …'}),
@@ -160,6 +171,17 @@ function buildForm(form, source, presetNames, kindNames, editing, copy, original
   const keepQueryLiterals = el('input', {type: 'checkbox', name: 'keepQueryLiterals', id: 'field-keepQueryLiterals',
     checked: source.keepQueryLiterals ?? false});
   const result = el('div', {id: 'test-result', role: 'status'});
+  // How the chosen kind's connection string is written, as the kind registry describes it.
+  const connStrHint = el('span', {id: 'hint-connStr'});
+  const describeKind = () => {
+    const kind = kinds.find(k => k.kind === f.kind.value);
+    f.connStr.placeholder = kind?.connStrExample ?? '';
+    fill(connStrHint, copy || editing
+      ? 'The password shows as ********; keep it to use the stored one (same host, port, user and database) or type a new one.'
+      : kind?.connStrHint ?? '');
+  };
+  f.kind.addEventListener('change', describeKind);
+  describeKind();
   const request = () => ({
     name: f.name.value.trim(), connStr: f.connStr.value.trim(), password: f.password.value || undefined,
     kind: f.kind.value, group: f.group.value.trim() || undefined, enabled: enabled.checked,
@@ -176,9 +198,7 @@ function buildForm(form, source, presetNames, kindNames, editing, copy, original
   }}, 'Test connection');
   fill(form, el('p', {class: 'form-error', role: 'alert'}),
       field('Name', 'name', f.name),
-      field('Connection string', 'connStr', f.connStr, copy || editing
-        ? 'The password shows as ********; keep it to use the stored one (same host, port, user and database) or type a new one.'
-        : 'postgresql:// URI or libpq key=value; for discovery: the server to list databases on; for Patroni: etcd.'),
+      field('Connection string', 'connStr', f.connStr, connStrHint),
       field('Password (optional, replaces the one in the connection string)', 'password', f.password),
       field('Kind', 'kind', f.kind), field('Group', 'group', f.group),
       el('div', {class: 'field inline'}, enabled, el('label', {for: 'field-enabled'}, 'Enabled')),
@@ -198,7 +218,7 @@ function buildForm(form, source, presetNames, kindNames, editing, copy, original
     const body = request();
     // Saved without a preset or an interval, a source connects and silently collects nothing.
     const selected = body.preset || Object.values(body.metrics).some(interval => interval !== 0);
-    if (!selected && body.kind !== 'patroni' && !collectNothing) {
+    if (!selected && !addsMetrics(kinds, body.kind) && !collectNothing) {
       const error = form.querySelector('#error-preset');
       fill(error, 'Without a preset or custom intervals this source would collect nothing. Choose a preset or'
           + ' give intervals, or ', el('button', {type: 'button', id: 'save-anyway', onclick: () => {

@@ -4,7 +4,7 @@ import java.time.Instant;
 import java.util.List;
 
 /**
- * What the discovery of a discovering source (continuous discovery, a cluster) found, for the
+ * What the discovery of a discovering source (the databases of a server, the members of a cluster) found, for the
  * source's status.
  *
  * @param lastDiscoveryAt when the last discovery succeeded; null before the first success

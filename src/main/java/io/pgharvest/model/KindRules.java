@@ -1,6 +1,9 @@
 package io.pgharvest.model;
 
+import io.pgharvest.model.connection.ConnectionString;
+import io.pgharvest.model.connection.ConnectionSyntax;
 import java.util.List;
+import java.util.Map;
 import java.util.OptionalInt;
 import java.util.Set;
 
@@ -32,9 +35,27 @@ public interface KindRules {
         return Set.of();
     }
 
-    /** Whether the connection string names a DCS ({@code DcsAddress}) rather than a server. */
-    default boolean readsDcsAddress() {
-        return false;
+    /**
+     * How the connection string of this kind is written and read ({@link SourceConnection}): libpq's
+     * by default; a kind whose string names something other than a server brings its own syntax
+     * (one instance, returned on every call).
+     */
+    default ConnectionSyntax connectionSyntax() {
+        return ConnectionString.SYNTAX;
+    }
+
+    /** What the console's form says beside the connection string of this kind. */
+    default String connectionHint() {
+        return connectionSyntax().description();
+    }
+
+    /**
+     * Native metrics that the kind's discovery adds to every source it finds, whatever the selection,
+     * and that no metric definition names: name -> what it collects. A source of such a kind collects
+     * something without a preset or intervals of its own.
+     */
+    default Map<String, String> addedNativeMetrics() {
+        return Map.of();
     }
 
     /** Whether the kind lists databases by name patterns ({@code includePattern}, {@code excludePattern}). */

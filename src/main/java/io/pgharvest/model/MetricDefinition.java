@@ -97,7 +97,7 @@ public record MetricDefinition(
 
     /**
      * The SQL for the highest version key at or below {@code serverMajorVersion}. The pooler keys
-     * below {@link MetricRules#MIN_MAJOR_VERSION} ({@code 0} pgbouncer, {@code 3} pgpool) are
+     * below {@link MetricRules#MIN_MAJOR_VERSION} (the poolers' keys, {@link KindRules#sqlKey()}) are
      * never picked for a PostgreSQL server, and are matched exactly when asked for.
      */
     public Optional<String> sqlFor(int serverMajorVersion) {

@@ -121,7 +121,7 @@ public final class MetricRules {
 
     /**
      * A PostgreSQL major version, or the key of a kind whose SQL is not keyed by version
-     * ({@link KindRules#sqlKey()}: pgwatch's {@code 0} for pgbouncer, {@code 3} for pgpool).
+     * ({@link KindRules#sqlKey()}: the poolers' keys pgwatch numbers below the major versions).
      */
     public static boolean isSqlKey(int key) {
         return key >= MIN_MAJOR_VERSION && key <= MAX_MAJOR_VERSION

@@ -6,7 +6,8 @@ import java.util.TreeMap;
 /**
  * The implementations a metric definition may name as {@code native} instead of giving SQL. The
  * engine's registry of implementations refuses to start unless it has exactly these, so a
- * definition that passes {@link MetricRules} always finds its implementation.
+ * definition that passes {@link MetricRules} always finds its implementation. Besides these, a kind
+ * may implement metrics its discovery adds to what it finds ({@link KindRules#addedNativeMetrics()}).
  */
 public final class NativeNames {
 
@@ -26,13 +27,6 @@ public final class NativeNames {
             "query_plans", "generic plans of the top plain reads, once a day each, within a time budget"
                     + " (docs/query-insights.md)")));
 
-    /**
-     * Implementations that only discovery adds to the sources it finds, never named by a definition:
-     * name -> what it collects.
-     */
-    public static final Map<String, String> ADDED_BY_DISCOVERY = Map.of(
-            "patroni_rest_api", "the patroni_* families of a Patroni member's REST API /metrics");
-
     private NativeNames() {
     }
 
@@ -40,8 +34,12 @@ public final class NativeNames {
         return name != null && KNOWN.containsKey(name);
     }
 
-    /** Whether an implementation may be registered under {@code name}. */
+    /**
+     * Whether an implementation may be registered under {@code name}: a known name, or one that a
+     * kind's discovery adds to the sources it finds ({@link SourceKind#addedNativeMetrics()}).
+     */
     public static boolean isImplementable(String name) {
-        return isKnown(name) || name != null && ADDED_BY_DISCOVERY.containsKey(name);
+        return isKnown(name) || name != null
+                && SourceKind.values().stream().anyMatch(kind -> kind.addedNativeMetrics().containsKey(name));
     }
 }

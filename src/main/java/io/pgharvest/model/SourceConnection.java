@@ -1,7 +1,7 @@
 package io.pgharvest.model;
 
 import io.pgharvest.model.connection.ConnectionString;
-import io.pgharvest.model.connection.DcsAddress;
+import io.pgharvest.model.connection.ConnectionSyntax;
 import io.pgharvest.model.connection.InvalidConnectionStringException;
 import io.pgharvest.model.connection.ParsedConnection;
 import java.util.Objects;
@@ -11,8 +11,9 @@ import java.util.Optional;
  * A source's {@code connStr}, parsed once where it enters (an API request, a file, the store, a
  * discoverer) and then handed around as this value, so nothing downstream parses the text again.
  *
- * <p>How the text parses follows the source's kind: a {@link DcsAddress} for a kind whose rules read
- * one ({@link KindRules#readsDcsAddress()}: Patroni), a {@link ConnectionString} for every other kind. The text is kept as written (it is what the
+ * <p>How the text parses follows the source's kind: in the {@link ConnectionSyntax} its rules name
+ * ({@link KindRules#connectionSyntax()}), a {@link ConnectionString} unless the kind brings a syntax
+ * of its own. The text is kept as written (it is what the
  * store writes back, byte for byte). Text that does not parse is still a value, carrying the parse
  * error: {@link SourceRules} reports it against the field {@code connStr}, so a request with a bad
  * connection string and other problems gets every problem named at once.
@@ -23,14 +24,14 @@ import java.util.Optional;
 public final class SourceConnection {
 
     private final String text;
-    private final boolean dcs;
+    private final ConnectionSyntax syntax;
     private final ParsedConnection parsed;
     private final InvalidConnectionStringException problem;
 
-    private SourceConnection(String text, boolean dcs, ParsedConnection parsed,
+    private SourceConnection(String text, ConnectionSyntax syntax, ParsedConnection parsed,
             InvalidConnectionStringException problem) {
         this.text = text;
-        this.dcs = dcs;
+        this.syntax = syntax;
         this.parsed = parsed;
         this.problem = problem;
     }
@@ -38,17 +39,17 @@ public final class SourceConnection {
     /** Parses {@code text} the way a source of {@code kind} (null: postgres) reads it; never throws for bad text. */
     public static SourceConnection parse(SourceKind kind, String text) {
         Objects.requireNonNull(text, "connStr");
-        boolean dcs = kind != null && kind.rules().readsDcsAddress();
+        ConnectionSyntax syntax = syntaxOf(kind);
         try {
-            return new SourceConnection(text, dcs, dcs ? DcsAddress.parse(text) : ConnectionString.parse(text), null);
+            return new SourceConnection(text, syntax, syntax.parse(text), null);
         } catch (InvalidConnectionStringException e) {
-            return new SourceConnection(text, dcs, null, e);
+            return new SourceConnection(text, syntax, null, e);
         }
     }
 
     /** A value already parsed (a discoverer derives one connection from another); the text is its rendering. */
     public static SourceConnection of(ParsedConnection parsed) {
-        return new SourceConnection(parsed.render(), parsed instanceof DcsAddress, parsed, null);
+        return new SourceConnection(parsed.render(), parsed.syntax(), parsed, null);
     }
 
     /** The text as written, passwords included: for storage only. */
@@ -67,29 +68,25 @@ public final class SourceConnection {
     }
 
     /**
-     * The PostgreSQL connection (every kind but Patroni).
+     * The PostgreSQL connection (of every kind that reads libpq's syntax).
      *
-     * @throws InvalidConnectionStringException when the text does not parse, or names a DCS
+     * @throws InvalidConnectionStringException when the text does not parse, or is in another syntax
      */
     public ConnectionString connectionString() {
-        if (parsed instanceof ConnectionString connection) {
-            return connection;
-        }
-        throw problem != null ? problem
-                : new InvalidConnectionStringException("a DCS address is not a PostgreSQL connection string");
+        return parsedAs(ConnectionString.class);
     }
 
     /**
-     * The DCS address of a Patroni source.
+     * The parsed value as the form its kind's syntax reads: what the kind's own code asks for.
      *
-     * @throws InvalidConnectionStringException when the text does not parse, or is not a DCS address
+     * @throws InvalidConnectionStringException when the text does not parse, or parsed to another form
      */
-    public DcsAddress dcsAddress() {
-        if (parsed instanceof DcsAddress address) {
-            return address;
+    public <T extends ParsedConnection> T parsedAs(Class<T> form) {
+        if (form.isInstance(parsed)) {
+            return form.cast(parsed);
         }
-        throw problem != null ? problem
-                : new InvalidConnectionStringException("a PostgreSQL connection string is not a DCS address");
+        throw problem != null ? problem : new InvalidConnectionStringException("the connection string is written as "
+                + syntax.description() + ", not as " + form.getSimpleName() + " reads it");
     }
 
     /**
@@ -107,7 +104,7 @@ public final class SourceConnection {
 
     /**
      * A copy whose sessions log in with {@code password}, replacing any password in the text
-     * (for a DCS address: the members' password). Unchanged when {@code password} is null or the
+     * (for a syntax that names no server: the password of the sessions it leads to). Unchanged when {@code password} is null or the
      * text does not parse (validation then reports {@code connStr}).
      */
     public SourceConnection withPassword(String password) {
@@ -119,13 +116,17 @@ public final class SourceConnection {
 
     /** Whether this was parsed the way a source of {@code kind} reads its connection. */
     boolean readAs(SourceKind kind) {
-        return dcs == (kind != null && kind.rules().readsDcsAddress());
+        return syntax == syntaxOf(kind);
     }
 
-    /** Equal when the text is: the parsed value follows from the text and the source's kind. */
+    private static ConnectionSyntax syntaxOf(SourceKind kind) {
+        return kind != null ? kind.rules().connectionSyntax() : ConnectionString.SYNTAX;
+    }
+
+    /** Equal when the text and the syntax are: the parsed value follows from them. */
     @Override
     public boolean equals(Object other) {
-        return other instanceof SourceConnection that && text.equals(that.text) && dcs == that.dcs;
+        return other instanceof SourceConnection that && text.equals(that.text) && syntax == that.syntax;
     }
 
     @Override

@@ -35,6 +35,24 @@ public final class SourceKind {
         return label;
     }
 
+    /** How a connection string of this kind is written, passwords as placeholders (the console's form shows it). */
+    public String connectionExample() {
+        return rules.connectionSyntax().example();
+    }
+
+    /** What a connection string of this kind names and how it is written, in a few words (for the console's form). */
+    public String connectionHint() {
+        return rules.connectionHint();
+    }
+
+    /**
+     * The native metrics this kind's discovery adds to every source it finds, whatever the selection:
+     * name -> what it collects ({@link KindRules#addedNativeMetrics()}).
+     */
+    public Map<String, String> addedNativeMetrics() {
+        return rules.addedNativeMetrics();
+    }
+
     /** Every registered kind, in the order of the registration file (the default first there). */
     public static List<SourceKind> values() {
         return Registered.KINDS;
@@ -87,6 +105,13 @@ public final class SourceKind {
                         && other.rules.sqlKey().equals(rules.sqlKey())).findFirst().ifPresent(other -> {
                             throw new IllegalStateException("kinds " + other + " and " + kind + " claim SQL key " + key);
                         }));
+                rules.addedNativeMetrics().keySet().forEach(name -> {
+                    if (NativeNames.isKnown(name) || kinds.stream().anyMatch(other -> other != kind
+                            && other.rules.addedNativeMetrics().containsKey(name))) {
+                        throw new IllegalStateException("kind " + kind + " adds native metric '" + name
+                                + "', which another kind or the catalog's native metrics already name");
+                    }
+                });
                 if (rules.isDefault()) {
                     if (defaultKind != null) {
                         throw new IllegalStateException("two default kinds: " + defaultKind + " and " + kind);

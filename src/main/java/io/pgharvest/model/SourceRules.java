@@ -1,7 +1,7 @@
 package io.pgharvest.model;
 
 import io.pgharvest.model.connection.ConnectionString;
-import io.pgharvest.model.connection.DcsAddress;
+import io.pgharvest.model.connection.ParsedConnection;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -77,22 +77,9 @@ public final class SourceRules {
             return;
         }
         connection.problem().ifPresent(e -> problems.add(new FieldProblem("connStr", e.getMessage())));
-        connection.parsed().ifPresent(parsed -> {
-            if (parsed instanceof DcsAddress address && masksPassword(address)) {
-                // A Patroni source names its DCS; the members' addresses come from there.
-                problems.add(new FieldProblem("connStr", "a password is the mask " + ConnectionString.MASK
-                        + " and there is no stored password to keep; give the real password"));
-            } else if (parsed instanceof ConnectionString conn
-                    && conn.password().filter(ConnectionString.MASK::equals).isPresent()) {
-                problems.add(new FieldProblem("connStr", "the password is the mask " + ConnectionString.MASK
-                        + " and there is no stored password to keep; give the real password"));
-            }
-        });
-    }
-
-    private static boolean masksPassword(DcsAddress address) {
-        return address.etcdPassword().filter(ConnectionString.MASK::equals).isPresent()
-                || ConnectionString.MASK.equals(address.memberParameters().get("password"));
+        connection.parsed().filter(ParsedConnection::passwordIsMask).ifPresent(parsed -> problems.add(
+                new FieldProblem("connStr", "a password is the mask " + ConnectionString.MASK
+                        + " and there is no stored password to keep; give the real password")));
     }
 
     private static void checkPresetName(String field, String preset, ConfigSnapshot config, List<FieldProblem> problems) {

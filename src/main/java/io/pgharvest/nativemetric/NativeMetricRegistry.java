@@ -20,8 +20,8 @@ public final class NativeMetricRegistry {
         for (NativeMetric metric : metrics) {
             if (!NativeNames.isImplementable(metric.name())) {
                 throw new IllegalArgumentException("native metric '" + metric.name() + "' ("
-                        + metric.getClass().getName() + ") is listed neither in NativeNames.KNOWN nor in"
-                        + " NativeNames.ADDED_BY_DISCOVERY");
+                        + metric.getClass().getName() + ") is listed neither in NativeNames.KNOWN nor among"
+                        + " the native metrics a kind adds (KindRules.addedNativeMetrics)");
             }
             if (map.put(metric.name(), metric) != null) {
                 throw new IllegalArgumentException("two native metrics are named '" + metric.name() + "'");

@@ -61,7 +61,8 @@ class ConnectionTestController {
             throw new NoSuchItemException(StoreTable.SOURCES, name);
         }
         if (!endpoints.hasSession(source.kind())) {
-            // A Patroni source's connStr names etcd, not a server; the members' sessions show in its status.
+            // A kind without a session (it stands for the sources it discovers) has no server of its own to
+            // reach; the sessions of what it found show in its status.
             throw new InvalidConfigException(StoreTable.SOURCES, name, List.of(new FieldProblem("kind",
                     "a " + source.kind().label() + " source has no connection of its own to test: its status lists"
                             + " each member (discovery.members) and GET /api/v1/sources/<member>/status shows its"

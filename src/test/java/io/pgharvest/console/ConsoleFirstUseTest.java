@@ -9,6 +9,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
+import org.openqa.selenium.WebElement;
 
 /**
  * What a first-time user tripped over in the console (issue 37's list), one test per defect, each
@@ -222,6 +223,26 @@ class ConsoleFirstUseTest extends ConsoleTestBase {
         assertThat(http("GET", "/api/v1/sources/collects-nothing", TOKEN, null).statusCode()).isEqualTo(404);
         browser.driver().findElement(By.id("save-anyway")).click();
         awaitText(By.id("collects-nothing"), text -> text.contains("collects nothing"));
+    }
+
+    @Test
+    void theFormDescribesTheChosenKindsConnectionStringAndAKindThatAddsMetricsNeedsNoPreset() {
+        open("#/sources/new");
+        WebElement connStr = waitFor(By.id("field-connStr"));
+        assertThat(connStr.getDomAttribute("placeholder")).startsWith("postgresql://");
+        assertThat(awaitText(By.id("hint-connStr"), text -> !text.isBlank())).contains("libpq key=value");
+
+        new org.openqa.selenium.support.ui.Select(browser.driver().findElement(By.id("field-kind"))).selectByValue("patroni");
+        assertThat(connStr.getDomProperty("placeholder")).startsWith("etcd://");
+        assertThat(browser.driver().findElement(By.id("hint-connStr")).getText()).contains("etcd://").contains("namespace");
+
+        browser.driver().findElement(By.id("field-name")).sendKeys("adds-metrics");
+        connStr.sendKeys("etcd://127.0.0.1:1/service/demo?user=monitor");
+        browser.driver().findElement(By.id("save")).click();
+        awaitText(By.id("source-state"), text -> !text.isBlank());
+        assertThat(http("GET", "/api/v1/sources/adds-metrics", TOKEN, null).statusCode()).isEqualTo(200);
+        assertThat(browser.driver().findElements(By.id("collects-nothing"))).isEmpty();
+        api("DELETE", "/api/v1/sources/adds-metrics", null);
     }
 
     @Test

@@ -1,5 +1,7 @@
 package io.pgharvest.model;
 
+import io.pgharvest.model.connection.ConnectionString;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -44,8 +46,9 @@ class SourceKindTest {
 
     @Test
     void theRulesOfEachKindComeFromItsPackage() {
-        assertThat(SourceKind.values()).filteredOn(kind -> kind.rules().readsDcsAddress())
-                .extracting(SourceKind::label).containsExactly("patroni");
+        assertThat(SourceKind.values()).filteredOn(kind -> kind.rules().connectionSyntax() != ConnectionString.SYNTAX)
+                .extracting(kind -> kind.rules().connectionSyntax().getClass().getPackageName())
+                .containsExactly("io.pgharvest.kind.patroni");
         assertThat(SourceKind.values()).filteredOn(kind -> kind.rules().selectsDatabases())
                 .extracting(SourceKind::label).containsExactly("postgres-continuous-discovery");
         assertThat(SourceKind.fromLabel("pgbouncer").rules().getClass().getPackageName())

@@ -26,6 +26,22 @@ class KindApiTest extends ApiTestBase {
     }
 
     @Test
+    void eachKindSaysHowItsConnectionStringIsWrittenAndWhatItsDiscoveryAddsWhateverTheSelection() {
+        var kinds = new ApiClient(port, TOKEN).get("/api/v1/kinds").json();
+        java.util.function.Function<String, JsonNode> kind = label -> kinds.valueStream()
+                .filter(k -> k.get("kind").asString().equals(label)).findFirst().orElseThrow();
+
+        assertThat(kind.apply("postgres").get("connStrExample").asString()).startsWith("postgresql://");
+        assertThat(kind.apply("postgres").get("connStrHint").asString()).contains("libpq key=value");
+        assertThat(kind.apply("postgres").get("addedMetrics").valueStream()).isEmpty();
+        assertThat(kind.apply("postgres-continuous-discovery").get("connStrHint").asString()).contains("databases");
+        assertThat(kind.apply("patroni").get("connStrExample").asString()).startsWith("etcd://");
+        assertThat(kind.apply("patroni").get("connStrHint").asString()).contains("namespace");
+        assertThat(kind.apply("patroni").get("addedMetrics").valueStream().map(JsonNode::asString))
+                .containsExactly("patroni_rest_api");
+    }
+
+    @Test
     void theOpenApiDocumentAllowsExactlyTheRegistrysKinds() {
         var client = new ApiClient(port, TOKEN);
         var kinds = client.get("/api/v1/kinds").json().valueStream().map(k -> k.get("kind").asString()).toList();

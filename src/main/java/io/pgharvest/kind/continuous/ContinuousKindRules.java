@@ -18,6 +18,11 @@ public final class ContinuousKindRules implements KindRules {
         return true;
     }
 
+    @Override
+    public String connectionHint() {
+        return "the server whose databases are listed: " + connectionSyntax().description();
+    }
+
     /** The registered kind. */
     static SourceKind kind() {
         return SourceKind.fromLabel(LABEL);

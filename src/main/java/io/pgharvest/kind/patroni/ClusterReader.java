@@ -1,6 +1,5 @@
 package io.pgharvest.kind.patroni;
 
-import io.pgharvest.model.connection.DcsAddress;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,7 +1,6 @@
 package io.pgharvest.kind.patroni;
 
 import io.pgharvest.model.connection.ConnectionString;
-import io.pgharvest.model.connection.DcsAddress;
 import io.pgharvest.support.BoundedBodies;
 import java.io.IOException;
 import java.net.http.HttpClient;

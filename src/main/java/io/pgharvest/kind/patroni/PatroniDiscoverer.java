@@ -5,7 +5,6 @@ import io.pgharvest.discovery.DiscoveredSource;
 import io.pgharvest.discovery.DiscoveryException;
 import io.pgharvest.discovery.SourceDiscoverer;
 import io.pgharvest.model.connection.ConnectionString;
-import io.pgharvest.model.connection.DcsAddress;
 import io.pgharvest.model.connection.InvalidConnectionStringException;
 import io.pgharvest.model.Source;
 import io.pgharvest.model.SourceConnection;
@@ -65,7 +64,7 @@ final class PatroniDiscoverer implements SourceDiscoverer {
     public List<DiscoveredSource> discover(Source configured) throws DiscoveryException {
         DcsAddress address;
         try {
-            address = configured.connection().dcsAddress();
+            address = configured.connection().parsedAs(DcsAddress.class);
         } catch (InvalidConnectionStringException e) {
             throw new DiscoveryException("the DCS address is invalid: " + e.getMessage());
         }

@@ -2,6 +2,8 @@ package io.pgharvest.kind.patroni;
 
 import io.pgharvest.model.KindRules;
 import io.pgharvest.model.SourceKind;
+import io.pgharvest.model.connection.ConnectionSyntax;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -26,9 +28,16 @@ public final class PatroniKindRules implements KindRules {
         return Set.of("patroni-continuous-discovery", "patroni-namespace-discovery");
     }
 
+    /** The DCS's address ({@link DcsAddress}): the members' addresses come from there. */
     @Override
-    public boolean readsDcsAddress() {
-        return true;
+    public ConnectionSyntax connectionSyntax() {
+        return DcsAddress.SYNTAX;
+    }
+
+    /** Every member found collects Patroni's REST API metrics, whatever the selection. */
+    @Override
+    public Map<String, String> addedNativeMetrics() {
+        return Map.of(PatroniRestMetric.NAME, "the patroni_* families of a Patroni member's REST API /metrics");
     }
 
     /** The registered kind. */

@@ -1,6 +1,6 @@
 /**
  * Patroni clusters (kind {@code patroni}, {@link io.pgharvest.kind.patroni.PatroniKindRules}: a
- * connection string that names the DCS): the cluster's members read from etcd
+ * connection string that names the DCS, read as a {@link io.pgharvest.kind.patroni.DcsAddress}): the cluster's members read from etcd
  * ({@link io.pgharvest.kind.patroni.EtcdReader}, {@link io.pgharvest.kind.patroni.ClusterReader})
  * become PostgreSQL sources with their role ({@link io.pgharvest.kind.patroni.PatroniDiscoverer}),
  * and each member's REST API {@code /metrics} is a native metric

@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Properties;
@@ -31,6 +32,9 @@ public final class ConnectionString implements ParsedConnection {
     public static final String MASK = "********";
     public static final int DEFAULT_PORT = 5432;
     public static final String DEFAULT_USER = "postgres";
+
+    /** libpq's syntax, read by {@link #parse(String)}: how every kind that names its server writes it. */
+    public static final ConnectionSyntax SYNTAX = new LibpqSyntax();
 
     /** The syntax a connection string was written in; rendering keeps it. */
     public enum Format { URI, KEY_VALUE }
@@ -147,7 +151,7 @@ public final class ConnectionString implements ParsedConnection {
         return new ConnectionString(format, scheme, hosts, newUser, newPassword, database(), parameters);
     }
 
-    /** A copy naming another database (continuous discovery derives one source per database). */
+    /** A copy naming another database (a discoverer derives one source per database). */
     public ConnectionString withDatabase(String newDatabase) {
         return new ConnectionString(format, scheme, hosts, user, password, newDatabase, parameters);
     }
@@ -155,6 +159,22 @@ public final class ConnectionString implements ParsedConnection {
     @Override
     public ConnectionString withSessionPassword(String newPassword) {
         return withPassword(newPassword);
+    }
+
+    @Override
+    public ConnectionSyntax syntax() {
+        return SYNTAX;
+    }
+
+    /** {@link #parameters()}: the session is this connection's own. */
+    @Override
+    public Map<String, String> sessionParameters() {
+        return parameters;
+    }
+
+    @Override
+    public boolean passwordIsMask() {
+        return MASK.equals(password);
     }
 
     /** The full text including the password, in the form it was parsed from. For storage only. */
@@ -331,6 +351,25 @@ public final class ConnectionString implements ParsedConnection {
             }
             throw new InvalidConnectionStringException(
                     "the port of host " + position + " is not a number from 1 to 65535");
+        }
+    }
+
+    /** libpq's two forms, the URI and key=value. */
+    private static final class LibpqSyntax implements ConnectionSyntax {
+
+        @Override
+        public ConnectionString parse(String text) {
+            return ConnectionString.parse(text);
+        }
+
+        @Override
+        public String example() {
+            return "postgresql://user:password@host:5432/db";
+        }
+
+        @Override
+        public String description() {
+            return "postgresql:// URI or libpq key=value";
         }
     }
 }

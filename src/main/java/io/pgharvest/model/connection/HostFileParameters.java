@@ -12,9 +12,9 @@ import java.util.Set;
  * would let a holder of the API token make the collector read its local files and send what they
  * hold (a client key, a password) to a server of the caller's choice. The operator's own
  * configuration files (sources.yaml in the data directory, the start-up import) may use them:
- * whoever writes those already controls the host. Checked on a parsed connection: a PostgreSQL
- * connection string's parameters, and a Patroni DCS address's member parameters (every member's
- * session is opened with them).
+ * whoever writes those already controls the host. Checked on a parsed connection's
+ * {@linkplain ParsedConnection#sessionParameters() session parameters}: a PostgreSQL connection
+ * string's own, or those a kind's syntax gives every server it finds.
  */
 public final class HostFileParameters {
 
@@ -32,11 +32,7 @@ public final class HostFileParameters {
      * when it holds none.
      */
     public static Optional<String> refusal(ParsedConnection connection) {
-        Map<String, String> parameters = switch (connection) {
-            case ConnectionString conn -> conn.parameters();
-            case DcsAddress address -> address.memberParameters();
-            case null -> Map.of();
-        };
+        Map<String, String> parameters = connection == null ? Map.of() : connection.sessionParameters();
         List<String> found = parameters.entrySet().stream()
                 .filter(p -> NAMES.contains(p.getKey()))
                 .filter(p -> !("sslrootcert".equals(p.getKey()) && SYSTEM_TRUST_STORE.equals(p.getValue())))

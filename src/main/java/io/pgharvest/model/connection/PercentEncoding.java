@@ -6,8 +6,11 @@ import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 
-/** RFC 3986 percent-encoding as libpq applies it to connection URIs ('+' is not a space). */
-final class PercentEncoding {
+/**
+ * RFC 3986 percent-encoding as libpq applies it to connection URIs ('+' is not a space). Public for
+ * the kinds whose own connection syntax is a URI too (a kind's {@link ConnectionSyntax}).
+ */
+public final class PercentEncoding {
 
     private static final char[] HEX = "0123456789ABCDEF".toCharArray();
 
@@ -18,7 +21,7 @@ final class PercentEncoding {
      * Decodes {@code text}; {@code part} names it in the error ("the password"), because the
      * text itself may be secret and is never put into a message.
      */
-    static String decode(String text, String part) {
+    public static String decode(String text, String part) {
         if (text.indexOf('%') < 0) {
             return text;
         }
@@ -52,7 +55,7 @@ final class PercentEncoding {
     }
 
     /** Encodes every character except RFC 3986 unreserved ones and those in {@code keep}. */
-    static String encode(String text, String keep) {
+    public static String encode(String text, String keep) {
         StringBuilder out = new StringBuilder(text.length());
         for (byte b : text.getBytes(StandardCharsets.UTF_8)) {
             char c = (char) (b & 0xFF);
@@ -65,7 +68,7 @@ final class PercentEncoding {
         return out.toString();
     }
 
-    static String encode(String text) {
+    public static String encode(String text) {
         return encode(text, "");
     }
 

@@ -24,7 +24,7 @@ public final class MetricSql {
 
     /** Statement kinds a PostgreSQL source may run. */
     private static final Set<String> POSTGRES_KINDS = Set.of("select", "with", "values", "table", "show");
-    /** Admin consoles (pgbouncer, pgpool) only get SHOW: their other commands act (PAUSE, KILL, ...). */
+    /** A pooler's admin console only gets SHOW: its other commands act (PAUSE, KILL, ...). */
     private static final Set<String> CONSOLE_KINDS = Set.of("show");
 
     /**
@@ -94,7 +94,7 @@ public final class MetricSql {
     }
 
     /**
-     * Why {@code sql} may not run on an admin console (pgbouncer, pgpool), or empty when it may.
+     * Why {@code sql} may not run on a pooler's admin console, or empty when it may.
      * The engine asks this, or {@link #problem}, before it sends a metric, so SQL stored before
      * the rule existed cannot escape either.
      */

@@ -3,7 +3,6 @@ package io.pgharvest.kind.patroni;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.pgharvest.model.connection.DcsAddress;
 import io.pgharvest.testsupport.TestPatroniCluster;
 import java.io.IOException;
 import java.net.http.HttpClient;

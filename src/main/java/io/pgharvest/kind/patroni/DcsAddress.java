@@ -1,4 +1,10 @@
-package io.pgharvest.model.connection;
+package io.pgharvest.kind.patroni;
+
+import io.pgharvest.model.connection.ConnectionString;
+import io.pgharvest.model.connection.ConnectionSyntax;
+import io.pgharvest.model.connection.InvalidConnectionStringException;
+import io.pgharvest.model.connection.ParsedConnection;
+import io.pgharvest.model.connection.PercentEncoding;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -23,13 +29,16 @@ import java.util.Set;
  *
  * <p>Both passwords are secrets: {@link #masked()} hides them, {@link #toString()} returns it.
  */
-public record DcsAddress(List<ConnectionString.HostPort> endpoints, String namespace, Optional<String> scope,
+record DcsAddress(List<ConnectionString.HostPort> endpoints, String namespace, Optional<String> scope,
         Optional<String> etcdUser, Optional<String> etcdPassword, SequencedMap<String, String> memberParameters)
         implements ParsedConnection {
 
-    public static final String SCHEME = "etcd";
-    public static final int DEFAULT_PORT = 2379;
-    private static final Set<String> OTHER_DCS = Set.of("zookeeper", "consul", "etcd2", "kubernetes", "raft");
+    static final String SCHEME = "etcd";
+    static final int DEFAULT_PORT = 2379;
+
+    /** How a {@code patroni} source's connection string reads ({@link PatroniKindRules#connectionSyntax()}). */
+    static final ConnectionSyntax SYNTAX = new DcsSyntax();
+
     private static final Set<String> TLS_PARAMETERS = Set.of("ca_file", "cert_file", "key_file");
     /** Parameters that name the server; for members they come from Patroni, not from the operator. */
     private static final Set<String> ADDRESS_PARAMETERS = Set.of("host", "hostaddr", "port");
@@ -39,18 +48,12 @@ public record DcsAddress(List<ConnectionString.HostPort> endpoints, String names
         memberParameters = java.util.Collections.unmodifiableSequencedMap(new LinkedHashMap<>(memberParameters));
     }
 
-    /** Whether {@code connStr} is written as a DCS URI (whatever the DCS), rather than for PostgreSQL. */
-    public static boolean looksLikeDcs(String connStr) {
-        String trimmed = connStr.strip().toLowerCase(Locale.ROOT);
-        return trimmed.startsWith(SCHEME + "://") || OTHER_DCS.stream().anyMatch(s -> trimmed.startsWith(s + "://"));
-    }
-
     /**
      * Parses a DCS URI.
      *
      * @throws InvalidConnectionStringException naming what is wrong; never quoting a password
      */
-    public static DcsAddress parse(String text) {
+    static DcsAddress parse(String text) {
         String trimmed = text.strip();
         int schemeEnd = trimmed.indexOf("://");
         if (schemeEnd < 0) {
@@ -126,7 +129,7 @@ public record DcsAddress(List<ConnectionString.HostPort> endpoints, String names
     }
 
     /** The etcd key prefix that holds what this source collects: {@code /namespace/} or {@code /namespace/scope/}. */
-    public String keyPrefix() {
+    String keyPrefix() {
         return "/" + namespace + "/" + scope.map(s -> s + "/").orElse("");
     }
 
@@ -134,7 +137,7 @@ public record DcsAddress(List<ConnectionString.HostPort> endpoints, String names
      * A member's connection string (key=value form): Patroni's host and port, the database from
      * the parameters, else Patroni's, else {@code postgres}; and the operator's member settings.
      */
-    public String memberConnStr(String host, int port, String patroniDatabase) {
+    String memberConnStr(String host, int port, String patroniDatabase) {
         var keywords = new LinkedHashMap<String, String>();
         keywords.put("host", host);
         keywords.put("port", Integer.toString(port));
@@ -179,8 +182,26 @@ public record DcsAddress(List<ConnectionString.HostPort> endpoints, String names
         return withMemberPassword(password);
     }
 
+    @Override
+    public ConnectionSyntax syntax() {
+        return SYNTAX;
+    }
+
+    /** The member parameters: every member's session is opened with them. */
+    @Override
+    public Map<String, String> sessionParameters() {
+        return memberParameters;
+    }
+
+    /** Either password, etcd's or the members'. */
+    @Override
+    public boolean passwordIsMask() {
+        return etcdPassword.filter(ConnectionString.MASK::equals).isPresent()
+                || ConnectionString.MASK.equals(memberParameters.get("password"));
+    }
+
     /** A copy whose member password is {@code password} (the API keeps a stored password this way). */
-    public DcsAddress withMemberPassword(String password) {
+    DcsAddress withMemberPassword(String password) {
         var parameters = new LinkedHashMap<>(memberParameters);
         parameters.put("password", password);
         return new DcsAddress(endpoints, namespace, scope, etcdUser, etcdPassword, parameters);
@@ -251,5 +272,26 @@ public record DcsAddress(List<ConnectionString.HostPort> endpoints, String names
             }
         }
         return -1;
+    }
+
+    /** etcd's address as pgwatch writes it for Patroni. */
+    private static final class DcsSyntax implements ConnectionSyntax {
+
+        @Override
+        public DcsAddress parse(String text) {
+            return DcsAddress.parse(text);
+        }
+
+        @Override
+        public String example() {
+            return "etcd://host:2379/service/cluster?user=monitor&password=secret";
+        }
+
+        @Override
+        public String description() {
+            return "etcd's address and Patroni's namespace, optionally one cluster:"
+                    + " etcd://[user:password@]host:port[,host:port]/namespace[/scope]; query parameters are the"
+                    + " members' libpq settings (user, password, dbname, sslmode)";
+        }
     }
 }

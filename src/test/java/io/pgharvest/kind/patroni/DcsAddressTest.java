@@ -1,10 +1,14 @@
-package io.pgharvest.model.connection;
+package io.pgharvest.kind.patroni;
 
 import io.pgharvest.model.ConfigSnapshot;
 import io.pgharvest.model.FieldProblem;
 import io.pgharvest.model.Source;
+import io.pgharvest.model.SourceConnection;
 import io.pgharvest.model.SourceKind;
 import io.pgharvest.model.SourceRules;
+import io.pgharvest.model.connection.ConnectionString;
+import io.pgharvest.model.connection.HostFileParameters;
+import io.pgharvest.model.connection.InvalidConnectionStringException;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -115,6 +119,64 @@ class DcsAddressTest {
                 .asString().contains("etcd://");
         assertThat(good.toString()).doesNotContain("pw&").contains("password=********");
     }
+
+    @Test
+    void aPatroniSourceReadsItsTextAsTheDcsAddress() {
+        Source source = patroni(DCS);
+
+        DcsAddress address = source.connection().parsedAs(DcsAddress.class);
+        assertThat(address.keyPrefix()).isEqualTo("/service/demo/");
+        assertThat(source.connection().parsedAs(DcsAddress.class)).isSameAs(address);
+        assertThatThrownBy(() -> source.connection().connectionString())
+                .isInstanceOf(InvalidConnectionStringException.class).hasMessageContaining("etcd://");
+        assertThatThrownBy(() -> new Source("s", POSTGRES, SourceKind.fromLabel("pgbouncer"), null, true, null, null,
+                null, null, null, false, null, null).connection().parsedAs(DcsAddress.class))
+                .isInstanceOf(InvalidConnectionStringException.class).hasMessageContaining("DcsAddress");
+    }
+
+    @Test
+    void maskingRedactionAndASeparatePasswordReachEveryPasswordOfTheAddress() {
+        SourceConnection dcs = SourceConnection.parse(SourceKind.fromLabel("patroni"), DCS);
+
+        assertThat(dcs.masked()).doesNotContain("etcdpw").doesNotContain("memberpw").contains("********");
+        assertThat(dcs.redact("etcd http://root:etcdpw@etcd1:2379 refused, sslpassword = 'memberpw'"))
+                .isEqualTo("etcd http://root:********@etcd1:2379 refused, sslpassword = ********");
+        assertThat(dcs.toString()).doesNotContain("pw@").doesNotContain("memberpw");
+        SourceConnection other = dcs.withPassword("other");
+        assertThat(other.parsedAs(DcsAddress.class).memberParameters()).containsEntry("password", "other");
+        assertThat(other.parsedAs(DcsAddress.class).etcdPassword()).contains("etcdpw");
+    }
+
+    @Test
+    void aConnectionParsedForAnotherKindIsReadAgainTheWayAPatroniSourceReadsIt() {
+        SourceConnection asPostgres = SourceConnection.parse(SourceKind.fromLabel("postgres"), DCS);
+        Source patroni = new Source("p", asPostgres, SourceKind.fromLabel("patroni"), null, true, null, null, null, null,
+                null, false, null, null);
+
+        assertThat(asPostgres.problem()).isPresent();
+        assertThat(patroni.connection().parsedAs(DcsAddress.class).namespace()).isEqualTo("service");
+        assertThat(patroni).isEqualTo(patroni(DCS));
+    }
+
+    @Test
+    void theMembersParametersNamingHostFilesAreRefusedThroughTheApi() {
+        assertThat(HostFileParameters.refusal(DcsAddress.parse("etcd://e1/service/demo?sslkey=/etc/key.pem")))
+                .get().asString().contains("sslkey");
+        assertThat(HostFileParameters.refusal(DcsAddress.parse(DCS))).isEmpty();
+    }
+
+    @Test
+    void theKindContributesItsSyntaxAndTheMetricsItsDiscoveryAdds() {
+        SourceKind kind = SourceKind.fromLabel("patroni");
+
+        assertThat(kind.connectionExample()).startsWith("etcd://");
+        assertThat(DcsAddress.parse(kind.connectionExample()).scope()).contains("cluster");
+        assertThat(kind.connectionHint()).contains("etcd://").contains("namespace");
+        assertThat(kind.addedNativeMetrics()).containsOnlyKeys(PatroniRestMetric.NAME);
+    }
+
+    private static final String POSTGRES = "postgresql://monitor:s3cret@db1:5433/orders?sslmode=require";
+    private static final String DCS = "etcd://root:etcdpw@e1:2379/service/demo?user=monitor&password=memberpw";
 
     private static Source patroni(String connStr) {
         return new Source("p", connStr, SourceKind.fromLabel("patroni"), null, true, null, null, null, null, null, false, null,
