@@ -2,14 +2,14 @@ package io.pgharvest.api;
 
 import io.pgharvest.model.FieldProblem;
 import io.pgharvest.model.StoreTable;
-import io.pgharvest.store.BuiltInItemException;
-import io.pgharvest.store.DuplicateItemException;
 import io.pgharvest.store.InvalidConfigException;
-import io.pgharvest.store.ItemInUseException;
 import io.pgharvest.store.NoSuchItemException;
 import io.pgharvest.store.StaleIndexException;
 import io.pgharvest.store.StoreException;
 import io.pgharvest.store.StoreUnavailableException;
+import io.pgharvest.store.state.BuiltInItemException;
+import io.pgharvest.store.state.DuplicateItemException;
+import io.pgharvest.store.state.ItemInUseException;
 import io.pgharvest.support.JacksonPaths;
 import java.net.URI;
 import java.util.Collection;

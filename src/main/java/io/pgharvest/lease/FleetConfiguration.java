@@ -1,11 +1,11 @@
 package io.pgharvest.lease;
 
 import com.zaxxer.hikari.HikariDataSource;
-import io.pgharvest.model.connection.ConnectionString;
 import io.pgharvest.model.FleetInstance;
+import io.pgharvest.model.connection.ConnectionString;
 import io.pgharvest.reaper.ReaperService;
 import io.pgharvest.store.ConfigStore;
-import io.pgharvest.store.StoreProperties;
+import io.pgharvest.store.choice.StoreProperties;
 import io.pgharvest.support.SmallPools;
 import java.net.InetAddress;
 import java.net.UnknownHostException;

@@ -21,7 +21,7 @@ import java.util.TreeMap;
  * <p>This record is the one description of a source's shape. Three other shapes map onto it, each
  * differing only where its boundary needs it (each says why in its own Javadoc):
  * {@code source.SourceRequest} (what a client sends), {@code source.SourceResponse} (what the API
- * returns) and {@code store.SourceEntry} (an item of pgwatch's sources.yaml). A test
+ * returns) and {@code pgwatch.format.SourceEntry} (an item of pgwatch's sources.yaml). A test
  * ({@code SourceShapesTest}) fails when a component is added here and not to all three.
  */
 public record Source(

@@ -5,7 +5,7 @@ import static io.pgharvest.api.BlockingQuery.INDEX_HEADER;
 import io.pgharvest.api.ApiDocs;
 import io.pgharvest.api.ProblemTypes;
 import io.pgharvest.model.FieldProblem;
-import io.pgharvest.store.ConfigFileException;
+import io.pgharvest.pgwatch.format.ConfigFileException;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.Parameter;
 import io.swagger.v3.oas.annotations.headers.Header;

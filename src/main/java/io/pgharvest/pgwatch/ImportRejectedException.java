@@ -1,7 +1,6 @@
 package io.pgharvest.pgwatch;
 
 import io.pgharvest.model.FieldProblem;
-import io.pgharvest.store.ImportNotice;
 import java.util.List;
 import java.util.stream.Collectors;
 

@@ -1,7 +1,6 @@
 package io.pgharvest.pgwatch;
 
 import io.pgharvest.store.AppliedChanges;
-import io.pgharvest.store.ImportNotice;
 import io.pgharvest.store.StoreException;
 import java.util.List;
 import java.util.Locale;

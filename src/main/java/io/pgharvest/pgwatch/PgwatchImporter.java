@@ -8,11 +8,8 @@ import io.pgharvest.model.StoreTable;
 import io.pgharvest.model.connection.HostFileParameters;
 import io.pgharvest.store.ConfigChanges;
 import io.pgharvest.store.ConfigStore;
-import io.pgharvest.store.ImportNotice;
 import io.pgharvest.store.ItemOrigin;
-import io.pgharvest.store.PgwatchImport;
-import io.pgharvest.store.PgwatchImportReader;
-import io.pgharvest.store.RejectedChangesException;
+import io.pgharvest.store.state.RejectedChangesException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -44,7 +41,7 @@ public class PgwatchImporter {
     /**
      * Imports YAML documents (a request body).
      *
-     * @throws io.pgharvest.store.ConfigFileException when the YAML does not parse
+     * @throws io.pgharvest.pgwatch.format.ConfigFileException when the YAML does not parse
      * @throws ImportRejectedException when an item is invalid, or there is nothing to import
      */
     public ImportReport importYaml(byte[] content, boolean dryRun, boolean keepBuiltIns) {
@@ -73,7 +70,7 @@ public class PgwatchImporter {
      * Reads and checks files or folders without changing anything: the first half of
      * {@link #importFiles}, for a caller that reads ahead ({@link StartupImport}).
      *
-     * @throws io.pgharvest.store.ConfigFileException when a file does not parse
+     * @throws io.pgharvest.pgwatch.format.ConfigFileException when a file does not parse
      */
     public PgwatchImport readFiles(List<Path> filesOrFolders) {
         return reader.read(filesOrFolders);

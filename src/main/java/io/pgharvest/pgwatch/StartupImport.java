@@ -1,6 +1,5 @@
 package io.pgharvest.pgwatch;
 
-import io.pgharvest.store.PgwatchImport;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,10 +1,10 @@
 package io.pgharvest.source;
 
-import io.pgharvest.model.connection.ConnectionString;
 import io.pgharvest.model.FieldProblem;
 import io.pgharvest.model.Source;
 import io.pgharvest.model.SourceConnection;
 import io.pgharvest.model.StoreTable;
+import io.pgharvest.model.connection.ConnectionString;
 import io.pgharvest.store.InvalidConfigException;
 import java.util.List;
 import java.util.Objects;

@@ -1,14 +1,14 @@
 package io.pgharvest.source;
 
 import io.pgharvest.api.RequestNames;
-import io.pgharvest.model.FieldProblem;
-import io.pgharvest.model.SourceRules;
-import io.pgharvest.model.connection.HostFileParameters;
 import io.pgharvest.model.ConfigSnapshot;
+import io.pgharvest.model.FieldProblem;
 import io.pgharvest.model.Source;
 import io.pgharvest.model.SourceConnection;
 import io.pgharvest.model.SourceKind;
+import io.pgharvest.model.SourceRules;
 import io.pgharvest.model.StoreTable;
+import io.pgharvest.model.connection.HostFileParameters;
 import io.pgharvest.store.InvalidConfigException;
 import io.swagger.v3.oas.annotations.media.Schema;
 import java.util.ArrayList;

@@ -42,7 +42,7 @@ public interface ConfigStore {
      * Adds a source.
      *
      * @throws InvalidConfigException if the source is invalid
-     * @throws DuplicateItemException if a source of that name exists
+     * @throws io.pgharvest.store.state.DuplicateItemException if a source of that name exists
      */
     Stored<Source> createSource(Source source);
 
@@ -79,7 +79,7 @@ public interface ConfigStore {
     /**
      * Adds a metric of the operator's own.
      *
-     * @throws DuplicateItemException if the name exists, built in or not
+     * @throws io.pgharvest.store.state.DuplicateItemException if the name exists, built in or not
      */
     Stored<MetricDefinition> createMetric(MetricDefinition metric);
 
@@ -95,8 +95,8 @@ public interface ConfigStore {
      * Removes the operator's metric, or the override of a built-in one (which then applies again).
      *
      * @return the new store index
-     * @throws ItemInUseException if a source or preset refers to it and no built-in takes its place
-     * @throws BuiltInItemException if it is a built-in that is not overridden
+     * @throws io.pgharvest.store.state.ItemInUseException if a source or preset refers to it and no built-in takes its place
+     * @throws io.pgharvest.store.state.BuiltInItemException if it is a built-in that is not overridden
      */
     default long deleteMetric(String name) {
         return deleteMetric(name, WriteCondition.any());
@@ -130,7 +130,7 @@ public interface ConfigStore {
      * that comes with it. Items equal to what is there already are left alone. With
      * {@code dryRun} nothing is written and the result says what would happen.
      *
-     * @throws RejectedChangesException naming every problem of every item; nothing was changed
+     * @throws io.pgharvest.store.state.RejectedChangesException naming every problem of every item; nothing was changed
      */
     AppliedChanges putAll(ConfigChanges changes, boolean dryRun);
 }

@@ -6,12 +6,12 @@ import java.util.TreeMap;
 
 /**
  * The content of {@code store-index.yaml}: the store-wide index, each table's last-change index
- * and, per item, its modify index and {@linkplain PgwatchYaml#fingerprint fingerprint}. Table
+ * and, per item, its modify index and fingerprint (of its file form, pgwatch's YAML). Table
  * keys are {@code sources}, {@code metrics}, {@code presets}.
  */
-record StoreIndexFile(long index, Map<String, Long> tables, Map<String, Map<String, ItemStamp>> items) {
+public record StoreIndexFile(long index, Map<String, Long> tables, Map<String, Map<String, ItemStamp>> items) {
 
-    StoreIndexFile {
+    public StoreIndexFile {
         tables = tables == null ? Map.of() : Collections.unmodifiableMap(new TreeMap<>(tables));
         var copy = new TreeMap<String, Map<String, ItemStamp>>();
         if (items != null) {
@@ -22,6 +22,6 @@ record StoreIndexFile(long index, Map<String, Long> tables, Map<String, Map<Stri
     }
 
     /** When an item last changed, and what it looked like then. */
-    record ItemStamp(long modifyIndex, String fingerprint) {
+    public record ItemStamp(long modifyIndex, String fingerprint) {
     }
 }

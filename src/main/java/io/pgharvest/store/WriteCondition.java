@@ -36,7 +36,7 @@ public final class WriteCondition {
     }
 
     /** @throws StaleIndexException if the item's index is no longer the expected one */
-    void check(StoreTable table, String name, long actual) {
+    public void check(StoreTable table, String name, long actual) {
         if (expected >= 0 && expected != actual) {
             throw new StaleIndexException(table, name, expected, actual);
         }

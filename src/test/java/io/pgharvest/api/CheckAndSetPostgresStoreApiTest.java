@@ -1,6 +1,6 @@
 package io.pgharvest.api;
 
-import io.pgharvest.store.PostgresStores;
+import io.pgharvest.store.postgres.PostgresStores;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 

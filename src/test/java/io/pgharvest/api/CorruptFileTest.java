@@ -3,7 +3,7 @@ package io.pgharvest.api;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
-import io.pgharvest.store.ConfigFileException;
+import io.pgharvest.pgwatch.format.ConfigFileException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;

@@ -24,15 +24,17 @@ final class PackageRules {
     /**
      * Layers from the bottom up, by a package's first name below the root (sub-packages share
      * their parent's layer: {@code model.connection} is {@code model}, {@code sink.postgres} is
-     * {@code sink}); {@code ""} is the root package (the application class). A package may import
-     * its own layer and those below, never one above. A package missing here fails the layering
-     * rule, so a new package gets its place in docs/architecture.md and here.
+     * {@code sink}) unless a sub-package is listed itself ({@code pgwatch.format}, pgwatch's file
+     * format, sits with the store that writes it, below the pgwatch import feature); {@code ""} is
+     * the root package (the application class). A package may import its own layer and those below,
+     * never one above. A package missing here fails the layering rule, so a new package gets its
+     * place in docs/architecture.md and here.
      */
     static final List<List<String>> LAYERS = List.of(
             List.of("model", "support"),                          // the kernel and helpers without domain
             List.of("fanout", "embedded"),                        // the metric SQL rewriter; embedded PostgreSQL
             List.of("config"),                                    // process settings
-            List.of("store"),                                     // where the configuration lives
+            List.of("store", "pgwatch.format"),                   // where the configuration lives; pgwatch's YAML format
             List.of("nativemetric"),                              // metrics without SQL
             List.of("discovery", "host", "serverlog", "insights"), // what sources stand for; native metric kinds
             List.of("kind"),                                      // the kinds of endpoint, one package per family
@@ -103,11 +105,56 @@ final class PackageRules {
                 .as("only a kind's own package names its classes; everyone else goes through " + root + ".kind");
     }
 
+    /** The contract ({@code store}) is what everyone else uses; it knows none of the parts that implement it. */
+    static ArchRule storeContractNeverImportsItsParts(String root) {
+        return noClasses().that().resideInAPackage(root + ".store")
+                .should().dependOnClassesThat().resideInAPackage(root + ".store.*..")
+                .as("the store's contract imports none of the store's sub-packages");
+    }
+
+    /** The file store and the PostgreSQL store share only the contract and its state, never each other. */
+    static ArchRule storeImplementationsNeverImportEachOther(String root) {
+        return CompositeArchRule
+                .of(noClasses().that().resideInAPackage(root + ".store.file..")
+                        .should().dependOnClassesThat().resideInAPackage(root + ".store.postgres.."))
+                .and(noClasses().that().resideInAPackage(root + ".store.postgres..")
+                        .should().dependOnClassesThat().resideInAPackage(root + ".store.file.."))
+                .as("the file store and the PostgreSQL store never import each other");
+    }
+
+    /** Only the choice of store names an implementation; the engine, the API and the rest use the contract. */
+    static ArchRule storeImplementationsAreNamedOnlyByTheChoice(String root) {
+        return noClasses().that().resideOutsideOfPackages(root + ".store.file..", root + ".store.postgres..",
+                        root + ".store.choice..")
+                .should().dependOnClassesThat().resideInAnyPackage(root + ".store.file..", root + ".store.postgres..")
+                .as("only " + root + ".store.choice names the file store or the PostgreSQL store");
+    }
+
+    /**
+     * pgwatch's file format reads and writes pgwatch's YAML for whoever asks (the stores, the import):
+     * it may use the store's contract and index, never a store's implementation nor the import feature.
+     */
+    static ArchRule pgwatchFormatKnowsOnlyTheStoresContract(String root) {
+        return noClasses().that().resideInAPackage(root + ".pgwatch.format..")
+                .should().dependOnClassesThat().resideInAnyPackage(root + ".store.*..", root + ".pgwatch")
+                .as("pgwatch's format imports only the store's contract, no store implementation and not the import");
+    }
+
+    /** The store package itself holds at most {@code max} top-level classes: its contract and index. */
+    static ArchRule storeHoldsAtMost(String root, int max) {
+        return classes().that().resideInAPackage(root + ".store").and().areTopLevelClasses()
+                .should(new AtMost(max, root + ".store"))
+                .as(root + ".store holds at most " + max + " classes directly (its contract and index)");
+    }
+
     static List<ArchRule> all(String root) {
         return List.of(packagesFormNoCycle(root), modelDependsOnNothingButTheJdk(root),
                 supportDependsOnNoDomainPackageAndNoFramework(root), noPackageImportsOneAboveIt(root),
                 reaperAndSinksNeverImportEachOther(root), sinkCoreNeverImportsASinkKind(root),
-                reaperUsesNativeMetricsOnlyThroughTheRegistry(root), kindsAreKnownOnlyThroughTheRegistry(root));
+                reaperUsesNativeMetricsOnlyThroughTheRegistry(root), kindsAreKnownOnlyThroughTheRegistry(root),
+                storeContractNeverImportsItsParts(root), storeImplementationsNeverImportEachOther(root),
+                storeImplementationsAreNamedOnlyByTheChoice(root), pgwatchFormatKnowsOnlyTheStoresContract(root),
+                storeHoldsAtMost(root, 12));
     }
 
     /** The layer of a package under {@code root}, or -1 when it has none. */
@@ -116,6 +163,13 @@ final class PackageRules {
             return -1;
         }
         String relative = packageName.equals(root) ? "" : packageName.substring(root.length() + 1);
+        for (int layer = 0; layer < LAYERS.size(); layer++) {
+            for (String listed : LAYERS.get(layer)) {
+                if (listed.contains(".") && (relative.equals(listed) || relative.startsWith(listed + "."))) {
+                    return layer;
+                }
+            }
+        }
         String first = relative.contains(".") ? relative.substring(0, relative.indexOf('.')) : relative;
         for (int layer = 0; layer < LAYERS.size(); layer++) {
             if (LAYERS.get(layer).contains(first)) {
@@ -123,6 +177,39 @@ final class PackageRules {
             }
         }
         return -1;
+    }
+
+    /** Counts the classes it is shown and fails, once, when there are more than {@code max}. */
+    private static final class AtMost extends ArchCondition<JavaClass> {
+
+        private final int max;
+        private final String packageName;
+        private final List<String> seen = new java.util.ArrayList<>();
+
+        AtMost(int max, String packageName) {
+            super("be one of at most " + max + " classes of " + packageName);
+            this.max = max;
+            this.packageName = packageName;
+        }
+
+        @Override
+        public void init(java.util.Collection<JavaClass> allObjectsToTest) {
+            seen.clear();
+        }
+
+        @Override
+        public void check(JavaClass item, ConditionEvents events) {
+            seen.add(item.getSimpleName());
+        }
+
+        @Override
+        public void finish(ConditionEvents events) {
+            if (seen.size() > max) {
+                events.add(SimpleConditionEvent.violated(packageName, packageName + " holds " + seen.size()
+                        + " classes, more than " + max + ": " + seen.stream().sorted().toList()
+                        + "; move a part into a sub-package named for what it owns"));
+            }
+        }
     }
 
     private static final class ImportOnlyDownward extends ArchCondition<JavaClass> {

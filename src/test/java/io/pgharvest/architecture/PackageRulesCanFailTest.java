@@ -12,13 +12,22 @@ import io.pgharvest.architecture.violations.kind.KindRegistry;
 import io.pgharvest.architecture.violations.kind.pooler.PoolerKind;
 import io.pgharvest.architecture.violations.model.KernelUsingSpring;
 import io.pgharvest.architecture.violations.model.KernelValue;
+import io.pgharvest.architecture.violations.pgwatch.format.FormatNamingAFileStore;
+import io.pgharvest.architecture.violations.pgwatch.format.FormatUsingTheContract;
 import io.pgharvest.architecture.violations.reaper.ReaperNamingAKind;
 import io.pgharvest.architecture.violations.reaper.ReaperNamingANativeMetric;
+import io.pgharvest.architecture.violations.reaper.ReaperOpeningAStore;
 import io.pgharvest.architecture.violations.reaper.ReaperWritingToASink;
-import io.pgharvest.architecture.violations.sink.postgres.PostgresSinkKind;
 import io.pgharvest.architecture.violations.sink.Sink;
 import io.pgharvest.architecture.violations.sink.SinkCore;
+import io.pgharvest.architecture.violations.sink.postgres.PostgresSinkKind;
 import io.pgharvest.architecture.violations.store.StoreCallingTheApi;
+import io.pgharvest.architecture.violations.store.StoreContract;
+import io.pgharvest.architecture.violations.store.StoreContractNamingItsFileStore;
+import io.pgharvest.architecture.violations.store.choice.StoreChoice;
+import io.pgharvest.architecture.violations.store.file.FileStoreKind;
+import io.pgharvest.architecture.violations.store.file.FileStoreNamingThePostgresStore;
+import io.pgharvest.architecture.violations.store.postgres.PostgresStoreKind;
 import io.pgharvest.architecture.violations.support.HelperKnowingTheDomain;
 import io.pgharvest.architecture.violations.support.HelperUsingSpring;
 import io.pgharvest.architecture.violations.unlayered.PackageWithoutALayer;
@@ -106,9 +115,48 @@ class PackageRulesCanFailTest {
     }
 
     @Test
+    void theStoreContractNamingAStoreImplementationFails() {
+        assertFails(PackageRules.storeContractNeverImportsItsParts(ROOT),
+                classes(StoreContractNamingItsFileStore.class, FileStoreKind.class), "FileStoreKind");
+        assertPasses(PackageRules.storeContractNeverImportsItsParts(ROOT),
+                classes(StoreContract.class, StoreCallingTheApi.class, FileStoreKind.class));
+    }
+
+    @Test
+    void oneStoreImplementationNamingTheOtherFails() {
+        assertFails(PackageRules.storeImplementationsNeverImportEachOther(ROOT),
+                classes(FileStoreNamingThePostgresStore.class, PostgresStoreKind.class), "PostgresStoreKind");
+        assertPasses(PackageRules.storeImplementationsNeverImportEachOther(ROOT),
+                classes(FileStoreKind.class, PostgresStoreKind.class, StoreContract.class));
+    }
+
+    @Test
+    void anythingButTheChoiceNamingAStoreImplementationFails() {
+        assertFails(PackageRules.storeImplementationsAreNamedOnlyByTheChoice(ROOT),
+                classes(ReaperOpeningAStore.class, PostgresStoreKind.class), "ReaperOpeningAStore");
+        assertPasses(PackageRules.storeImplementationsAreNamedOnlyByTheChoice(ROOT),
+                classes(StoreChoice.class, FileStoreKind.class, PostgresStoreKind.class, ReaperWritingToASink.class));
+    }
+
+    @Test
+    void pgwatchsFormatNamingAStoreImplementationFails() {
+        assertFails(PackageRules.pgwatchFormatKnowsOnlyTheStoresContract(ROOT),
+                classes(FormatNamingAFileStore.class, FileStoreKind.class), "FileStoreKind");
+        assertPasses(PackageRules.pgwatchFormatKnowsOnlyTheStoresContract(ROOT),
+                classes(FormatUsingTheContract.class, StoreContract.class));
+    }
+
+    @Test
+    void aStorePackageHoldingMoreClassesThanItsBoundFails() {
+        JavaClasses store = classes(StoreContract.class, StoreCallingTheApi.class, FileStoreKind.class);
+        assertFails(PackageRules.storeHoldsAtMost(ROOT, 1), store, "holds 2 classes, more than 1");
+        assertPasses(PackageRules.storeHoldsAtMost(ROOT, 2), store);
+    }
+
+    @Test
     void everyRuleHasACaseHere() {
         // A rule added to PackageRules.all gets its violating class and a case above.
-        assertThat(PackageRules.all(ROOT)).hasSize(8);
+        assertThat(PackageRules.all(ROOT)).hasSize(13);
     }
 
     private static JavaClasses classes(Class<?>... classes) {

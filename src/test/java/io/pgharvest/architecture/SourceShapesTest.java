@@ -52,7 +52,7 @@ class SourceShapesTest {
         Set<String> expected = sourceFields().stream().map(f -> PGWATCH_NAMES.getOrDefault(f, f))
                 .collect(Collectors.toSet());
 
-        assertThat(Set.copyOf(components("io.pgharvest.store.SourceEntry"))).isEqualTo(expected);
+        assertThat(Set.copyOf(components("io.pgharvest.pgwatch.format.SourceEntry"))).isEqualTo(expected);
     }
 
     /** The kinds a request may name come from the kind registry (GET /api/v1/kinds, the OpenAPI document). */

@@ -6,9 +6,8 @@ import static org.awaitility.Awaitility.await;
 import io.pgharvest.model.MetricDefinition;
 import io.pgharvest.model.Source;
 import io.pgharvest.store.ConfigChanges;
-import io.pgharvest.store.PostgresConfigStore;
-import io.pgharvest.store.PostgresStores;
-import io.pgharvest.store.StoreProperties;
+import io.pgharvest.store.postgres.PostgresConfigStore;
+import io.pgharvest.store.postgres.PostgresStores;
 import io.pgharvest.testsupport.TestPostgres;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -184,7 +183,7 @@ class FleetProcessesTest {
                 null, null, null);
         var sources = IntStream.range(0, SOURCES).mapToObj(i -> new Source("s" + i, target, null, null, true, null,
                 Map.of("tick_audit", 1), null, Map.of(), Map.of(), false, null, null)).toList();
-        try (var store = PostgresConfigStore.open(new StoreProperties(url, Duration.ofMillis(500)))) {
+        try (var store = PostgresConfigStore.open(url, Duration.ofMillis(500))) {
             store.putAll(new ConfigChanges(sources, List.of(audit), List.of()), false);
         }
         TestPostgres.shared().execute(DATABASE, "CREATE EXTENSION IF NOT EXISTS pg_stat_statements");

@@ -6,12 +6,11 @@ import static org.awaitility.Awaitility.await;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import io.pgharvest.model.ConfigSnapshot;
-import io.pgharvest.model.connection.ConnectionString;
 import io.pgharvest.model.Source;
+import io.pgharvest.model.connection.ConnectionString;
 import io.pgharvest.store.ConfigChanges;
-import io.pgharvest.store.PostgresConfigStore;
-import io.pgharvest.store.PostgresStores;
-import io.pgharvest.store.StoreProperties;
+import io.pgharvest.store.postgres.PostgresConfigStore;
+import io.pgharvest.store.postgres.PostgresStores;
 import java.sql.Connection;
 import java.time.Duration;
 import java.time.Instant;
@@ -42,7 +41,7 @@ class LeaseCoordinatorTest {
     @BeforeEach
     void fleetOfSixtySources() {
         String url = PostgresStores.newDatabase("fleet_leases");
-        store = PostgresConfigStore.open(new StoreProperties(url, Duration.ofMillis(200)));
+        store = PostgresConfigStore.open(url, Duration.ofMillis(200));
         resources.add(store);
         var sources = IntStream.range(0, 60).mapToObj(i -> new Source("s" + i, "postgresql://u@db/d" + i, null, null,
                 true, "basic", Map.of(), null, Map.of(), Map.of(), false, null, null)).toList();

@@ -1,10 +1,9 @@
 package io.pgharvest.model;
 
-import io.pgharvest.model.connection.ConnectionString;
-
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.pgharvest.model.connection.ConnectionString;
 import java.util.Map;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;

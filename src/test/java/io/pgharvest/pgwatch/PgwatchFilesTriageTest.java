@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.pgharvest.model.ConfigSnapshot;
 import io.pgharvest.store.ConfigStore;
-import io.pgharvest.store.ImportNotice;
 import io.pgharvest.store.TestStores;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;

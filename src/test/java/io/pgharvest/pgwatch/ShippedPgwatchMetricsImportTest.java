@@ -3,7 +3,6 @@ package io.pgharvest.pgwatch;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.pgharvest.store.ConfigStore;
-import io.pgharvest.store.ImportNotice;
 import io.pgharvest.store.TestStores;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.pgharvest.PgharvestApplication;
 import io.pgharvest.model.ConfigSnapshot;
-import io.pgharvest.store.ConfigFileException;
+import io.pgharvest.pgwatch.format.ConfigFileException;
 import io.pgharvest.store.ConfigStore;
 import java.io.IOException;
 import java.nio.file.Files;

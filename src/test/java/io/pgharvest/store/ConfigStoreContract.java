@@ -10,6 +10,10 @@ import io.pgharvest.model.Preset;
 import io.pgharvest.model.Source;
 import io.pgharvest.model.SourceKind;
 import io.pgharvest.model.StoreTable;
+import io.pgharvest.store.state.BuiltInItemException;
+import io.pgharvest.store.state.DuplicateItemException;
+import io.pgharvest.store.state.ItemInUseException;
+import io.pgharvest.store.state.RejectedChangesException;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -21,21 +25,21 @@ import org.junit.jupiter.api.Test;
  * blocking queries and reapers rely on, validation, built-ins and overrides, and durability
  * across a restart. Subclasses say how to open (and reopen) a store on the same storage.
  */
-abstract class ConfigStoreContract {
+public abstract class ConfigStoreContract {
 
     /** A store on this test's storage; a second call reopens the same storage (a restart). */
-    abstract ConfigStore open();
+    protected abstract ConfigStore open();
 
-    static Source source(String name) {
+    public static Source source(String name) {
         return source(name, true, "basic");
     }
 
-    static Source source(String name, boolean enabled, String preset) {
+    public static Source source(String name, boolean enabled, String preset) {
         return new Source(name, "postgresql://u:pw@db/" + name, null, null, enabled, preset, Map.of("db_stats", 30),
                 null, Map.of(), Map.of("env", "test"), false, null, null);
     }
 
-    static MetricDefinition metric(String name) {
+    public static MetricDefinition metric(String name) {
         return new MetricDefinition(name, "test", Map.of(14, "select 1 as one"), List.of(), false, null, null, null,
                 null);
     }
@@ -276,7 +280,7 @@ abstract class ConfigStoreContract {
         assertThat(store.snapshot().modifyIndex(StoreTable.SOURCES, "race")).isEqualTo(read + 1);
     }
 
-    static long await(ConfigStore store, StoreTable table, long seen) {
+    public static long await(ConfigStore store, StoreTable table, long seen) {
         try {
             return (table == null ? store.changes() : store.changes(table)).awaitAbove(seen, Duration.ofSeconds(30));
         } catch (InterruptedException e) {

@@ -2,6 +2,7 @@ package io.pgharvest.store;
 
 import io.pgharvest.config.DataDirectory;
 import io.pgharvest.config.HarvestProperties;
+import io.pgharvest.store.file.FileConfigStore;
 import java.nio.file.Path;
 import java.time.Duration;
 

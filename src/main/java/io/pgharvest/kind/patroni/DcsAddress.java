@@ -5,7 +5,6 @@ import io.pgharvest.model.connection.ConnectionSyntax;
 import io.pgharvest.model.connection.InvalidConnectionStringException;
 import io.pgharvest.model.connection.ParsedConnection;
 import io.pgharvest.model.connection.PercentEncoding;
-
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

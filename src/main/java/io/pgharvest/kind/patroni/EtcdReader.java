@@ -3,10 +3,10 @@ package io.pgharvest.kind.patroni;
 import io.pgharvest.model.connection.ConnectionString;
 import io.pgharvest.support.BoundedBodies;
 import java.io.IOException;
+import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -16,8 +16,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import tools.jackson.core.JacksonException;
-import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
 
 /**
  * Reads keys from etcd's v3 API through its JSON gateway ({@code POST /v3/kv/range}), which every

@@ -1,5 +1,8 @@
 package io.pgharvest.kind.patroni;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
 import io.pgharvest.model.ConfigSnapshot;
 import io.pgharvest.model.FieldProblem;
 import io.pgharvest.model.Source;
@@ -9,10 +12,6 @@ import io.pgharvest.model.SourceRules;
 import io.pgharvest.model.connection.ConnectionString;
 import io.pgharvest.model.connection.HostFileParameters;
 import io.pgharvest.model.connection.InvalidConnectionStringException;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
-
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 

@@ -1,10 +1,10 @@
 package io.pgharvest.sink.spill;
 
-import io.pgharvest.sink.RecordingSink;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.entry;
 
 import io.pgharvest.model.Measurement;
+import io.pgharvest.sink.RecordingSink;
 import java.io.IOException;
 import java.math.BigDecimal;
 import java.nio.file.Files;
