@@ -1,9 +1,10 @@
 package io.pgharvest.sink.dispatch;
 
-import io.pgharvest.sink.SinkProperties;
+import io.pgharvest.config.DataDirectory;
+import io.pgharvest.config.HarvestProperties;
 import io.pgharvest.sink.SinkStatus;
-import io.pgharvest.sink.SinkType;
-import io.pgharvest.sink.SinksProperties;
+import io.pgharvest.sink.jsonfile.JsonFileSinkProperties;
+import io.pgharvest.sink.prometheus.PrometheusSinkProperties;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -40,7 +41,9 @@ import org.springframework.boot.health.autoconfigure.contributor.HealthContribut
 import org.springframework.boot.health.autoconfigure.registry.HealthContributorRegistryAutoConfiguration;
 import org.springframework.boot.health.contributor.Status;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.ComponentScan;
+import org.springframework.context.annotation.Import;
 import org.springframework.context.annotation.Configuration;
 
 @Tag("fast")
@@ -49,9 +52,14 @@ class SinkConfigurationTest {
     @TempDir
     Path dataDir;
 
-    /** The sink package with its sub-packages' factories, as component scanning finds them in the application. */
+    /**
+     * The sink package with its sub-packages, as component scanning finds them in the application,
+     * and the data directory, bound once by {@link HarvestProperties} and handed to the sinks.
+     */
     @Configuration(proxyBeanMethods = false)
     @ComponentScan(basePackages = "io.pgharvest.sink")
+    @EnableConfigurationProperties(HarvestProperties.class)
+    @Import(DataDirectory.class)
     static class SinkComponents {
     }
 
@@ -63,7 +71,7 @@ class SinkConfigurationTest {
     void withNoSinksConfiguredMeasurementsGoToJsonLinesUnderTheDataDirAndToPrometheus() throws Exception {
         // The default sink set binds the default port; a test that cannot get it fails, it never skips.
         await("the default Prometheus port 9187 is free on this machine").atMost(Duration.ofSeconds(20))
-                .until(() -> portIsFree(SinkProperties.DEFAULT_PROMETHEUS_PORT));
+                .until(() -> portIsFree(PrometheusSinkProperties.DEFAULT_PORT));
         runner.withPropertyValues("pgharvest.data-dir=" + dataDir).run(context -> {
             assertThat(context).hasNotFailed();
             SinkDispatcher dispatcher = context.getBean(SinkDispatcher.class);
@@ -76,7 +84,7 @@ class SinkConfigurationTest {
             Path file = dataDir.resolve("measurements.jsonl");
             await().atMost(Duration.ofSeconds(10)).until(() -> Files.exists(file) && Files.size(file) > 0);
             assertThat(Files.readString(file)).contains("\"source\":\"demo\"", "\"instance_up\":1");
-            await().atMost(Duration.ofSeconds(10)).until(() -> scrape(SinkProperties.DEFAULT_PROMETHEUS_PORT)
+            await().atMost(Duration.ofSeconds(10)).until(() -> scrape(PrometheusSinkProperties.DEFAULT_PORT)
                     .contains("pgharvest_instance_up{source=\"demo\"} 1.0"));
         });
     }
@@ -86,12 +94,17 @@ class SinkConfigurationTest {
         runner.withPropertyValues("pgharvest.data-dir=" + dataDir, "pgharvest.sinks[0].type=jsonfile",
                 "pgharvest.sinks[0].path=/tmp/x.jsonl", "pgharvest.sinks[1].type=prometheus",
                 "pgharvest.sinks[1].port=0").run(context -> {
-                    List<SinkProperties> sinks = context.getBean(SinksProperties.class).sinks();
-                    assertThat(sinks.get(0)).isEqualTo(
-                            SinkProperties.defaults(SinkType.JSONFILE, "/tmp/x.jsonl").withName("jsonfile"));
-                    assertThat(sinks.get(1)).isEqualTo(
-                            SinkProperties.defaults(SinkType.PROMETHEUS, null).withName("prometheus").withPort(0));
-                    assertThat(context.getBean(SinksProperties.class).dataDir()).isEqualTo(dataDir);
+                    List<BoundSink> sinks = new SinkEntries(context.getBean(io.pgharvest.sink.SinkRegistry.class))
+                            .bind(context.getEnvironment());
+                    assertThat(sinks).extracting(BoundSink::name).containsExactly("jsonfile", "prometheus");
+                    assertThat(sinks.get(0).common()).isEqualTo(SinkEntryProperties.defaults("jsonfile"));
+                    assertThat(sinks.get(0).settings())
+                            .isEqualTo(JsonFileSinkProperties.writing(java.nio.file.Path.of("/tmp/x.jsonl")));
+                    assertThat(sinks.get(1).common()).isEqualTo(SinkEntryProperties.defaults("prometheus"));
+                    assertThat(sinks.get(1).settings()).isEqualTo(PrometheusSinkProperties.onPort(0));
+                    assertThat(context.getBean(DataDirectory.class).path()).isEqualTo(dataDir);
+                    // The data directory is bound once: no other properties class holds it.
+                    assertThat(context.getBeansOfType(HarvestProperties.class)).hasSize(1);
                 });
     }
 
@@ -99,7 +112,7 @@ class SinkConfigurationTest {
     void theDefaultPrometheusEndpointStepsAsideWhenItsPortIsTaken() throws Exception {
         try (var taken = new ServerSocket()) {
             try {
-                taken.bind(new InetSocketAddress(SinkProperties.DEFAULT_PROMETHEUS_PORT));
+                taken.bind(new InetSocketAddress(PrometheusSinkProperties.DEFAULT_PORT));
             } catch (IOException e) {
                 // Taken by someone else already: the situation under test.
             }

@@ -1,0 +1,62 @@
+package io.pgharvest.sink.memory;
+
+import io.pgharvest.sink.Sink;
+import io.pgharvest.sink.SinkOption;
+import io.pgharvest.sink.SinkPlugin;
+import io.pgharvest.sink.SinkSetup;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+/** The {@code test-memory} kind of sink: a fixture that exists only on the test class path. */
+public final class MemorySinkPlugin implements SinkPlugin<MemorySinkProperties> {
+
+    public static final String TYPE = "test-memory";
+
+    /** The last sink started under each name, so a test can read what it received. */
+    private static final Map<String, MemorySink> STARTED = new ConcurrentHashMap<>();
+
+    /** The last sink started under {@code name}. */
+    public static MemorySink started(String name) {
+        return STARTED.get(name);
+    }
+
+    @Override
+    public String type() {
+        return TYPE;
+    }
+
+    @Override
+    public String description() {
+        return "The most recent measurements in memory (tests only)";
+    }
+
+    @Override
+    public Class<MemorySinkProperties> settingsClass() {
+        return MemorySinkProperties.class;
+    }
+
+    @Override
+    public List<SinkOption> options() {
+        return List.of(new SinkOption("capacity", "`1000`", "The most recent measurements kept; 1 to 100000"),
+                new SinkOption("label", "none", "Shown in the destination"));
+    }
+
+    @Override
+    public List<String> problems(MemorySinkProperties settings, String prefix) {
+        return settings.problems(prefix);
+    }
+
+    @Override
+    public String destination(MemorySinkProperties settings, Path dataDir) {
+        return "memory" + (settings.label() == null ? "" : " (" + settings.label() + ")");
+    }
+
+    @Override
+    public Sink create(SinkSetup<MemorySinkProperties> setup) {
+        var sink = new MemorySink(setup.name(), setup.settings().capacity());
+        STARTED.put(setup.name(), sink);
+        return sink;
+    }
+}

@@ -1,0 +1,26 @@
+package io.pgharvest.sink.memory;
+
+import static io.pgharvest.sink.SettingChecks.checkRange;
+import static io.pgharvest.sink.SettingChecks.orDefault;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The options of a {@code test-memory} sink entry.
+ *
+ * @param capacity the most recent measurements kept
+ * @param label shown in the sink's destination
+ */
+public record MemorySinkProperties(Integer capacity, String label) {
+
+    public MemorySinkProperties {
+        capacity = orDefault(capacity, 1000);
+    }
+
+    List<String> problems(String prefix) {
+        var problems = new ArrayList<String>();
+        checkRange(problems, prefix + ".capacity", capacity, 1, 100_000);
+        return problems;
+    }
+}
