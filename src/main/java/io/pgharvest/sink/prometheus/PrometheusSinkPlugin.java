@@ -14,7 +14,7 @@ public final class PrometheusSinkPlugin implements SinkPlugin<PrometheusSinkProp
             new SinkOption("port", "`9187`", "Port of the scrape endpoint; must differ from `server.port`. 9187 is "
                     + "the port registered for PostgreSQL exporters. `0` picks a free port"),
             new SinkOption("path", "`/metrics`", "URL path of the scrape endpoint"),
-            new SinkOption("address", "all interfaces", "the scrape endpoint's bind address, e.g. `127.0.0.1` or "
+            new SinkOption("address", "all interfaces", "The scrape endpoint's bind address, e.g. `127.0.0.1` or "
                     + "the address of the network Prometheus scrapes from"),
             new SinkOption("staleness", "`10m`", "A (source, metric) that has not reported for this long — or "
                     + "twice its own reporting interval, if longer — disappears from the endpoint"));
