@@ -44,7 +44,8 @@ class SinkStatusController {
     @ApiResponse(responseCode = "200", description = "The kinds of sink this build has")
     List<SinkTypeResponse> sinkTypes() {
         return registry.plugins().stream()
-                .map(plugin -> new SinkTypeResponse(plugin.type(), plugin.description(), plugin.options()))
+                .map(plugin -> plugin.kind())
+                .map(kind -> new SinkTypeResponse(kind.type(), kind.description(), kind.options()))
                 .toList();
     }
 

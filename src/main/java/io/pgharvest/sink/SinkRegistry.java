@@ -1,9 +1,7 @@
 package io.pgharvest.sink;
 
-import java.lang.reflect.RecordComponent;
 import java.security.CodeSource;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -11,32 +9,25 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.ServiceLoader;
-import java.util.regex.Pattern;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * The kinds of sink this build has, by type: every {@link SinkPlugin} registered in
- * {@code META-INF/services/io.pgharvest.sink.SinkPlugin}, in the order the class path lists them
- * (the application's own first). A kind whose options do not describe its settings record, or two
- * kinds of one type, stop start-up. Immutable once built; closing it closes every kind.
+ * {@code META-INF/services/io.pgharvest.sink.SinkPlugin}, the application's own first. A kind
+ * whose options do not describe its settings record ({@link SinkKind}), or two kinds of one type,
+ * stop start-up. Immutable once built; closing it closes every kind.
  */
 public final class SinkRegistry implements AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(SinkRegistry.class);
-    private static final Pattern TYPE = Pattern.compile("[a-z][a-z0-9-]{0,63}");
 
     private final Map<String, SinkPlugin<?>> byType = new LinkedHashMap<>();
 
-    /** @throws IllegalArgumentException naming the plugin classes at fault */
+    /** @throws IllegalArgumentException when two kinds have one type */
     public SinkRegistry(Collection<? extends SinkPlugin<?>> plugins) {
         for (SinkPlugin<?> plugin : plugins) {
-            String type = plugin.type();
-            if (type == null || !TYPE.matcher(type).matches()) {
-                throw new IllegalArgumentException(plugin.getClass().getName() + " has an invalid sink type '" + type
-                        + "' (lower-case letters, digits and '-')");
-            }
-            checkOptions(plugin);
+            String type = plugin.kind().type();
             SinkPlugin<?> other = byType.putIfAbsent(type, plugin);
             if (other != null) {
                 throw new IllegalArgumentException("two sink kinds of type " + type + ": "
@@ -83,42 +74,14 @@ public final class SinkRegistry implements AutoCloseable {
         return Optional.ofNullable(byType.get(type));
     }
 
-    /** The configuration names (kebab-case) of a settings record's components, in declaration order. */
-    public static List<String> optionNames(Class<? extends Record> settings) {
-        return Arrays.stream(settings.getRecordComponents()).map(RecordComponent::getName)
-                .map(SinkRegistry::kebab).toList();
-    }
-
-    /** {@code partitionInterval} -> {@code partition-interval}. */
-    public static String kebab(String camel) {
-        var out = new StringBuilder(camel.length() + 4);
-        for (char ch : camel.toCharArray()) {
-            if (Character.isUpperCase(ch)) {
-                out.append('-').append(Character.toLowerCase(ch));
-            } else {
-                out.append(ch);
-            }
-        }
-        return out.toString();
-    }
-
     @Override
     public void close() {
         for (SinkPlugin<?> plugin : byType.values()) {
             try {
                 plugin.close();
             } catch (RuntimeException e) {
-                log.warn("Closing the {} sink kind failed", plugin.type(), e);
+                log.warn("Closing the {} sink kind failed", plugin.kind().type(), e);
             }
-        }
-    }
-
-    private static void checkOptions(SinkPlugin<?> plugin) {
-        List<String> declared = optionNames(plugin.settingsClass());
-        List<String> documented = plugin.options().stream().map(SinkOption::name).toList();
-        if (!documented.equals(declared)) {
-            throw new IllegalArgumentException(plugin.getClass().getName() + " documents the options " + documented
-                    + " but its settings " + plugin.settingsClass().getName() + " have " + declared);
         }
     }
 }

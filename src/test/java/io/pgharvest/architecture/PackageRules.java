@@ -83,7 +83,7 @@ final class PackageRules {
                 .as("the reaper and the sinks never import each other");
     }
 
-    /** Sink kinds plug in as SinkFactory components; the core does not know them. */
+    /** Sink kinds plug in as SinkPlugin registrations; the core does not know them. */
     static ArchRule sinkCoreNeverImportsASinkKind(String root) {
         return noClasses().that().resideInAPackage(root + ".sink")
                 .should().dependOnClassesThat().resideInAPackage(root + ".sink.*..");

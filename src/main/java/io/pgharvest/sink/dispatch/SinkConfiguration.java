@@ -64,7 +64,7 @@ public class SinkConfiguration {
         try {
             for (BoundSink entry : bound) {
                 try {
-                    started.add(new ConfiguredSink(entry.plugin().type(), entry.destination(dataDir.path()),
+                    started.add(new ConfiguredSink(entry.plugin().kind().type(), entry.destination(dataDir.path()),
                             entry.create(host), entry.common().delivery()));
                 } catch (IllegalStateException e) {
                     if (!implicit) {

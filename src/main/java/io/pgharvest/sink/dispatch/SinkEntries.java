@@ -1,8 +1,10 @@
 package io.pgharvest.sink.dispatch;
 
+import io.pgharvest.sink.SinkKind;
 import io.pgharvest.sink.SinkOption;
 import io.pgharvest.sink.SinkPlugin;
 import io.pgharvest.sink.SinkRegistry;
+import io.pgharvest.sink.SinkSettings;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -86,7 +88,7 @@ final class SinkEntries {
         for (String type : types) {
             registry.plugin(type).ifPresent(plugin -> entries.add(new BoundSink(ROOT + " (default " + type + " sink)",
                     type, plugin, SinkEntryProperties.defaults(type),
-                    binder.bindOrCreate(ROOT, Bindable.of(plugin.settingsClass())))));
+                    binder.bindOrCreate(ROOT, Bindable.of(plugin.kind().settingsClass())))));
         }
         return entries;
     }
@@ -105,27 +107,27 @@ final class SinkEntries {
         }
         checkOwnership(prefix, given, plugin.get(), problems);
         SinkEntryProperties common = bind(binder, prefix, SinkEntryProperties.class, problems);
-        Record settings = bind(binder, prefix, plugin.get().settingsClass(), problems);
+        SinkSettings settings = bind(binder, prefix, plugin.get().kind().settingsClass(), problems);
         if (common == null || settings == null) {
             return Optional.empty();
         }
         problems.addAll(common.problems(prefix));
-        problems.addAll(BoundSink.problems(plugin.get(), settings, prefix));
+        problems.addAll(settings.problems(prefix));
         return Optional.of(new BoundSink(prefix, common.name(), plugin.get(), common, settings));
     }
 
     /** Every option given must be a common one or the kind's own; the others are named with their owners. */
     private void checkOwnership(String prefix, Set<String> given, SinkPlugin<?> kind, List<String> problems) {
-        Set<String> allowed = uniform(SinkRegistry.optionNames(SinkEntryProperties.class));
-        allowed.addAll(uniform(SinkRegistry.optionNames(kind.settingsClass())));
+        Set<String> allowed = uniform(SinkKind.optionNames(SinkEntryProperties.class));
+        allowed.addAll(uniform(SinkKind.optionNames(kind.kind().settingsClass())));
         for (String option : given) {
             if (allowed.contains(uniform(option))) {
                 continue;
             }
             Map<String, SinkOption> owners = owners(option);
             if (owners.isEmpty()) {
-                problems.add(prefix + "." + option + " is not an option of any sink (the options of a " + kind.type()
-                        + " sink are " + String.join(", ", SinkRegistry.optionNames(kind.settingsClass())) + ")");
+                problems.add(prefix + "." + option + " is not an option of any sink (the options of a " + kind.kind().type()
+                        + " sink are " + String.join(", ", SinkKind.optionNames(kind.kind().settingsClass())) + ")");
             } else {
                 SinkOption owned = owners.values().iterator().next();
                 problems.add(prefix + "." + owned.name() + " applies to " + joined(owners.keySet()) + " sinks only ("
@@ -138,8 +140,8 @@ final class SinkEntries {
     private Map<String, SinkOption> owners(String option) {
         var owners = new LinkedHashMap<String, SinkOption>();
         for (SinkPlugin<?> plugin : registry.plugins()) {
-            plugin.options().stream().filter(o -> uniform(o.name()).equals(uniform(option))).findFirst()
-                    .ifPresent(o -> owners.put(plugin.type(), o));
+            plugin.kind().options().stream().filter(o -> uniform(o.name()).equals(uniform(option))).findFirst()
+                    .ifPresent(o -> owners.put(plugin.kind().type(), o));
         }
         return owners;
     }
@@ -192,11 +194,11 @@ final class SinkEntries {
     /** Gives every sink a unique name: its own, its type, or type-index when a type repeats. */
     private static List<BoundSink> named(List<BoundSink> entries, List<String> problems) {
         Map<String, Integer> perType = new HashMap<>();
-        entries.forEach(entry -> perType.merge(entry.plugin().type(), 1, Integer::sum));
+        entries.forEach(entry -> perType.merge(entry.plugin().kind().type(), 1, Integer::sum));
         var names = new HashSet<String>();
         var result = new ArrayList<BoundSink>();
         for (BoundSink entry : entries) {
-            String type = entry.plugin().type();
+            String type = entry.plugin().kind().type();
             String name = entry.name() != null ? entry.name()
                     : perType.get(type) == 1 ? type : type + "-" + index(entry.property());
             if (!names.add(name)) {

@@ -3,6 +3,7 @@ package io.pgharvest.sink.jsonfile;
 import static io.pgharvest.sink.SettingChecks.checkRange;
 import static io.pgharvest.sink.SettingChecks.orDefault;
 
+import io.pgharvest.sink.SinkSettings;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -15,7 +16,7 @@ import org.springframework.util.unit.DataSize;
  * @param rotationSize the file is rotated when a write takes it past this size
  * @param keptFiles rotated files kept besides the current one
  */
-public record JsonFileSinkProperties(String path, DataSize rotationSize, Integer keptFiles) {
+public record JsonFileSinkProperties(String path, DataSize rotationSize, Integer keptFiles) implements SinkSettings {
 
     /** The file written when {@code path} is absent, below the data directory. */
     static final String DEFAULT_FILE = "measurements.jsonl";
@@ -32,12 +33,19 @@ public record JsonFileSinkProperties(String path, DataSize rotationSize, Integer
         return new JsonFileSinkProperties(path.toString(), null, null);
     }
 
+    /** The file, absolute. */
+    @Override
+    public String destination(Path dataDir) {
+        return file(dataDir).toString();
+    }
+
     /** The file this sink writes, absolute. */
     Path file(Path dataDir) {
         return (path == null ? dataDir.resolve(DEFAULT_FILE) : Path.of(path)).toAbsolutePath().normalize();
     }
 
-    List<String> problems(String prefix) {
+    @Override
+    public List<String> problems(String prefix) {
         var problems = new ArrayList<String>();
         if (rotationSize.toBytes() < 1024) {
             problems.add(prefix + ".rotation-size must be at least 1KB (was " + rotationSize + ")");

@@ -3,6 +3,9 @@ package io.pgharvest.sink.postgres;
 import static io.pgharvest.sink.SettingChecks.checkRange;
 import static io.pgharvest.sink.SettingChecks.orDefault;
 
+import io.pgharvest.sink.SettingChecks;
+import io.pgharvest.sink.SinkSettings;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -28,7 +31,7 @@ public record PostgresSinkProperties(
         Duration retention,
         Duration partitionInterval,
         Integer partitionsAhead,
-        Duration maintenanceInterval) {
+        Duration maintenanceInterval) implements SinkSettings {
 
     /** Absent options take their documented defaults here. */
     public PostgresSinkProperties {
@@ -49,8 +52,9 @@ public record PostgresSinkProperties(
                 maintenanceInterval);
     }
 
-    /** Every problem, each naming its option under {@code prefix}; the URL is never quoted (it may hold a password). */
-    List<String> problems(String prefix) {
+    /** The URL is never quoted: it may hold a password. */
+    @Override
+    public List<String> problems(String prefix) {
         var problems = new ArrayList<String>();
         String lower = url == null ? "" : url.strip().toLowerCase(Locale.ROOT);
         if (lower.isEmpty()) {
@@ -72,6 +76,12 @@ public record PostgresSinkProperties(
             problems.add(prefix + ".maintenance-interval must be at least 1s (was " + maintenanceInterval + ")");
         }
         return problems;
+    }
+
+    /** Scheme, host, port and path of the database. */
+    @Override
+    public String destination(Path dataDir) {
+        return SettingChecks.withoutCredentials(url);
     }
 
     /** Never shows the URL (it may hold a password) or the password. */

@@ -3,6 +3,8 @@ package io.pgharvest.sink.prometheus;
 import static io.pgharvest.sink.SettingChecks.checkPositive;
 import static io.pgharvest.sink.SettingChecks.orDefault;
 
+import io.pgharvest.sink.SinkSettings;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -18,7 +20,8 @@ import java.util.List;
  * @param staleness a series not updated for this long (or for twice its own reporting interval,
  *     whichever is longer) disappears from the endpoint
  */
-public record PrometheusSinkProperties(Integer port, String path, String address, Duration staleness) {
+public record PrometheusSinkProperties(Integer port, String path, String address, Duration staleness)
+        implements SinkSettings {
 
     /** Default port of the endpoint: the one registered for PostgreSQL exporters. */
     public static final int DEFAULT_PORT = 9187;
@@ -36,7 +39,8 @@ public record PrometheusSinkProperties(Integer port, String path, String address
         return new PrometheusSinkProperties(port, null, null, null);
     }
 
-    List<String> problems(String prefix) {
+    @Override
+    public List<String> problems(String prefix) {
         var problems = new ArrayList<String>();
         if (port < 0 || port > 65_535) {
             problems.add(prefix + ".port must be between 0 and 65535 (was " + port + ")");
@@ -48,8 +52,9 @@ public record PrometheusSinkProperties(Integer port, String path, String address
         return problems;
     }
 
-    /** The endpoint as the status API shows it. */
-    String destination() {
+    /** The endpoint's address, port and path. */
+    @Override
+    public String destination(Path dataDir) {
         return "scrape endpoint http://" + (address == null ? "*" : address) + ":"
                 + (port == 0 ? "<free port>" : port) + path;
     }

@@ -3,6 +3,8 @@ package io.pgharvest.sink.remotewrite;
 import static io.pgharvest.sink.SettingChecks.checkPositive;
 import static io.pgharvest.sink.SettingChecks.orDefault;
 
+import io.pgharvest.sink.SettingChecks;
+import io.pgharvest.sink.SinkSettings;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.nio.file.Path;
@@ -37,7 +39,7 @@ public record RemoteWriteSinkProperties(
         Map<String, String> headers,
         Path tlsCaFile,
         Duration connectTimeout,
-        Duration requestTimeout) {
+        Duration requestTimeout) implements SinkSettings {
 
     /** RFC 9110 token characters. */
     private static final Pattern HEADER_NAME = Pattern.compile("[!#$%&'*+.^_`|~0-9A-Za-z-]+");
@@ -61,7 +63,8 @@ public record RemoteWriteSinkProperties(
         return new RemoteWriteSinkProperties(url, null, null, null, null, null, null, null);
     }
 
-    List<String> problems(String prefix) {
+    @Override
+    public List<String> problems(String prefix) {
         var problems = new ArrayList<String>();
         checkUrl(prefix, problems);
         if ((user == null) != (password == null)) {
@@ -87,6 +90,12 @@ public record RemoteWriteSinkProperties(
         checkPositive(problems, prefix + ".connect-timeout", connectTimeout);
         checkPositive(problems, prefix + ".request-timeout", requestTimeout);
         return problems;
+    }
+
+    /** Scheme, host, port and path of the receiver. */
+    @Override
+    public String destination(Path dataDir) {
+        return SettingChecks.withoutCredentials(url);
     }
 
     private void checkUrl(String prefix, List<String> problems) {

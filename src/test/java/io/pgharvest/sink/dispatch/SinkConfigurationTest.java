@@ -41,10 +41,6 @@ import org.springframework.boot.health.autoconfigure.contributor.HealthContribut
 import org.springframework.boot.health.autoconfigure.registry.HealthContributorRegistryAutoConfiguration;
 import org.springframework.boot.health.contributor.Status;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
-import org.springframework.boot.context.properties.EnableConfigurationProperties;
-import org.springframework.context.annotation.ComponentScan;
-import org.springframework.context.annotation.Import;
-import org.springframework.context.annotation.Configuration;
 
 @Tag("fast")
 class SinkConfigurationTest {
@@ -52,20 +48,7 @@ class SinkConfigurationTest {
     @TempDir
     Path dataDir;
 
-    /**
-     * The sink package with its sub-packages, as component scanning finds them in the application,
-     * and the data directory, bound once by {@link HarvestProperties} and handed to the sinks.
-     */
-    @Configuration(proxyBeanMethods = false)
-    @ComponentScan(basePackages = "io.pgharvest.sink")
-    @EnableConfigurationProperties(HarvestProperties.class)
-    @Import(DataDirectory.class)
-    static class SinkComponents {
-    }
-
-    private final ApplicationContextRunner runner = new ApplicationContextRunner()
-            .withUserConfiguration(SinkComponents.class)
-            .withBean(MeterRegistry.class, SimpleMeterRegistry::new);
+    private final ApplicationContextRunner runner = SinkContexts.runner();
 
     @Test
     void withNoSinksConfiguredMeasurementsGoToJsonLinesUnderTheDataDirAndToPrometheus() throws Exception {
@@ -183,7 +166,7 @@ class SinkConfigurationTest {
                         EndpointAutoConfiguration.class, HealthContributorRegistryAutoConfiguration.class,
                         HealthContributorAutoConfiguration.class, HealthEndpointAutoConfiguration.class,
                         AvailabilityProbesAutoConfiguration.class))
-                .withUserConfiguration(SinkComponents.class)
+                .withUserConfiguration(SinkContexts.SinkComponents.class)
                 .withBean(MeterRegistry.class, SimpleMeterRegistry::new)
                 .withPropertyValues("management.endpoint.health.probes.enabled=true",
                         "pgharvest.data-dir=" + dataDir,
@@ -216,11 +199,7 @@ class SinkConfigurationTest {
     }
 
     private static String messages(Throwable failure) {
-        var text = new StringBuilder();
-        for (Throwable t = failure; t != null; t = t.getCause()) {
-            text.append(t.getMessage()).append('\n');
-        }
-        return text.toString();
+        return SinkContexts.messages(failure);
     }
 
     private static boolean portIsFree(int port) {

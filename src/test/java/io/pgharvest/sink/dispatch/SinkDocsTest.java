@@ -55,12 +55,13 @@ class SinkDocsTest {
         var out = new StringBuilder();
         out.append("| Type | Writes to |\n|---|---|\n");
         for (SinkPlugin<?> plugin : plugins) {
-            out.append("| `").append(plugin.type()).append("` | ").append(plugin.description()).append(" |\n");
+            out.append("| `").append(plugin.kind().type()).append("` | ").append(plugin.kind().description())
+                    .append(" |\n");
         }
         out.append("\n| Property (`pgharvest.sinks[i].…`) | Applies to | Default | Meaning |\n|---|---|---|---|\n");
         SinkEntryProperties.OPTIONS.forEach(option -> row(out, option, "all"));
         for (SinkPlugin<?> plugin : plugins) {
-            plugin.options().forEach(option -> row(out, option, plugin.type()));
+            plugin.kind().options().forEach(option -> row(out, option, plugin.kind().type()));
         }
         return out.toString().strip();
     }

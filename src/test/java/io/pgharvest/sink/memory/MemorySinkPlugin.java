@@ -1,10 +1,10 @@
 package io.pgharvest.sink.memory;
 
 import io.pgharvest.sink.Sink;
+import io.pgharvest.sink.SinkKind;
 import io.pgharvest.sink.SinkOption;
 import io.pgharvest.sink.SinkPlugin;
 import io.pgharvest.sink.SinkSetup;
-import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -13,6 +13,11 @@ import java.util.concurrent.ConcurrentHashMap;
 public final class MemorySinkPlugin implements SinkPlugin<MemorySinkProperties> {
 
     public static final String TYPE = "test-memory";
+
+    private static final SinkKind<MemorySinkProperties> KIND = new SinkKind<>(TYPE,
+            "The most recent measurements in memory (tests only)", MemorySinkProperties.class, List.of(
+                    new SinkOption("capacity", "`1000`", "The most recent measurements kept; 1 to 100000"),
+                    new SinkOption("label", "none", "Shown in the destination")));
 
     /** The last sink started under each name, so a test can read what it received. */
     private static final Map<String, MemorySink> STARTED = new ConcurrentHashMap<>();
@@ -23,34 +28,8 @@ public final class MemorySinkPlugin implements SinkPlugin<MemorySinkProperties> 
     }
 
     @Override
-    public String type() {
-        return TYPE;
-    }
-
-    @Override
-    public String description() {
-        return "The most recent measurements in memory (tests only)";
-    }
-
-    @Override
-    public Class<MemorySinkProperties> settingsClass() {
-        return MemorySinkProperties.class;
-    }
-
-    @Override
-    public List<SinkOption> options() {
-        return List.of(new SinkOption("capacity", "`1000`", "The most recent measurements kept; 1 to 100000"),
-                new SinkOption("label", "none", "Shown in the destination"));
-    }
-
-    @Override
-    public List<String> problems(MemorySinkProperties settings, String prefix) {
-        return settings.problems(prefix);
-    }
-
-    @Override
-    public String destination(MemorySinkProperties settings, Path dataDir) {
-        return "memory" + (settings.label() == null ? "" : " (" + settings.label() + ")");
+    public SinkKind<MemorySinkProperties> kind() {
+        return KIND;
     }
 
     @Override

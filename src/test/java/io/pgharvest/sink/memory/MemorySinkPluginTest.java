@@ -3,13 +3,10 @@ package io.pgharvest.sink.memory;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.micrometer.core.instrument.MeterRegistry;
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import io.pgharvest.config.DataDirectory;
-import io.pgharvest.config.HarvestProperties;
 import io.pgharvest.model.Measurement;
 import io.pgharvest.sink.SinkRegistry;
 import io.pgharvest.sink.SinkStatus;
+import io.pgharvest.sink.dispatch.SinkContexts;
 import io.pgharvest.sink.dispatch.SinkDispatcher;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -19,11 +16,7 @@ import java.util.Map;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
-import org.springframework.context.annotation.ComponentScan;
-import org.springframework.context.annotation.Configuration;
-import org.springframework.context.annotation.Import;
 
 /**
  * A kind of sink added the way every kind is - a package (this one, on the test class path only)
@@ -36,16 +29,7 @@ class MemorySinkPluginTest {
     @TempDir
     Path dataDir;
 
-    @Configuration(proxyBeanMethods = false)
-    @ComponentScan(basePackages = "io.pgharvest.sink.dispatch")
-    @EnableConfigurationProperties(HarvestProperties.class)
-    @Import(DataDirectory.class)
-    static class SinkComponents {
-    }
-
-    private final ApplicationContextRunner runner = new ApplicationContextRunner()
-            .withUserConfiguration(SinkComponents.class)
-            .withBean(MeterRegistry.class, SimpleMeterRegistry::new);
+    private final ApplicationContextRunner runner = SinkContexts.runner();
 
     @Test
     void theRegistryFindsTheFixtureBesideTheApplicationsKinds() {
@@ -87,7 +71,7 @@ class MemorySinkPluginTest {
                 "pgharvest.sinks[1].type=jsonfile", "pgharvest.sinks[1].path=" + dataDir.resolve("m.jsonl"),
                 "pgharvest.sinks[1].capacity=5").run(context -> {
                     assertThat(context).hasFailed();
-                    assertThat(messages(context.getStartupFailure())).contains(
+                    assertThat(SinkContexts.messages(context.getStartupFailure())).contains(
                             "pgharvest.sinks[0].capacity must be between 1 and 100000 (was 0)",
                             "pgharvest.sinks[0].path applies to prometheus and jsonfile sinks only",
                             "pgharvest.sinks[1].capacity applies to test-memory sinks only");
@@ -97,13 +81,5 @@ class MemorySinkPluginTest {
     private static Measurement measurement(int seq) {
         return new Measurement("fixture", "instance_up", Instant.now(),
                 List.of(new Measurement.Row(Map.of("seq", seq), null)), Map.of());
-    }
-
-    private static String messages(Throwable failure) {
-        var text = new StringBuilder();
-        for (Throwable t = failure; t != null; t = t.getCause()) {
-            text.append(t.getMessage()).append('\n');
-        }
-        return text.toString();
     }
 }

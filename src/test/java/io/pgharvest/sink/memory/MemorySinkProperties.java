@@ -3,6 +3,8 @@ package io.pgharvest.sink.memory;
 import static io.pgharvest.sink.SettingChecks.checkRange;
 import static io.pgharvest.sink.SettingChecks.orDefault;
 
+import io.pgharvest.sink.SinkSettings;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -12,15 +14,21 @@ import java.util.List;
  * @param capacity the most recent measurements kept
  * @param label shown in the sink's destination
  */
-public record MemorySinkProperties(Integer capacity, String label) {
+public record MemorySinkProperties(Integer capacity, String label) implements SinkSettings {
 
     public MemorySinkProperties {
         capacity = orDefault(capacity, 1000);
     }
 
-    List<String> problems(String prefix) {
+    @Override
+    public List<String> problems(String prefix) {
         var problems = new ArrayList<String>();
         checkRange(problems, prefix + ".capacity", capacity, 1, 100_000);
         return problems;
+    }
+
+    @Override
+    public String destination(Path dataDir) {
+        return "memory" + (label == null ? "" : " (" + label + ")");
     }
 }
