@@ -5,7 +5,6 @@ import io.pgharvest.model.connection.ConnectionString;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 
@@ -49,18 +48,23 @@ public final class SettingRedaction {
 
     /** Whether a setting of this name holds a connection string, whose passwords never leave. */
     public static boolean holdsConnection(String setting) {
-        return setting.toLowerCase(Locale.ROOT).endsWith("conninfo");
+        return endsWithIgnoringCase(setting, "conninfo");
     }
 
     /** Whether a setting of this name holds a command or a secret, masked unless the source keeps them. */
     public static boolean holdsCommandOrSecret(String setting) {
-        String name = setting.toLowerCase(Locale.ROOT);
         for (String suffix : SECRET_SUFFIXES) {
-            if (name.endsWith(suffix)) {
+            if (endsWithIgnoringCase(setting, suffix)) {
                 return true;
             }
         }
         return false;
+    }
+
+    /** Without a lower-cased copy: this runs on every column name of every batch. */
+    private static boolean endsWithIgnoringCase(String name, String suffix) {
+        int start = name.length() - suffix.length();
+        return start >= 0 && name.regionMatches(true, start, suffix, 0, suffix.length());
     }
 
     /** {@code value} of setting {@code setting} as it may leave pgharvest. */
