@@ -1,5 +1,6 @@
 package io.pgharvest.api;
 
+import jakarta.validation.constraints.AssertTrue;
 import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.NotNull;
@@ -32,4 +33,11 @@ public record AuthThrottleProperties(
         @DefaultValue("60s") @NotNull @DurationMin(seconds = 1) @DurationMax(hours = 24) Duration firstBackOff,
         @DefaultValue("15m") @NotNull @DurationMin(seconds = 1) @DurationMax(hours = 24) Duration maxBackOff,
         @DefaultValue("10000") @Min(100) @Max(1_000_000) int maxClients) {
+
+    /** A first back-off longer than the longest would never be used as given. */
+    @AssertTrue(message = "pgharvest.api.auth-throttle.first-back-off must not be longer than"
+            + " pgharvest.api.auth-throttle.max-back-off")
+    public boolean isFirstBackOffWithinMax() {
+        return firstBackOff == null || maxBackOff == null || firstBackOff.compareTo(maxBackOff) <= 0;
+    }
 }
