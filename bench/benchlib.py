@@ -123,9 +123,43 @@ class Cluster:
     def cpu_ticks(self):
         return tree_cpu_ticks(self.postmaster)
 
+    def limit_cpu(self, cpus):
+        """Starves the cluster of CPU: its postmaster and every process it forks from now on (and
+        those it runs already) share `cpus` processors' worth of time (the kernel's CFS quota, a cgroup
+        of its own). The saturated monitored server of issue 51 on demand, whatever else the machine
+        runs. Needs root and the cgroup cpu controller (v1 or v2)."""
+        period = 100_000
+        quota = int(cpus * period)
+        v1 = Path("/sys/fs/cgroup/cpu")
+        if (v1 / "cgroup.procs").exists():
+            group = v1 / f"bench-{self.name}-{self.port}"
+            group.mkdir(exist_ok=True)
+            (group / "cpu.cfs_period_us").write_text(str(period))
+            (group / "cpu.cfs_quota_us").write_text(str(quota))
+        else:
+            group = Path("/sys/fs/cgroup") / f"bench-{self.name}-{self.port}"
+            group.mkdir(exist_ok=True)
+            (group / "cpu.max").write_text(f"{quota} {period}")
+        pids = [self.postmaster] + [int(e) for e in os.listdir("/proc") if e.isdigit()
+                                    and (proc_stat(int(e)) or (None,))[0] == self.postmaster]
+        for pid in pids:
+            try:
+                (group / "cgroup.procs").write_text(str(pid))
+            except OSError:
+                pass  # a child that ended meanwhile
+        self.cgroup = group
+
     def stop(self):
         subprocess.run(["runuser", "-u", "postgres", "--", str(self.bin / "pg_ctl"), "-D", str(self.data),
                         "-m", "immediate", "-w", "stop"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        group = getattr(self, "cgroup", None)
+        if group is not None:
+            for _ in range(50):  # the group can be removed once its last process has gone
+                try:
+                    group.rmdir()
+                    break
+                except OSError:
+                    time.sleep(0.1)
 
 
 class Collector:

@@ -61,7 +61,9 @@ def source_counters(cluster):
         f" (select coalesce(sum(sessions), 0)::int8 from pg_stat_database where {BENCH_DBS}),"
         f" (select coalesce(sum(xact_commit + xact_rollback), 0)::int8 from pg_stat_database where {BENCH_DBS})")
     statements, sessions, xacts = (int(x) for x in row.split("|"))
-    return {"statements": statements, "sessions": sessions, "transactions": xacts}
+    # entries pg_stat_statements evicted (each eviction sorts the whole table under an exclusive lock)
+    dealloc = int(cluster.sql("select dealloc from pg_stat_statements_info"))
+    return {"statements": statements, "sessions": sessions, "transactions": xacts, "pgss_dealloc": dealloc}
 
 
 def statement_profile(source, limit=12):
@@ -273,6 +275,8 @@ def run_once(args, side, n, run_no, metrics, clusters, files):
         "statements": src1["statements"] - src0["statements"],
         "new_sessions": src1["sessions"] - src0["sessions"],
         "transactions": src1["transactions"] - src0["transactions"],
+        "pgss_dealloc": src1["pgss_dealloc"] - src0["pgss_dealloc"],
+        "expected_measurements_per_metric": n * max(1, round((t1 - t0) / args.interval)),
         "source_cpu_s": round((src_cpu1 - src_cpu0) / CLK_TCK, 2),
         "sink_cpu_s": round((sink_cpu1 - sink_cpu0) / CLK_TCK, 2),
         "sink_rows": rows1 - rows0,
@@ -337,6 +341,29 @@ def compare_tables(pgwatch, pgharvest):
             + f"; only pgwatch wrote: {only(pgwatch, pgharvest)}; only pgharvest wrote: {only(pgharvest, pgwatch)}")
 
 
+def delivery_table(pair):
+    """Per metric, measurements delivered per expected measurement (sources x window / interval) on
+    each side, and pgharvest's rows against pgwatch's: the delivery check of issue 51, printed with
+    every side-by-side run. A metric pgwatch delivers and pgharvest does not is listed first."""
+    watch, harvest = pair["pgwatch"], pair["pgharvest"]
+    w, h = watch["rows_and_measurements_per_metric"], harvest["rows_and_measurements_per_metric"]
+    ew, eh = watch.get("expected_measurements_per_metric"), harvest.get("expected_measurements_per_metric")
+    if not ew or not eh:
+        return []
+    share = lambda per, m, e: per.get(m, [0, 0])[1] / e
+    metrics = sorted(set(w) | set(h), key=lambda m: (share(h, m, eh) - share(w, m, ew), m))
+    missing = [m for m in metrics if share(w, m, ew) >= 0.5 and share(h, m, eh) < 0.5]
+    lines = [f"- delivery check (measurements per expected one; {ew:,} expected per metric): metrics pgwatch "
+             f"delivers and pgharvest does not: {', '.join(missing) or 'none'}", "",
+             "  | metric | pgwatch | pgharvest | rows pgharvest / pgwatch |", "  |---|---|---|---|"]
+    for m in metrics:
+        rw, rh = w.get(m, [0, 0])[0], h.get(m, [0, 0])[0]
+        ratio = f"{rh / rw:.2f}" if rw else "–"
+        lines.append(f"  | {m} | {share(w, m, ew):.2f} | {share(h, m, eh):.2f} | {ratio} |")
+    lines.append("")
+    return lines
+
+
 def render(runs, label):
     runs = [r for r in runs if r["label"] == label]
     out = [f"## {label}", ""]
@@ -390,11 +417,21 @@ def render(runs, label):
                 out.append(f"- pair {number}: " + compare_tables(pair["pgwatch"]["rows_and_measurements_per_metric"],
                                                                 pair["pgharvest"]["rows_and_measurements_per_metric"])
                            + (f" (counted {settle} s after the window)" if settle else ""))
+                out.extend(delivery_table(pair))
                 if "rows_and_measurements_per_metric_at_window_end" in pair["pgharvest"]:
                     out.append(f"- pair {number}, counted at the window's end: " + compare_tables(
                         pair["pgwatch"]["rows_and_measurements_per_metric_at_window_end"],
                         pair["pgharvest"]["rows_and_measurements_per_metric_at_window_end"]).split("; largest")[0])
         for r in rs:
+            expected = r.get("expected_measurements_per_metric")
+            if expected and r.get("rows_and_measurements_per_metric"):
+                low = sorted((m for m, (_, k) in r["rows_and_measurements_per_metric"].items() if k < 0.95 * expected),
+                             key=lambda m: r["rows_and_measurements_per_metric"][m][1])
+                out.append(f"- run {r['run']} {r['side']}: {len(r['rows_and_measurements_per_metric'])} tables; "
+                           f"under 0.95 of the expected {expected:,} measurements: "
+                           + (", ".join(f"{m} {r['rows_and_measurements_per_metric'][m][1] / expected:.2f}"
+                                        for m in low) or "none")
+                           + f"; pg_stat_statements evictions {r.get('pgss_dealloc', '?')}")
             lanes = r.get("pgharvest_lanes")
             if lanes and lanes.get("solo") is not None:
                 solo = ", ".join(f"{m} {k}" + (f" ({lanes['solo_last_run_ok'].get(m, 0)} last run ok)"
@@ -439,6 +476,9 @@ def main():
     p.add_argument("--at-window-end", default=None,
                    help="shell command run for pgharvest when the window closes, before it stops, with "
                         "{pid} and {run} replaced (e.g. jcmd {pid} VM.native_memory summary > /tmp/nmt-{run})")
+    p.add_argument("--source-cpus", type=float, default=None,
+                   help="starve the monitored cluster of CPU: its processes share this many processors' worth of "
+                        "time (a cgroup CPU quota, e.g. 0.3), a saturated server whatever else the machine runs")
     p.add_argument("--exclude", default="", help="metrics,... left out on both sides (e.g. those failing on a plain server)")
     p.add_argument("--commit", default=None, help="what the jar was built from (default: git describe of its checkout)")
     p.add_argument("--label", default="run", help="groups runs in the report (e.g. baseline)")
@@ -513,6 +553,9 @@ def main():
             source.sql(f"create database {db_name(i)}")
         log(f"PostgreSQL {source.sql('show server_version')}: source cluster with {max_n} databases on port "
             f"{source.port}, sink cluster on port {sink.port}")
+        if args.source_cpus:
+            source.limit_cpu(args.source_cpus)
+            log(f"source cluster limited to {args.source_cpus} CPUs ({source.cgroup})")
         for n, _ in plan:
             entries = [{"name": db_name(i), "conn_str": source.url(db_name(i)), "kind": "postgres",
                         "is_enabled": True, "custom_metrics": {m: args.interval for m in metrics}}

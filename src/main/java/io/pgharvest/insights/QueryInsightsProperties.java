@@ -2,7 +2,9 @@ package io.pgharvest.insights;
 
 import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
+import io.pgharvest.nativemetric.PlanningLogin;
 import java.time.Duration;
+import java.util.Optional;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.ConstructorBinding;
 import org.springframework.boot.context.properties.bind.DefaultValue;
@@ -27,10 +29,16 @@ import org.springframework.validation.annotation.Validated;
  * @param planTimeout the server's statement timeout for one plan. 1 ms to 10 min
  * @param textsTimeout the time limit of query_texts' read (which makes the server read the
  *     extension's query text file), instead of the session's default statement timeout. 1 ms to 10 min
- * @param planAsSuperuser whether query_plans plans on a source whose role is a superuser (only with
- *     {@code pgharvest.security.allow-superuser-sources}). Off by default, and unsafe on: planning
- *     runs functions and view expressions a database owner wrote (constant folding) with the
- *     session's rights, so a database owner could get code run as a superuser
+ * @param planAsSuperuser no longer supported, refused when true: plans are made on the planning
+ *     role's own login ({@code planningUser}), which is never a superuser
+ * @param planningUser the role query_plans logs in as to plan, on every source that collects it (the
+ *     source's server, database and connection parameters, this user and password): a role of its
+ *     own without pg_read_all_settings, pg_read_all_stats or pg_monitor and no member of a source's
+ *     role, because planning runs code a database owner wrote with the planning session's rights
+ *     (docs/security.md). Empty by default: query_plans then plans nothing and the source's status
+ *     says "plans off: no planning role"
+ * @param planningPassword the planning role's password; empty when the server asks none (a client
+ *     certificate, trust). A secret: never logged or shown
  */
 @Validated
 @ConfigurationProperties("pgharvest.query-insights")
@@ -41,7 +49,9 @@ public record QueryInsightsProperties(@Min(1) @Max(1000) @DefaultValue("50") int
         @DefaultValue("10s") Duration planBudget,
         @DefaultValue("5s") Duration planTimeout,
         @DefaultValue("5s") Duration textsTimeout,
-        @DefaultValue("false") boolean planAsSuperuser) {
+        @DefaultValue("false") boolean planAsSuperuser,
+        @DefaultValue("") String planningUser,
+        @DefaultValue("") String planningPassword) {
 
     private static final Duration MAX_TIMEOUT = Duration.ofMinutes(10);
 
@@ -64,12 +74,44 @@ public record QueryInsightsProperties(@Min(1) @Max(1000) @DefaultValue("50") int
         requireWithin("plan-budget", planBudget, Duration.ofHours(1));
         requireWithin("plan-timeout", planTimeout, MAX_TIMEOUT);
         requireWithin("texts-timeout", textsTimeout, MAX_TIMEOUT);
+        if (planAsSuperuser) {
+            throw new IllegalArgumentException("pgharvest.query-insights.plan-as-superuser is no longer supported:"
+                    + " query_plans plans on the planning role's own login (pgharvest.query-insights.planning-user),"
+                    + " which is never a superuser; remove the setting");
+        }
+        planningUser = planningUser == null ? "" : planningUser.strip();
+        planningPassword = planningPassword == null ? "" : planningPassword;
+        if (planningUser.isEmpty() && !planningPassword.isEmpty()) {
+            throw new IllegalArgumentException("pgharvest.query-insights.planning-password is set without"
+                    + " pgharvest.query-insights.planning-user");
+        }
+        if (planningUser.length() > 63 || planningUser.chars().anyMatch(Character::isISOControl)) {
+            throw new IllegalArgumentException("pgharvest.query-insights.planning-user must be a role name of at"
+                    + " most 63 characters without control characters");
+        }
+    }
+
+    /** The planning role's login, empty when none is configured (query_plans is then off). */
+    public Optional<PlanningLogin> planningLogin() {
+        return planningUser.isEmpty() ? Optional.empty()
+                : Optional.of(new PlanningLogin(planningUser,
+                        planningPassword.isEmpty() ? null : planningPassword));
+    }
+
+    /** The settings with the password masked: safe to log. */
+    @Override
+    public String toString() {
+        return "QueryInsightsProperties[topStatements=" + topStatements + ", includeOwnStatements="
+                + includeOwnStatements + ", planStatements=" + planStatements + ", planEvery=" + planEvery
+                + ", planBudget=" + planBudget + ", planTimeout=" + planTimeout + ", textsTimeout=" + textsTimeout
+                + ", planningUser=" + planningUser + ", planningPassword=" + (planningPassword.isEmpty() ? "" : "********")
+                + "]";
     }
 
     /** The defaults, with these two settings of query_stats. */
     public QueryInsightsProperties(int topStatements, boolean includeOwnStatements) {
         this(topStatements, includeOwnStatements, 10, Duration.ofDays(1), Duration.ofSeconds(10), Duration.ofSeconds(5),
-                Duration.ofSeconds(5), false);
+                Duration.ofSeconds(5), false, "", "");
     }
 
     private static void requireWithin(String name, Duration value, Duration max) {

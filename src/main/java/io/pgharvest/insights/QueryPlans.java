@@ -21,6 +21,6 @@ final class QueryPlans implements NativeMetric {
     @Override
     public Collector newCollector() {
         return new QueryPlansCollector(properties.planStatements(), properties.planEvery(), properties.planBudget(),
-                properties.planTimeout(), properties.planAsSuperuser());
+                properties.planTimeout(), properties.planningLogin().orElse(null));
     }
 }

@@ -1,8 +1,10 @@
 package io.pgharvest.insights;
 
 import io.pgharvest.model.Measurement;
+import io.pgharvest.nativemetric.GenericPlans;
 import io.pgharvest.nativemetric.NativeMetric;
 import io.pgharvest.nativemetric.NativeTarget;
+import io.pgharvest.nativemetric.PlanningLogin;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
@@ -19,8 +21,10 @@ import java.util.Map;
  * as long as the hour's time budget lasts ({@link PlanBudget}). Ranks and texts come from the
  * source's query_stats and query_texts ({@link StatementBook}): this collector reads no statement
  * text itself, so without those two metrics it plans nothing. Each plan is asked through the
- * session's one planning capability ({@link io.pgharvest.nativemetric.GenericPlans}: a read-only
- * transaction, the plan timeout) and stored redacted with a hash of its shape ({@link PlanDocument}).
+ * planning role's own session ({@link GenericPlans#open}: its own login, opened only when a round has
+ * something to plan and closed at its end; a read-only transaction, the plan timeout per plan) and
+ * stored redacted with a hash of its shape ({@link PlanDocument}) and the role it was planned as.
+ * Without a planning role nothing is planned: the metric is unavailable, the status says why.
  * A statement whose plan failed (a temporary table of another session, a timeout) is not asked
  * again within that time either.
  *
@@ -32,13 +36,18 @@ import java.util.Map;
  */
 final class QueryPlansCollector implements NativeMetric.Collector {
 
+    /** The metric's reason in the source's status while no planning role is configured. */
+    private static final String INSUFFICIENT_PRIVILEGE = "42501";
+    static final String PLANS_OFF = "plans off: no planning role (pgharvest.query-insights.planning-user,"
+            + " docs/security.md)";
+
     private final int statements;
     /** How long a statement's plan stands before it is asked again. */
     private final Duration planEvery;
     private final Duration timeout;
     private final PlanBudget budget;
-    /** Whether a superuser's session may plan ({@link io.pgharvest.nativemetric.GenericPlans}). */
-    private final boolean asSuperuser;
+    /** The planning role's login; null when none is configured (plans off). */
+    private final PlanningLogin login;
     /** Query id -> when its plan was last asked (at most planEvery's worth of ids). */
     private final Map<Long, Instant> asked = new HashMap<>();
 
@@ -47,54 +56,62 @@ final class QueryPlansCollector implements NativeMetric.Collector {
      * @param planEvery how long a plan stands before the statement is planned again
      * @param budgetPerHour the planning time allowed per hour
      * @param timeout the server's statement timeout for one plan
-     */
-    QueryPlansCollector(int statements, Duration planEvery, Duration budgetPerHour, Duration timeout) {
-        this(statements, planEvery, budgetPerHour, timeout, false);
-    }
-
-    /**
-     * @param statements how many top statements to consider on a read
-     * @param planEvery how long a plan stands before the statement is planned again
-     * @param budgetPerHour the planning time allowed per hour
-     * @param timeout the server's statement timeout for one plan
-     * @param asSuperuser whether to plan when the session's role is a superuser (unsafe: the plan
-     *     runs a database owner's functions with the session's rights)
+     * @param login the planning role's login ({@link GenericPlans#open}); null: plans off
      */
     QueryPlansCollector(int statements, Duration planEvery, Duration budgetPerHour, Duration timeout,
-            boolean asSuperuser) {
+            PlanningLogin login) {
         this.statements = statements;
         this.planEvery = planEvery;
         this.budget = new PlanBudget(budgetPerHour);
         this.timeout = timeout;
-        this.asSuperuser = asSuperuser;
+        this.login = login;
     }
 
+    /**
+     * @throws NativeMetric.Unavailable without a planning role: never plan as the monitoring role
+     */
     @Override
     public List<Measurement.Row> collect(NativeTarget target) throws Exception {
+        if (login == null) {
+            throw new NativeMetric.Unavailable(PLANS_OFF);
+        }
         Instant now = target.now();
         asked.values().removeIf(at -> !now.isBefore(at.plus(planEvery)));
         StatementBook book = target.shelf().item(StatementBook.class, StatementBook::new);
         var rows = new ArrayList<Measurement.Row>();
         SQLException lastFailure = null;
-        for (long queryId : book.ranked().subList(0, Math.min(statements, book.ranked().size()))) {
-            String text = book.plainRead(queryId);
-            if (text == null || asked.containsKey(queryId)) {
-                continue;
-            }
-            if (!budget.allows(now)) {
-                break;
-            }
-            asked.put(queryId, now);
-            long started = System.nanoTime();
-            try {
-                rows.add(row(queryId, PlanDocument.of(target.plans().genericPlan(text, timeout, asSuperuser)), target.database()));
-            } catch (SQLException e) {
-                if (isSessionLost(e)) {
-                    throw e;
+        GenericPlans.Planning planning = null;
+        try {
+            for (long queryId : book.ranked().subList(0, Math.min(statements, book.ranked().size()))) {
+                String text = book.plainRead(queryId);
+                if (text == null || asked.containsKey(queryId)) {
+                    continue;
                 }
-                lastFailure = e;
-            } finally {
-                budget.spend(Duration.ofNanos(System.nanoTime() - started));
+                if (!budget.allows(now)) {
+                    break;
+                }
+                if (planning == null) {
+                    planning = open(target); // only when there is something to plan
+                }
+                asked.put(queryId, now);
+                long started = System.nanoTime();
+                try {
+                    rows.add(row(queryId, PlanDocument.of(planning.genericPlan(text, timeout)), target.database(),
+                            planning.role()));
+                } catch (SQLException e) {
+                    if (isSessionLost(e)) {
+                        asked.remove(queryId); // not this statement's doing
+                        throw new PlanningSessionLost("the planning role's session ended [SQLState "
+                                + e.getSQLState() + "]: " + e.getMessage());
+                    }
+                    lastFailure = e;
+                } finally {
+                    budget.spend(Duration.ofNanos(System.nanoTime() - started));
+                }
+            }
+        } finally {
+            if (planning != null) {
+                planning.close();
             }
         }
         if (rows.isEmpty() && lastFailure != null) {
@@ -103,10 +120,43 @@ final class QueryPlansCollector implements NativeMetric.Collector {
         return rows;
     }
 
-    private static Measurement.Row row(long queryId, PlanDocument plan, String database) {
+    /**
+     * The planning role's session. Its failures are never SQLExceptions here: the engine would take
+     * a connection error for the loss of the monitoring session and reconnect that.
+     *
+     * @throws NativeMetric.Unavailable when the server refused the role (it may read too much)
+     * @throws PlanningSessionLost when the login failed
+     */
+    private GenericPlans.Planning open(NativeTarget target) throws NativeMetric.Unavailable, PlanningSessionLost {
+        try {
+            return target.plans().open(login);
+        } catch (SQLException e) {
+            if (INSUFFICIENT_PRIVILEGE.equals(e.getSQLState())) {
+                throw new NativeMetric.Unavailable("plans off: " + e.getMessage());
+            }
+            throw new PlanningSessionLost("logging in as the planning role " + login.user() + " failed [SQLState "
+                    + e.getSQLState() + "]: " + e.getMessage());
+        }
+    }
+
+    /** The planning role's session could not be opened or ended: no plan this round, try again next. */
+    static final class PlanningSessionLost extends Exception {
+
+        PlanningSessionLost(String message) {
+            super(message, null, false, false);
+        }
+
+        @Override
+        public String toString() {
+            return getMessage();
+        }
+    }
+
+    private static Measurement.Row row(long queryId, PlanDocument plan, String database, String role) {
         var values = new LinkedHashMap<String, Object>();
         values.put("plan", plan.json());
         values.put("plan_hash", plan.hash());
+        values.put("planned_as", role);
         return new Measurement.Row(values, Map.of("queryid", Long.toString(queryId), "dbname", database));
     }
 

@@ -1,5 +1,7 @@
 package io.pgharvest.kind;
 
+import io.pgharvest.nativemetric.GenericPlans;
+import io.pgharvest.nativemetric.PlanningLogin;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
@@ -36,6 +38,20 @@ public interface SourceSession extends AutoCloseable {
      */
     List<FetchedRows> run(List<MetricQuery> queries) throws SQLException;
 
+    /**
+     * Runs {@code queries} in one round trip like {@link #run}, and keeps what the server answered
+     * before a failure: the rows of the queries that completed, and which query failed, when the
+     * session can tell. The default (a kind that cannot tell) returns no rows on a failure. Never
+     * throws for a failing query or a lost session: the failure is in the answer.
+     */
+    default RoundTrip runKeeping(List<MetricQuery> queries) {
+        try {
+            return RoundTrip.whole(run(queries));
+        } catch (SQLException e) {
+            return RoundTrip.nothing(queries.size(), e);
+        }
+    }
+
     /** Runs one query alone, with its time limit (a round trip of its own). */
     AloneRun runAlone(MetricQuery query) throws SQLException;
 
@@ -52,19 +68,13 @@ public interface SourceSession extends AutoCloseable {
     List<Map<String, Object>> read(Duration timeout, String sql, Object... parameters) throws SQLException;
 
     /**
-     * The generic plan (EXPLAIN, FORMAT JSON) of one plain read, {@code $n} parameters and all, asked
-     * in a read-only transaction of its own under {@code timeout}; a text that is not one SELECT or
-     * WITH ... SELECT is refused unsent ({@code model.sql.PlainRead}). An endpoint that is not a
-     * PostgreSQL server refuses every text. A session whose role is a superuser refuses unless
-     * {@code asSuperuser}: planning runs functions a database owner wrote with the session's rights.
+     * A session of its own on this session's server and database, logged in as the planning role
+     * with this session's other connection parameters, for generic plans
+     * ({@link io.pgharvest.nativemetric.GenericPlans#open}). An endpoint that is not a PostgreSQL
+     * server refuses.
      */
-    default String genericPlan(String statement, Duration timeout, boolean asSuperuser) throws SQLException {
+    default GenericPlans.Planning openPlanning(PlanningLogin login) throws SQLException {
         throw new SQLException("generic plans need a PostgreSQL server", "0A000");
-    }
-
-    /** {@link #genericPlan(String, Duration, boolean)}, never as a superuser. */
-    default String genericPlan(String statement, Duration timeout) throws SQLException {
-        return genericPlan(statement, timeout, false);
     }
 
     /** What {@code error}, thrown by this session, says about it. */
@@ -103,6 +113,23 @@ public interface SourceSession extends AutoCloseable {
      */
     default boolean anythingArrived() {
         return false;
+    }
+
+    /**
+     * Whether {@code error} says a query waited for a lock another session holds ({@code lock_timeout}):
+     * neither the metric's fault nor the server's load, so it never demotes the metric. The
+     * default (a kind that cannot tell) is false.
+     */
+    default boolean waitedForLock(SQLException error) {
+        return false;
+    }
+
+    /**
+     * Notices the server sent this session past what pgharvest keeps per round trip, dropped
+     * unread since the session opened (docs/security.md). The default (a kind that keeps none): 0.
+     */
+    default long droppedNotices() {
+        return 0;
     }
 
     /** True when an error means the session itself is gone, not just one query. */

@@ -17,6 +17,11 @@ import java.util.List;
  * @param stretchReason why the schedule is (or was last) stretched and until when; null if never
  * @param instance the PostgreSQL instance the source is collected on and what it shares there;
  *     null while not connected or when the instance is unknown (system identifier not readable)
+ * @param noticeWarning set once the server sent the session more notices than pgharvest keeps per
+ *     round trip (the rest were dropped unread), with how many; null otherwise
+ * @param undeliveredMetrics the metrics being collected (pipeline or solo lane) that have delivered
+ *     nothing for {@link #UNDELIVERED_AFTER_INTERVALS} of their intervals while the source was
+ *     connected, by name: never skipped silently (also the meter {@code pgharvest.metrics.undelivered})
  */
 public record SourceRuntimeStatus(
         String source,
@@ -37,10 +42,16 @@ public record SourceRuntimeStatus(
         String privilegeWarning,
         long stretchedTicks,
         String stretchReason,
-        InstanceShare instance) {
+        InstanceShare instance,
+        String noticeWarning,
+        List<String> undeliveredMetrics) {
+
+    /** Intervals without a delivery after which a collected metric is reported undelivered. */
+    public static final int UNDELIVERED_AFTER_INTERVALS = 3;
 
     public SourceRuntimeStatus {
         metrics = List.copyOf(metrics);
+        undeliveredMetrics = undeliveredMetrics == null ? List.of() : List.copyOf(undeliveredMetrics);
         lastConnectionError = BoundedText.of(lastConnectionError);
         stretchReason = BoundedText.of(stretchReason);
     }
@@ -53,7 +64,7 @@ public record SourceRuntimeStatus(
             String stretchReason) {
         this(source, state, connected, lastConnectionError, lastConnectionErrorAt, serverVersion, serverVersionNum,
                 inRecovery, systemIdentifier, tickPeriod, lastTickStart, lastTickDuration, ticks, skippedTicks, metrics,
-                privilegeWarning, stretchedTicks, stretchReason, null);
+                privilegeWarning, stretchedTicks, stretchReason, null, null, List.of());
     }
 
     /**
@@ -96,6 +107,8 @@ public record SourceRuntimeStatus(
         private long stretchedTicks;
         private String stretchReason;
         private InstanceShare instance;
+        private String noticeWarning;
+        private List<String> undeliveredMetrics = List.of();
 
         private Builder(String source, SessionState state) {
             this.source = source;
@@ -160,11 +173,21 @@ public record SourceRuntimeStatus(
             return this;
         }
 
+        public Builder noticeWarning(String warning) {
+            this.noticeWarning = warning;
+            return this;
+        }
+
+        public Builder undeliveredMetrics(List<String> names) {
+            this.undeliveredMetrics = names;
+            return this;
+        }
+
         public SourceRuntimeStatus build() {
             return new SourceRuntimeStatus(source, state, connected, lastConnectionError, lastConnectionErrorAt,
                     serverVersion, serverVersionNum, inRecovery, systemIdentifier, tickPeriod, lastTickStart,
                     lastTickDuration, ticks, skippedTicks, metrics, privilegeWarning, stretchedTicks, stretchReason,
-                    instance);
+                    instance, noticeWarning, undeliveredMetrics);
         }
     }
 
@@ -172,6 +195,6 @@ public record SourceRuntimeStatus(
     public SourceRuntimeStatus withState(SessionState newState, String error, Instant errorAt) {
         return new SourceRuntimeStatus(source, newState, connected, error, errorAt, serverVersion, serverVersionNum,
                 inRecovery, systemIdentifier, tickPeriod, lastTickStart, lastTickDuration, ticks, skippedTicks, metrics,
-                privilegeWarning, stretchedTicks, stretchReason, instance);
+                privilegeWarning, stretchedTicks, stretchReason, instance, noticeWarning, undeliveredMetrics);
     }
 }

@@ -17,6 +17,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.Map;
 import java.util.TreeMap;
 import org.slf4j.Logger;
@@ -48,6 +49,10 @@ final class ReaperStatus {
     private long skippedTicks;
     private Instant lastTickStart;
     private Duration lastTickDuration;
+    /** The first tick of the current connection; null while not connected. */
+    private Instant connectedSince;
+    /** How many collected metrics are undelivered now: the source's gauge reads it. */
+    private final AtomicInteger undeliveredCount = new AtomicInteger();
     private Map<String, Integer> sortedSelectionOf;
     private List<Map.Entry<String, Integer>> sortedSelection = List.of();
     private ShareInputs shareInputs;
@@ -63,6 +68,11 @@ final class ReaperStatus {
         this.natives = natives;
         this.ledger = ledger;
         this.published = SourceRuntimeStatus.builder(name, SessionState.STARTING).build();
+    }
+
+    /** How many collected metrics delivered nothing lately ({@link SourceRuntimeStatus#undeliveredMetrics}). */
+    int undeliveredCount() {
+        return undeliveredCount.get();
     }
 
     /** A tick begins ({@code skippedPoints}: grid points it passed over). */
@@ -81,6 +91,11 @@ final class ReaperStatus {
         tickStartedNanos = 0;
         lastTickStart = start;
         lastTickDuration = took;
+        if (!keeper.connected()) {
+            connectedSince = null;
+        } else if (connectedSince == null) {
+            connectedSince = start;
+        }
     }
 
     /**
@@ -131,6 +146,7 @@ final class ReaperStatus {
                 : keeper.connected() ? SessionState.CONNECTED
                 : keeper.refused() ? SessionState.REFUSED
                 : keeper.connectFailures() > 0 ? SessionState.DISCONNECTED : SessionState.STARTING;
+        List<MetricRuntimeStatus> metricStatuses = config == null ? List.of() : metrics(config, schedule, inactive, facts);
         var status = SourceRuntimeStatus.builder(name, state)
                 .connected(keeper.connected())
                 .connectionError(state == SessionState.FAILED ? loopFailure : keeper.lastConnectionError(),
@@ -138,8 +154,10 @@ final class ReaperStatus {
                 .tickPeriod(schedule.isEmpty() ? null : schedule.period())
                 .lastTick(lastTickStart, lastTickDuration)
                 .ticks(ticks, skippedTicks)
-                .metrics(config == null ? List.of() : metrics(config, schedule, inactive, facts))
+                .metrics(metricStatuses)
+                .undeliveredMetrics(state == SessionState.CONNECTED ? undelivered(metricStatuses) : List.of())
                 .privilegeWarning(keeper.privilegeWarning())
+                .noticeWarning(keeper.noticeWarning())
                 .stretch(stretch.stretchedTicks(), stretch.reason());
         if (facts != null) {
             status.server(facts.displayVersion(), facts.versionNum() == 0 ? null : facts.versionNum(),
@@ -147,6 +165,30 @@ final class ReaperStatus {
                     .instance(instanceShare(config, schedule, facts));
         }
         return status.build();
+    }
+
+    /**
+     * The collected metrics that delivered nothing for {@link SourceRuntimeStatus#UNDELIVERED_AFTER_INTERVALS}
+     * of their intervals, counted from their last success, or from the first tick while connected
+     * for one that never succeeded; judged at the last tick's start. Also the source's meter.
+     */
+    private List<String> undelivered(List<MetricRuntimeStatus> metrics) {
+        var names = new ArrayList<String>();
+        if (connectedSince != null && lastTickStart != null) {
+            for (MetricRuntimeStatus metric : metrics) {
+                if (metric.lane() != MetricLane.PIPELINE && metric.lane() != MetricLane.SOLO) {
+                    continue;
+                }
+                Instant since = metric.lastSuccess() != null && metric.lastSuccess().isAfter(connectedSince)
+                        ? metric.lastSuccess() : connectedSince;
+                long allowedMillis = SourceRuntimeStatus.UNDELIVERED_AFTER_INTERVALS * 1000L * metric.intervalSeconds();
+                if (lastTickStart.toEpochMilli() - since.toEpochMilli() >= allowedMillis) {
+                    names.add(metric.name());
+                }
+            }
+        }
+        undeliveredCount.set(names.size());
+        return names;
     }
 
     private List<MetricRuntimeStatus> metrics(ReaperConfig config, TickSchedule schedule,

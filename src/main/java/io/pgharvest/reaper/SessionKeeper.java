@@ -97,6 +97,16 @@ final class SessionKeeper {
         return session == null ? null : session.privileges().warning();
     }
 
+    /**
+     * Names a notice flood on the open session (notices past the allowance per round trip,
+     * dropped unread), or null (also while not connected).
+     */
+    String noticeWarning() {
+        long dropped = session == null ? 0 : session.droppedNotices();
+        return dropped == 0 ? null : "the server sent more notices than pgharvest keeps per round trip (a function"
+                + " raising them in a loop?): " + dropped + " dropped unread on this session (docs/security.md)";
+    }
+
     /** See {@link SourceReaper#recheckServerFactsUntil}. */
     void recheckFactsUntil(Instant until) {
         if (until.isAfter(recheckFactsUntil)) {

@@ -116,6 +116,7 @@ final class SourceReaper {
         this.keeper = new SessionKeeper(name, context, this::replan);
         this.stretch = new ScheduleStretch(name, context.maxStretch());
         this.status = new ReaperStatus(name, context, keeper, stretch, solo, natives, ledger);
+        sourceMeters.undelivered(status::undeliveredCount);
     }
 
     String name() {

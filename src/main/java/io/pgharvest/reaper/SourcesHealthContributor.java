@@ -97,6 +97,9 @@ final class SourcesHealthContributor implements CompositeHealthContributor {
         if (status.privilegeWarning() != null) {
             builder.withDetail("privilegeWarning", status.privilegeWarning());
         }
+        if (status.noticeWarning() != null) {
+            builder.withDetail("noticeWarning", status.noticeWarning());
+        }
         long solo = status.metrics().stream().filter(m -> m.lane() == MetricLane.SOLO).count();
         if (solo > 0) {
             builder.withDetail("isolatedMetrics", solo);

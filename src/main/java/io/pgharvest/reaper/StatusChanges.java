@@ -58,6 +58,8 @@ final class StatusChanges {
                 || !Objects.equals(a.serverVersionNum(), b.serverVersionNum())
                 || !Objects.equals(a.inRecovery(), b.inRecovery()) || !Objects.equals(a.tickPeriod(), b.tickPeriod())
                 || !Objects.equals(a.privilegeWarning(), b.privilegeWarning())
+                || (a.noticeWarning() == null) != (b.noticeWarning() == null)
+                || !a.undeliveredMetrics().equals(b.undeliveredMetrics())
                 || a.metrics().size() != b.metrics().size()) {
             return true;
         }

@@ -6,6 +6,7 @@ import io.pgharvest.model.MetricDefinition;
 import io.pgharvest.model.Preset;
 import io.pgharvest.model.Source;
 import io.pgharvest.model.SourceKind;
+import io.pgharvest.model.sql.ExtensionNames;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -16,6 +17,9 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.function.UnaryOperator;
 import java.util.stream.Stream;
 
@@ -180,11 +184,35 @@ public final class PgwatchImportReader {
                     FanOutRewrite.Derivation fanOut = FanOutRewrite.derive(metric);
                     fanOut.note().ifPresent(note -> notices.add(new ImportNotice(where,
                             "metrics." + metric.name() + ".sqls", note)));
+                    extensionObjectsNote(metric).ifPresent(note -> notices.add(new ImportNotice(where,
+                            "metrics." + metric.name() + ".sqls", note)));
                     addDefinition(metrics, "metrics", metric.name(), fanOut.metric(), where);
                 });
                 document.metrics().presetDefinitions().values().forEach(preset ->
                         addDefinition(presets, "presets", preset.name(), preset, where));
             }
+        }
+
+        /**
+         * pgwatch names extensions' objects without a schema, which monitoring sessions do not
+         * search (they search pg_catalog only): the engine qualifies them per database with the
+         * schema its catalog records (model.sql.ExtensionNames); the report says which metrics it
+         * adapts that way.
+         */
+        private static Optional<String> extensionObjectsNote(MetricDefinition metric) {
+            var named = new TreeMap<String, TreeSet<String>>();
+            for (String sql : metric.sqls().values()) {
+                ExtensionNames.KNOWN.namedIn(sql).forEach(m ->
+                        named.computeIfAbsent(m.schema(), k -> new TreeSet<>()).add(m.name()));
+            }
+            if (named.isEmpty()) {
+                return Optional.empty();
+            }
+            var parts = new ArrayList<String>();
+            named.forEach((extension, objects) -> parts.add(String.join(", ", objects) + " (extension " + extension + ")"));
+            return Optional.of("names " + String.join("; ", parts) + " without a schema: each source reads them in the"
+                    + " schema its database's pg_extension records, and the metric fails there with \"does not exist\""
+                    + " where the extension is not installed");
         }
 
         private void addSource(SourceEntry entry, String where, String path) {

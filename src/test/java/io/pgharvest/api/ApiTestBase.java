@@ -36,6 +36,12 @@ public abstract class ApiTestBase {
         registry.add("pgharvest.api.blocking.max-waiting-per-client", () -> "10000");
         // A plan stands 5 s instead of a day, so a test sees a plan change within a minute.
         registry.add("pgharvest.query-insights.plan-every", () -> "5s");
+        // query_plans plans on a planning role's own login (docs/security.md): one for every test source.
+        registry.add("pgharvest.query-insights.planning-user", () -> {
+            io.pgharvest.testsupport.TestPostgres.shared().execute("postgres",
+                    io.pgharvest.testsupport.TestPostgres.CREATE_TEST_PLANNER);
+            return io.pgharvest.testsupport.TestPostgres.TEST_PLANNER;
+        });
         // The default sinks (JSON lines under the data dir, Prometheus), but the scrape endpoint on
         // a port of its own: this context stays cached for the whole run, and on the default port
         // 9187 it would keep SinkConfigurationTest (which needs that port) from ever getting it.

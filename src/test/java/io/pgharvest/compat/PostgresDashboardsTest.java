@@ -74,6 +74,7 @@ class PostgresDashboardsTest {
         // of query_stats, the workload's are not.
         pg.execute("postgres", "do $$ begin if not exists (select from pg_roles where rolname = '" + MONITOR
                 + "') then create role " + MONITOR + " login in role pg_monitor; end if; end $$");
+        pg.execute("postgres", TestPostgres.CREATE_TEST_PLANNER);
         Path sources = Files.writeString(dir.resolve("sources.yaml"), """
                 - name: %s
                   conn_str: %s
@@ -84,7 +85,8 @@ class PostgresDashboardsTest {
                 ConfigurableApplicationContext app = SpringApplication.run(PgharvestApplication.class,
                 "--server.port=0", "--spring.main.banner-mode=off", "--pgharvest.data-dir=" + dir.resolve("data"),
                 "--pgharvest.api.token=dashboard-check-token-0123", "--pgharvest.import.sources=" + sources,
-                "--pgharvest.sinks[0].type=postgres", "--pgharvest.sinks[0].url=" + pg.connStr(sink));
+                "--pgharvest.sinks[0].type=postgres", "--pgharvest.sinks[0].url=" + pg.connStr(sink),
+                "--pgharvest.query-insights.planning-user=" + TestPostgres.TEST_PLANNER);
                 Connection storage = pg.connect(sink)) {
             String lockedId = workload.lockedUpdateQueryId();
             List<String> statements = List.of(lockedId, workload.readQueryId(), workload.sleepQueryId());

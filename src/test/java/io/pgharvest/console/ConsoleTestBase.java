@@ -46,6 +46,12 @@ abstract class ConsoleTestBase {
         registry.add("pgharvest.sinks[0].type", () -> "jsonfile");
         // A plan stands 5 s instead of a day, so a plan change shows within a test.
         registry.add("pgharvest.query-insights.plan-every", () -> "5s");
+        // query_plans plans on a planning role's own login (docs/security.md): one for every test source.
+        registry.add("pgharvest.query-insights.planning-user", () -> {
+            io.pgharvest.testsupport.TestPostgres.shared().execute("postgres",
+                    io.pgharvest.testsupport.TestPostgres.CREATE_TEST_PLANNER);
+            return io.pgharvest.testsupport.TestPostgres.TEST_PLANNER;
+        });
     }
 
     @BeforeAll

@@ -31,4 +31,14 @@ class PlanDocumentTest {
         assertThat(PlanDocument.of(PLAN.formatted("10.5", "3").replace("Seq Scan", "Index Scan")).hash())
                 .isNotEqualTo(hash);
     }
+
+    @Test
+    void aStringUnderAFieldNeitherKnownAsANameNorAsAnExpressionIsReplacedWhole() {
+        PlanDocument plan = PlanDocument.of("""
+                [{"Plan": {"Node Type": "Custom Scan", "Relation Name": "orders", "Future Field": "secret words",
+                  "Future List": ["secret-a", {"Alias": "o"}], "Parallel Aware": false, "Plan Rows": 7}}]""");
+        assertThat(plan.json()).doesNotContain("secret").contains("\"Future Field\":\"(redacted)\"")
+                .contains("\"Node Type\":\"Custom Scan\"", "\"Alias\":\"o\"", "\"Parallel Aware\":false",
+                        "\"Plan Rows\":7");
+    }
 }

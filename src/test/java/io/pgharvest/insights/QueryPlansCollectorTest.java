@@ -8,6 +8,7 @@ import io.pgharvest.kind.postgres.SessionOpener;
 import io.pgharvest.model.Measurement;
 import io.pgharvest.model.connection.ConnectionString;
 import io.pgharvest.nativemetric.NativeTarget;
+import io.pgharvest.nativemetric.PlanningLogin;
 import io.pgharvest.nativemetric.SourceShelf;
 import io.pgharvest.nativemetric.SqlReader;
 import io.pgharvest.testsupport.TestPostgres;
@@ -35,6 +36,7 @@ class QueryPlansCollectorTest {
     private static final String DB = "insights_plans";
     private static final String SECRET = "status-secret-77";
     private static final Duration LONG = Duration.ofHours(1);
+    private static final PlanningLogin PLANNER = new PlanningLogin("plans_planner", null);
 
     @ParameterizedTest(name = "PostgreSQL {0}")
     @ValueSource(ints = {14, 16})
@@ -42,7 +44,7 @@ class QueryPlansCollectorTest {
         try (TestPostgres server = startServer(major); Connection work = server.connect(DB);
                 PostgresSession session = monitor(server)) {
             var feed = new Feed(session);
-            var plans = new QueryPlansCollector(10, Duration.ofDays(1), LONG, Duration.ofSeconds(5));
+            var plans = new QueryPlansCollector(10, Duration.ofDays(1), LONG, Duration.ofSeconds(5), PLANNER);
             Instant now = Instant.parse("2026-01-01T00:00:00Z");
             feed.stats(now);
             workload(work);
@@ -54,6 +56,7 @@ class QueryPlansCollectorTest {
             String viewId = queryId(server, "select count(*) from paid_orders where id > $1");
             assertThat(first).extracting(r -> r.tags().get("queryid")).containsExactlyInAnyOrder(selectId, viewId);
             assertThat(first).allSatisfy(r -> assertThat(r.tags()).containsEntry("dbname", DB));
+            assertThat(first).allSatisfy(r -> assertThat(r.values()).containsEntry("planned_as", "plans_planner"));
             Measurement.Row select = byId(first, selectId);
             assertThat((String) select.values().get("plan")).contains("orders_status").contains("$1");
             Measurement.Row view = byId(first, viewId);
@@ -82,7 +85,8 @@ class QueryPlansCollectorTest {
         try (TestPostgres server = startServer(major); Connection work = server.connect(DB);
                 PostgresSession session = monitor(server)) {
             var feed = new Feed(session);
-            var plans = new QueryPlansCollector(10, Duration.ofDays(1), Duration.ofNanos(1), Duration.ofSeconds(5));
+            var plans = new QueryPlansCollector(10, Duration.ofDays(1), Duration.ofNanos(1), Duration.ofSeconds(5),
+                    PLANNER);
             Instant now = Instant.parse("2026-01-01T00:00:00Z");
             feed.stats(now);
             workload(work);
@@ -117,7 +121,7 @@ class QueryPlansCollectorTest {
 
         NativeTarget target(Instant now) {
             return new NativeTarget("plans", DB, session.facts().versionNum() / 10000, ":0", true, new SessionReader(session),
-                    Duration.ofSeconds(60), now, null, session::genericPlan, shelf);
+                    Duration.ofSeconds(60), now, null, session::openPlanning, shelf);
         }
     }
 
@@ -146,6 +150,7 @@ class QueryPlansCollectorTest {
         server.execute(DB, "create view paid_orders as select * from orders where status = '" + SECRET + "'");
         server.execute(DB, "analyze orders");
         server.execute("postgres", "create role plans_monitor login in role pg_monitor, pg_read_all_data");
+        server.execute("postgres", "create role plans_planner login in role pg_read_all_data");
         return server;
     }
 

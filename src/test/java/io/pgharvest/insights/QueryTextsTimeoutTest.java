@@ -62,7 +62,7 @@ class QueryTextsTimeoutTest {
 
     private static NativeTarget target(PostgresSession session) {
         return new NativeTarget("texts", DB, 16, ":0", true, new QueryPlansCollectorTest.SessionReader(session),
-                Duration.ofSeconds(600), Instant.now(), null, (statement, timeout, asSuperuser) -> {
+                Duration.ofSeconds(600), Instant.now(), null, login -> {
                     throw new SQLException("not used");
                 }, new SourceShelf());
     }

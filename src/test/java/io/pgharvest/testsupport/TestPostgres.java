@@ -65,6 +65,12 @@ public final class TestPostgres implements AutoCloseable {
                 queryString("postgres", "select current_setting('server_version_num')"));
     }
 
+    /** The planning role the tests' applications plan as (pgharvest.query-insights.planning-user). */
+    public static final String TEST_PLANNER = "pgharvest_test_planner";
+    /** Creates {@link #TEST_PLANNER} (trusted over TCP like every role of a test server) once. */
+    public static final String CREATE_TEST_PLANNER = "do $$ begin if not exists (select from pg_roles where rolname = '"
+            + TEST_PLANNER + "') then create role " + TEST_PLANNER + " login in role pg_read_all_data; end if; end $$";
+
     /**
      * The server shared by all tests of this JVM, started on first use with
      * {@link #SHARED_SETTINGS} and stopped at JVM exit. Do not change its server settings,

@@ -2,6 +2,7 @@ package io.pgharvest.kind.patroni;
 
 import io.pgharvest.model.connection.ConnectionString;
 import io.pgharvest.model.connection.DcsAddress;
+import io.pgharvest.support.BoundedBodies;
 import java.io.IOException;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -38,6 +39,13 @@ final class EtcdReader {
     }
 
     private static final JsonMapper JSON = JsonMapper.builder().build();
+    /**
+     * Largest answer read: a Patroni cluster's keys (members, leader, config, history, status) are a
+     * few KB per member, so 4 MiB is hundreds of members; a longer answer is refused unread.
+     */
+    static final int MAX_ANSWER_BYTES = 4 << 20;
+    /** Bytes of an error answer read, for its message. */
+    static final int ERROR_BYTES = 4096;
 
     private final HttpClient http;
     private final Duration timeout;
@@ -93,9 +101,9 @@ final class EtcdReader {
                 .header("Content-Type", "application/json")
                 .POST(HttpRequest.BodyPublishers.ofString(json));
         headers.forEach(request::header);
-        HttpResponse<String> response;
+        HttpResponse<BoundedBodies.Body> response;
         try {
-            response = http.send(request.build(), HttpResponse.BodyHandlers.ofString());
+            response = BoundedBodies.send(http, request.build(), MAX_ANSWER_BYTES, ERROR_BYTES, timeout);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IOException("interrupted while reading etcd at " + base.getAuthority(), e);
@@ -107,17 +115,24 @@ final class EtcdReader {
             throw new IOException("etcd at " + base.getAuthority() + " answered HTTP " + response.statusCode() + " to "
                     + path + ": " + errorMessage(response.body()));
         }
+        if (response.body().cut()) {
+            throw new IOException("etcd at " + base.getAuthority() + " answered " + path + " with more than "
+                    + MAX_ANSWER_BYTES + " bytes; refused unread");
+        }
         try {
-            return JSON.readTree(response.body());
+            return JSON.readTree(response.body().bytes());
         } catch (JacksonException e) {
             throw new IOException("etcd at " + base.getAuthority() + " answered " + path + " with something that is"
                     + " not JSON", e);
         }
     }
 
-    private static String errorMessage(String body) {
+    private static String errorMessage(BoundedBodies.Body body) {
+        if (body.cut()) {
+            return "(no message: the answer is longer than " + ERROR_BYTES + " bytes)";
+        }
         try {
-            JsonNode node = JSON.readTree(body);
+            JsonNode node = JSON.readTree(body.bytes());
             String message = node.path("message").asString(node.path("error").asString(""));
             return message.isEmpty() ? "(no message)" : message;
         } catch (JacksonException e) {

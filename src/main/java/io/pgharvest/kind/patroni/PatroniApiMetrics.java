@@ -1,6 +1,7 @@
 package io.pgharvest.kind.patroni;
 
 import io.pgharvest.model.Measurement;
+import io.pgharvest.support.BoundedBodies;
 import java.io.IOException;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -32,6 +33,12 @@ final class PatroniApiMetrics {
             "patroni_is_paused", "patroni_failsafe_mode_is_active", "patroni_postgres_timeline",
             "patroni_postgres_state");
 
+    /**
+     * Largest {@code /metrics} page read: Patroni's is about 4 KB (a line per family and member
+     * label set); a longer page is refused unread past this.
+     */
+    static final int MAX_PAGE_BYTES = 1 << 20;
+
     private final HttpClient http;
     private final Duration timeout;
 
@@ -49,10 +56,10 @@ final class PatroniApiMetrics {
     /** Reads {@code apiUrl}'s metrics: each family's rows by family name. */
     Map<String, List<Measurement.Row>> read(String apiUrl) throws IOException {
         URI uri = metricsUri(apiUrl);
-        HttpResponse<String> response;
+        HttpResponse<BoundedBodies.Body> response;
         try {
-            response = http.send(HttpRequest.newBuilder(uri).timeout(timeout).GET().build(),
-                    HttpResponse.BodyHandlers.ofString());
+            response = BoundedBodies.send(http, HttpRequest.newBuilder(uri).timeout(timeout).GET().build(),
+                    MAX_PAGE_BYTES, 0, timeout); // an error's body is not shown
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IOException("interrupted while reading " + uri, e);
@@ -63,7 +70,10 @@ final class PatroniApiMetrics {
         if (response.statusCode() != 200) {
             throw new IOException(uri + " answered HTTP " + response.statusCode());
         }
-        return families(response.body());
+        if (response.body().cut()) {
+            throw new IOException(uri + " answered with more than " + MAX_PAGE_BYTES + " bytes; refused unread");
+        }
+        return families(response.body().text());
     }
 
     /**

@@ -6,6 +6,7 @@ import java.sql.SQLException;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
+import java.util.function.Function;
 import org.postgresql.util.PSQLException;
 import org.postgresql.util.ServerErrorMessage;
 
@@ -47,6 +48,15 @@ final class FailurePointer {
      * identify exactly one (timeouts and runtime errors carry no position, so they never do).
      */
     static Optional<MetricQuery> culprit(SQLException failure, List<MetricQuery> sent) {
+        return culprit(failure, sent, MetricQuery::sql);
+    }
+
+    /**
+     * As above, where {@code sentText} is each query's text as sent (its SQL with names of
+     * extension objects qualified, QueryPipeline#sentText): positions count in that text.
+     */
+    static Optional<MetricQuery> culprit(SQLException failure, List<MetricQuery> sent,
+            Function<MetricQuery, String> sentText) {
         if (!(failure instanceof PSQLException psql) || psql.getServerErrorMessage() == null) {
             return Optional.empty();
         }
@@ -59,7 +69,7 @@ final class FailurePointer {
         String lowerMessage = message.toLowerCase(Locale.ROOT);
         MetricQuery found = null;
         for (MetricQuery query : sent) {
-            if (namesAt(query.sql(), position, lowerMessage)) {
+            if (namesAt(sentText.apply(query), position, lowerMessage)) {
                 if (found != null) {
                     return Optional.empty(); // two candidates: not certain
                 }

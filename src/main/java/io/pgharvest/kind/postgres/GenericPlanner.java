@@ -16,7 +16,8 @@ import org.postgresql.PGConnection;
  * ({@link PlainRead}) that pgjdbc sends as one message ({@link OneSelect#requireOneParsePerPart});
  * it is planned, never run (EXPLAIN without ANALYZE), inside {@code BEGIN TRANSACTION READ ONLY}
  * with the metric's statement timeout and the search path of {@link #PLAN_SEARCH_PATH} as
- * {@code SET LOCAL}, and the transaction is rolled back:
+ * {@code SET LOCAL}, and the transaction is rolled back, on the planning role's own session
+ * ({@link PlanningSession}):
  * whatever a text could do despite the checks meets a read-only transaction that ends with it.
  *
  * <p>The text is prepared under a name of pgharvest's ({@code PREPARE}, in a Parse message of its own,
@@ -49,18 +50,13 @@ final class GenericPlanner {
         this.connection = connection;
     }
 
-    /**
-     * @param asSuperuser whether to plan when the session's role is a superuser (see {@link #refuseSuperuser})
-     * @return the plan as EXPLAIN (FORMAT JSON) gives it
-     */
-    String plan(String statement, Duration timeout, boolean asSuperuser) throws SQLException {
+    /** @return the plan as EXPLAIN (FORMAT JSON) gives it */
+    String plan(String statement, Duration timeout) throws SQLException {
         OptionalInt parameters = PlainRead.parameterCount(statement);
         if (parameters.isEmpty()) {
             throw new SQLException("refused to plan: not one plain SELECT or WITH ... SELECT", INSUFFICIENT_PRIVILEGE);
         }
-        if (!asSuperuser) {
-            refuseSuperuser();
-        }
+        refuseSuperuser();
         String body = body(statement);
         OneSelect.requireOneParsePerPart(connection, body, List.of(body));
         try (var deadline = RoundTripDeadline.start(connection, timeout.multipliedBy(3));
@@ -96,18 +92,15 @@ final class GenericPlanner {
      * into its value by calling it, and a view brings its own expressions, constants and all (a
      * statement's own constants are {@code $n}, so they fold nothing). {@link #PLAN_SEARCH_PATH}
      * keeps {@code public} from shadowing a built-in, but a statement that names the owner's
-     * function, or reads the owner's view, runs it. As a pg_monitor role that code gets what
-     * pg_monitor may do, in a read-only transaction that is rolled back; as a superuser it could do
-     * anything a superuser can from a SELECT ({@code COPY ... TO PROGRAM}, files, other sessions,
-     * {@code SET ROLE} back from any role we would switch to). So a superuser's session does not
-     * plan unless the operator said so. The server reports {@code is_superuser} for the current
-     * role on every change, so this costs no round trip.
+     * function, or reads the owner's view, runs it. So plans are made on the planning role's own
+     * login ({@link PlanningSession}), and never as a superuser, who could do anything from a
+     * SELECT ({@code COPY ... TO PROGRAM}, files, other sessions). The server reports
+     * {@code is_superuser} for the current role on every change, so this costs no round trip.
      */
     private void refuseSuperuser() throws SQLException {
         if ("on".equals(connection.unwrap(PGConnection.class).getParameterStatus("is_superuser"))) {
             throw new SQLException("refused to plan as a superuser: planning runs functions and views a database"
-                    + " owner wrote with the session's rights; connect as a role with pg_monitor and"
-                    + " pg_read_all_data, or set pgharvest.query-insights.plan-as-superuser=true (unsafe)",
+                    + " owner wrote with the session's rights; plan as a role of its own (docs/security.md)",
                     INSUFFICIENT_PRIVILEGE);
         }
     }

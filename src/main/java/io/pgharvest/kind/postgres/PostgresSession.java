@@ -1,6 +1,7 @@
 package io.pgharvest.kind.postgres;
 
 import io.pgharvest.kind.AloneRun;
+import io.pgharvest.kind.RoundTrip;
 import io.pgharvest.kind.FetchedRows;
 import io.pgharvest.kind.MetricQuery;
 import io.pgharvest.kind.NotReadingException;
@@ -14,6 +15,8 @@ import io.pgharvest.model.BoundedText;
 import io.pgharvest.model.RowValues;
 import io.pgharvest.model.connection.ConnectionString;
 import io.pgharvest.model.sql.MetricSql;
+import io.pgharvest.nativemetric.GenericPlans;
+import io.pgharvest.nativemetric.PlanningLogin;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -44,7 +47,7 @@ public final class PostgresSession implements SourceSession {
     private static final String FACTS_SQL = """
             select current_setting('server_version_num')::int, pg_is_in_recovery(),
                    coalesce(host(inet_server_addr()), '') || ':' || coalesce(inet_server_port(), 0),
-                   current_database()::text""";
+                   current_database()::text, """ + ExtensionObjects.FINGERPRINT;
     static final String QUERY_CANCELED = "57014";
     static final String LOCK_NOT_AVAILABLE = "55P03";
     /** admin_shutdown: the backend was terminated (pg_terminate_backend, or a server shutdown). */
@@ -58,7 +61,9 @@ public final class PostgresSession implements SourceSession {
     private final Connection connection;
     private final QueryPipeline pipeline;
     private final Duration factsTimeout;
-    private final GenericPlanner planner;
+    /** How this session was opened, for the planning role's session ({@link #openPlanning}). */
+    private final SessionOpener opener;
+    private final ConnectionString conn;
     /** Thread-safe: the idle-session watch asks it from its own thread. */
     private final ArrivedBytes arrived;
     /** The stream every result arrives through: it cuts a result past the byte limit. */
@@ -69,16 +74,19 @@ public final class PostgresSession implements SourceSession {
     private ServerFacts facts;
     private RolePrivileges privileges = RolePrivileges.READ_ONLY;
     private boolean systemIdReadable = true;
+    /** The extensions ({@link ExtensionObjects#FINGERPRINT}) the pipeline's names were read for. */
+    private String extensionsRead;
 
     private PostgresSession(Connection connection, ArrivedBytes arrived, ResultBytesBound bound, ResultLimits limits,
-            QueryPipeline pipeline, Duration factsTimeout) {
+            QueryPipeline pipeline, Duration factsTimeout, SessionOpener opener, ConnectionString conn) {
         this.arrived = arrived;
         this.bound = bound;
         this.limits = limits;
         this.connection = connection;
         this.pipeline = pipeline;
         this.factsTimeout = factsTimeout;
-        this.planner = new GenericPlanner(connection);
+        this.opener = opener;
+        this.conn = conn;
     }
 
     /**
@@ -114,7 +122,8 @@ public final class PostgresSession implements SourceSession {
             // Login was bounded by the short connect timeout; queries get the long safety net.
             connection.setNetworkTimeout(Runnable::run, (int) settings.socketTimeout().toMillis());
             var session = new PostgresSession(connection, arrived, bound, limits, new QueryPipeline(connection,
-                    settings.defaultStatementTimeout(), settings.socketTimeout(), limits, bound), factsTimeout(settings));
+                    settings.defaultStatementTimeout(), settings.socketTimeout(), limits, bound), factsTimeout(settings),
+                    opener, conn);
             session.readFacts(now, true);
             if (bound.lost()) {
                 // Its first round trip came as something other than protocol messages: GSS encryption.
@@ -132,6 +141,11 @@ public final class PostgresSession implements SourceSession {
         }
     }
 
+    @Override
+    public long droppedNotices() {
+        return bound.droppedNotices();
+    }
+
     /** Re-reads version and recovery state (one transaction, under the facts' own time limit). */
     @Override
     public ServerFacts refreshFacts(Instant now) throws SQLException {
@@ -145,15 +159,16 @@ public final class PostgresSession implements SourceSession {
      * first call it also reads the role's privileges and the system identifier.
      *
      * <p>Round trips: the opening statements and the facts query go in one (several statements
-     * in one execute are one Sync); a refresh, which needs nothing else, closes the transaction
-     * in that same round trip. Opening a session costs 4 round trips, a refresh 1.
+     * in one execute are one Sync), with the extensions' objects when opening; a refresh, which needs
+     * nothing else, closes the transaction in that same round trip (and reads the extensions' objects
+     * in one more only when pg_extension changed). Opening a session costs 4 round trips, a refresh 1.
      */
     private ServerFacts readFacts(Instant now, boolean opening) throws SQLException {
         boolean systemIdKnown = facts != null && facts.systemIdentifier() != null;
         boolean more = opening || (!systemIdKnown && systemIdReadable);
         String timeouts = "begin transaction read only;\nset local statement_timeout = " + factsTimeout.toMillis()
                 + ";\nset local lock_timeout = " + factsTimeout.toMillis() + ";\n" + FACTS_SQL
-                + (more ? "" : ";\nrollback");
+                + (opening ? ";\n" + ExtensionObjects.MEMBERS : "") + (more ? "" : ";\nrollback");
         bound.watch();
         try (Statement st = connection.createStatement()) {
             // Without "more" the facts' own text already ended its transaction.
@@ -162,6 +177,7 @@ public final class PostgresSession implements SourceSession {
                 boolean inRecovery;
                 String serverAddress;
                 String database;
+                String extensions;
                 boolean isResultSet = st.execute(timeouts);
                 while (!isResultSet) { // begin and the two settings: update counts
                     isResultSet = st.getMoreResults();
@@ -173,13 +189,26 @@ public final class PostgresSession implements SourceSession {
                     inRecovery = rs.getBoolean(2);
                     serverAddress = rs.getString(3);
                     database = rs.getString(4);
+                    extensions = rs.getString(5);
+                }
+                if (opening) { // the extensions' objects came in the same round trip
+                    st.getMoreResults();
+                    try (ResultSet members = st.getResultSet()) {
+                        useExtensions(ExtensionObjects.of(members), extensions);
+                    }
                 }
                 if (!more) {
                     facts = new ServerFacts(versionNum, inRecovery, facts.systemIdentifier(), serverAddress, database, now);
+                    if (!extensions.equals(extensionsRead)) {
+                        readExtensions(); // created, dropped, moved or updated since: once per change
+                    }
                     return facts;
                 }
                 if (opening) {
                     privileges = RolePrivileges.of(connection);
+                }
+                if (!extensions.equals(extensionsRead)) {
+                    useExtensions(ExtensionObjects.read(st), extensions);
                 }
                 // Last: without pg_monitor it fails, and so does the rest of the transaction.
                 String systemId = systemIdKnown ? facts.systemIdentifier() : readSystemIdentifier(st);
@@ -187,6 +216,32 @@ public final class PostgresSession implements SourceSession {
                 return facts;
             });
         }
+    }
+
+    /**
+     * Reads the extensions' objects in a read-only transaction of their own under the facts' time
+     * limit: when the facts found them changed, and when the pipeline's guard did.
+     */
+    private ExtensionObjects readExtensions() throws SQLException {
+        try (Statement st = connection.createStatement()) {
+            st.execute("begin transaction read only;\nset local statement_timeout = " + factsTimeout.toMillis()
+                    + ";\nset local lock_timeout = " + factsTimeout.toMillis());
+            return endTransaction(st, true, () -> {
+                String fingerprint;
+                try (ResultSet rs = st.executeQuery("select " + ExtensionObjects.FINGERPRINT)) {
+                    rs.next();
+                    fingerprint = rs.getString(1);
+                }
+                ExtensionObjects objects = ExtensionObjects.read(st);
+                useExtensions(objects, fingerprint);
+                return objects;
+            });
+        }
+    }
+
+    private void useExtensions(ExtensionObjects objects, String fingerprint) {
+        pipeline.useExtensions(objects, this::readExtensions);
+        extensionsRead = fingerprint;
     }
 
     /** Work done inside a transaction that {@link #endTransaction} ends. */
@@ -314,19 +369,10 @@ public final class PostgresSession implements SourceSession {
         }
     }
 
-    /** {@link GenericPlanner}. */
+    /** {@link PlanningSession}: the source's connection, another login. */
     @Override
-    public String genericPlan(String statement, Duration timeout, boolean asSuperuser) throws SQLException {
-        bound.watch();
-        String plan;
-        try {
-            plan = planner.plan(statement, timeout, asSuperuser);
-        } catch (SQLException e) {
-            QueryPipeline.requireWhole(bound, limits); // a cut plan reads as none: say why
-            throw e;
-        }
-        QueryPipeline.requireWhole(bound, limits);
-        return plan;
+    public GenericPlans.Planning openPlanning(PlanningLogin login) throws SQLException {
+        return PlanningSession.open(opener, conn, login);
     }
 
     @Override
@@ -347,6 +393,12 @@ public final class PostgresSession implements SourceSession {
     @Override
     public List<FetchedRows> run(List<MetricQuery> queries) throws SQLException {
         return pipeline.run(queries);
+    }
+
+    /** What the statements before a failure returned, and which one failed ({@link QueryPipeline#runKeeping}). */
+    @Override
+    public RoundTrip runKeeping(List<MetricQuery> queries) {
+        return pipeline.runKeeping(queries);
     }
 
     @Override
@@ -373,10 +425,15 @@ public final class PostgresSession implements SourceSession {
         return QUERY_CANCELED.equals(state) || LOCK_NOT_AVAILABLE.equals(state) ? Failure.SLOW : Failure.METRIC;
     }
 
+    @Override
+    public boolean waitedForLock(SQLException error) {
+        return LOCK_NOT_AVAILABLE.equals(error.getSQLState());
+    }
+
     /** Positions of parse errors name the metric ({@link FailurePointer}). */
     @Override
     public Optional<MetricQuery> culprit(SQLException failure, List<MetricQuery> sent) {
-        return FailurePointer.culprit(failure, sent);
+        return FailurePointer.culprit(failure, sent, pipeline::sentText);
     }
 
     @Override

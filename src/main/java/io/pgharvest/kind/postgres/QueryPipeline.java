@@ -5,15 +5,17 @@ import io.pgharvest.kind.FetchedRows;
 import io.pgharvest.kind.MetricQuery;
 import io.pgharvest.kind.NotReadingException;
 import io.pgharvest.kind.ResultLimits;
+import io.pgharvest.model.sql.ExtensionNames;
 import io.pgharvest.model.sql.MetricSql;
 import java.sql.Connection;
-import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
+import java.util.LinkedHashSet;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
 import java.util.IdentityHashMap;
@@ -21,21 +23,27 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import io.pgharvest.kind.RoundTrip;
 import org.postgresql.core.BaseConnection;
+import org.postgresql.core.BaseStatement;
+import org.postgresql.core.CachedQuery;
+import org.postgresql.core.QueryExecutor;
 
 /**
  * Sends several metric queries to PostgreSQL in ONE network round trip.
  *
- * <p>The queries are joined into one multi-statement {@link PreparedStatement}: pgjdbc sends a
- * Parse/Bind/Execute per statement and a single Sync, so the server answers all of them at once,
- * inside one implicit transaction. The statement is kept per combination of metrics (a tick with
+ * <p>The queries are joined into one multi-statement query of pgjdbc's: it sends a
+ * Parse/Bind/Execute per statement and a single Sync, so the server answers all of them at once. The statement is kept per combination of metrics (a tick with
  * intervals 2 s and 3 s sees three combinations), so after pgjdbc's prepare threshold the server
  * reuses its plans instead of parsing and planning every query on every tick.
  *
- * <p>Hazard: in such a pipeline the first failing statement makes the server skip all later
- * ones, and pgjdbc then reports the error and NO result, not even for the statements before it.
- * {@link #run} is therefore all-or-nothing; the caller isolates the culprit by re-running the
- * queries one by one.
+ * <p>In such a pipeline the first failing statement makes the server skip all later ones. A
+ * pgjdbc statement then reports the error and NO result, not even for the statements before it,
+ * so the round trip is run through pgjdbc's query executor with a handler of our own
+ * ({@link PartCollector}): {@link #runKeeping} returns the rows of the statements that completed
+ * and names the one that failed (its own error, its timeout, a result past the limits); the
+ * caller delivers the rows and sends the statements that never ran again. On a saturated server
+ * an overrun then costs one metric, not the tick (issue 51).
  *
  * <p>Metrics with their own statement timeout are grouped by it. Every metric after the first
  * is preceded by a {@code set_config('statement_timeout', ..., true)} call: the setting is
@@ -54,6 +62,13 @@ import org.postgresql.core.BaseConnection;
  * again. Before anything is sent, each metric's SQL must pass pgharvest's friendly check
  * ({@link MetricSql}), also SQL stored before that rule existed: it says early why a metric is
  * refused, but the boundary does not depend on it.
+ *
+ * <p>Extensions' objects: the session searches pg_catalog only, so a metric's unqualified name of
+ * an object of an installed extension ({@code pg_stat_statements}) is sent qualified with the
+ * schema the object is in ({@link ExtensionNames}), once per text and session's set of extensions
+ * (a verdict, like the check). A round trip that sends such a name starts with the
+ * {@link ExtensionObjects#guard}; when it fails, the session reads its extensions again
+ * ({@link ExtensionReader}) and the round trip is sent once more with the names it finds.
  *
  * <p>Not thread-safe: owned by one reaper's {@link PostgresSession}.
  */
@@ -86,7 +101,8 @@ public final class QueryPipeline implements AutoCloseable {
      * Verdicts shared by every session of the process: sources run the same metric texts, so each
      * text is checked once, not once per session (300 sessions checking 59 texts each was a fifth
      * of the collector's CPU while sources started). Keyed by the check and by how the session
-     * reads backslashes, both of which the verdict depends on.
+     * reads backslashes, both of which the verdict depends on, and by the names of the session's
+     * extensions (equal for databases with the same extensions in the same schemas).
      */
     private static final Map<VerdictKey, Verdict> VERDICTS = new ConcurrentHashMap<>();
     /** Room for network and server overhead on top of the statements' own time limits. */
@@ -111,11 +127,16 @@ public final class QueryPipeline implements AutoCloseable {
      */
     private final Map<String, Verdict> ownVerdicts = new IdentityHashMap<>();
     private boolean ownVerdictsStandardStrings = true;
+    /** The session's extensions' objects; the own verdicts hold for these. */
+    private ExtensionObjects extensions = ExtensionObjects.NONE;
+    private ExtensionReader extensionReader = () -> ExtensionObjects.NONE;
     private final Function<String, Optional<String>> friendlyCheck;
     private long networkTimeoutMillis = -1;
     private final ResultLimits limits;
     /** The stream this session's results arrive through, which cuts a result past the byte limit. */
     private final ResultBytesBound bound;
+    /** Turns a round trip's rows into result sets ({@link #statementForResults}); made on first use. */
+    private BaseStatement resultFactory;
 
     /**
      * @param minNetworkTimeout the client-side read timeout when the statements' own limits
@@ -160,13 +181,48 @@ public final class QueryPipeline implements AutoCloseable {
      * @throws SQLException if any statement failed; no result is returned then
      */
     public List<FetchedRows> run(List<MetricQuery> queries) throws SQLException {
+        RoundTrip trip = runKeeping(queries);
+        if (trip.failure() != null) {
+            throw trip.failure();
+        }
+        return trip.rows();
+    }
+
+    /**
+     * Runs {@code queries} in one round trip and keeps what the server answered before a failure
+     * ({@link RoundTrip}): the statements before the failing one completed and their rows are
+     * delivered; the failing one is named (a metric's own error, its timeout, a result past the
+     * limits); the ones after it never ran. Refusals known before sending fail the whole round trip,
+     * unsent, as {@link #run} always did.
+     */
+    public RoundTrip runKeeping(List<MetricQuery> queries) {
         if (queries.isEmpty()) {
-            return List.of();
+            return RoundTrip.whole(List.of());
         }
-        for (MetricQuery query : queries) {
-            refuseIfNotReading(query);
+        RoundTrip trip = runKeepingOnce(queries);
+        if (trip.failure() != null && ExtensionObjects.isGuardFailure(trip.failure())) {
+            // The session's extensions changed: read them again, send once more with their names.
+            try {
+                rereadExtensions(trip.failure());
+            } catch (SQLException e) {
+                return RoundTrip.nothing(queries.size(), e);
+            }
+            trip = runKeepingOnce(queries);
         }
-        allowNetworkSilenceFor(queries);
+        return trip;
+    }
+
+    private RoundTrip runKeepingOnce(List<MetricQuery> queries) {
+        var named = new LinkedHashSet<ExtensionNames.Member>();
+        try {
+            for (MetricQuery query : queries) {
+                refuseIfNotReading(query);
+                named.addAll(verdictOf(query.sql()).named());
+            }
+            allowNetworkSilenceFor(queries);
+        } catch (SQLException e) {
+            return RoundTrip.nothing(queries.size(), e);
+        }
         // Metrics under the session's own limit first (the first of them needs no set_config),
         // then by limit. Each set_config is transaction-local: the ROLLBACK ends it, no reset.
         Integer[] order = new Integer[queries.size()];
@@ -176,6 +232,11 @@ public final class QueryPipeline implements AutoCloseable {
         Arrays.sort(order, Comparator.comparingLong(i -> timeoutKey(queries.get(i))));
         var parts = new ArrayList<String>();
         parts.add(BEGIN);
+        int guardPart = -1;
+        if (!named.isEmpty()) {
+            guardPart = parts.size();
+            parts.add(extensions.guard(named));
+        }
         int[] partOfQuery = new int[queries.size()];
         Duration budget = Duration.ZERO;
         boolean first = true;
@@ -194,32 +255,53 @@ public final class QueryPipeline implements AutoCloseable {
         }
         parts.add(CLEANUP);
         parts.add(ROLLBACK);
-        List<FetchedRows> all;
+        Answers answers;
         try {
-            all = execute(parts, budget);
-        } catch (ResultTooLargeException e) {
-            throw e.of(metricAt(queries, partOfQuery, e.part()));
+            answers = execute(parts, budget);
+        } catch (SQLException e) {
+            return RoundTrip.nothing(queries.size(), e); // the statement could not even be prepared
         }
-        if (all.size() != parts.size()) {
-            // A metric's SQL held several statements: results cannot be attributed. Refusing
-            // makes the caller run the queries one by one, where each gets its last result.
-            throw new PipelineShapeException(parts.size(), all.size());
-        }
-        var results = new ArrayList<FetchedRows>(queries.size());
+        var rows = new ArrayList<FetchedRows>(queries.size());
         for (int part : partOfQuery) {
-            results.add(all.get(part));
+            rows.add(answers.completed(part) && part != answers.refusedPart() ? answers.parts().get(part) : null);
         }
-        return results;
-    }
-
-    /** The metric whose result is part {@code part} of the round trip, or null for pgharvest's own parts. */
-    private static String metricAt(List<MetricQuery> queries, int[] partOfQuery, int part) {
-        for (int i = 0; i < partOfQuery.length; i++) {
-            if (partOfQuery[i] == part) {
-                return queries.get(i).metric();
+        if (answers.failure() == null) {
+            if (answers.parts().size() != parts.size()) {
+                // A metric's SQL held several statements: results cannot be attributed. Refusing
+                // makes the caller run the queries one by one, where each gets its last result.
+                return RoundTrip.nothing(queries.size(), new PipelineShapeException(parts.size(), answers.parts().size()));
+            }
+            if (answers.refusedPart() < 0) {
+                return RoundTrip.whole(rows);
             }
         }
-        return null;
+        int failedPart = answers.refusedPart() >= 0 ? answers.refusedPart() : answers.parts().size();
+        // The guard's failure is the session's, never the metric's after it.
+        int failedAt = failedPart == guardPart ? -1 : queryAt(partOfQuery, failedPart);
+        SQLException failure = answers.failure();
+        if (answers.refusedPart() >= 0) {
+            // Too many rows or bytes: the server ran everything, only that metric is dropped.
+            failure = answers.tooLarge().of(failedAt < 0 ? null : queries.get(failedAt).metric());
+        }
+        return new RoundTrip(rows, failure, failedAt);
+    }
+
+    /**
+     * The query whose statement is part {@code part}, or whose time limit part {@code part} sets (a
+     * {@code set_config} runs right before its metric); -1 for pgharvest's own framing.
+     */
+    private static int queryAt(int[] partOfQuery, int part) {
+        for (int i = 0; i < partOfQuery.length; i++) {
+            if (partOfQuery[i] == part) {
+                return i;
+            }
+        }
+        for (int i = 0; i < partOfQuery.length; i++) {
+            if (part > 0 && partOfQuery[i] == part + 1) {
+                return i;
+            }
+        }
+        return -1;
     }
 
     /** The session's own limit sorts first; the others by length. */
@@ -234,28 +316,45 @@ public final class QueryPipeline implements AutoCloseable {
      *     did: such a metric can never share a pipeline
      */
     public AloneRun runAlone(MetricQuery query) throws SQLException {
+        try {
+            return runAloneOnce(query);
+        } catch (SQLException e) {
+            if (!ExtensionObjects.isGuardFailure(e)) {
+                throw e;
+            }
+            rereadExtensions(e);
+            return runAloneOnce(query);
+        }
+    }
+
+    private AloneRun runAloneOnce(MetricQuery query) throws SQLException {
         refuseIfNotReading(query);
         allowNetworkSilenceFor(List.of(query));
         boolean ownTimeout = !query.statementTimeout().equals(sessionStatementTimeout);
         // The transaction-local setting ends with the round trip's transaction.
         var parts = new ArrayList<String>();
         parts.add(BEGIN);
+        Set<ExtensionNames.Member> named = verdictOf(query.sql()).named();
+        if (!named.isEmpty()) {
+            parts.add(extensions.guard(named));
+        }
         if (ownTimeout) {
             parts.add(setTimeout(query.statementTimeout()));
         }
         parts.add(sent(query));
         parts.add(CLEANUP);
         parts.add(ROLLBACK);
-        List<FetchedRows> all;
-        try {
-            all = execute(parts, query.statementTimeout());
-        } catch (ResultTooLargeException e) {
-            throw e.of(query.metric());
+        Answers answers = execute(parts, query.statementTimeout());
+        if (answers.failure() != null) {
+            throw answers.failure();
         }
-        if (all.size() != parts.size()) {
-            throw new PipelineShapeException(parts.size(), all.size());
+        if (answers.refusedPart() >= 0) {
+            throw answers.tooLarge().of(query.metric());
         }
-        return new AloneRun(all.get(parts.size() - 3), false);
+        if (answers.parts().size() != parts.size()) {
+            throw new PipelineShapeException(parts.size(), answers.parts().size());
+        }
+        return new AloneRun(answers.parts().get(parts.size() - 3), false);
     }
 
     /**
@@ -281,6 +380,46 @@ public final class QueryPipeline implements AutoCloseable {
         return verdictOf(query.sql()).sent();
     }
 
+    /**
+     * The metric's own text as sent, without {@link OneSelect}'s wrapping: its SQL with the names of
+     * extension objects qualified (error positions count in it). Its SQL when it is refused.
+     */
+    String sentText(MetricQuery query) {
+        Verdict verdict = verdictOf(query.sql());
+        return verdict.qualified() == null ? query.sql() : verdict.qualified();
+    }
+
+    /**
+     * Where the session's extensions are read again when the guard finds they changed.
+     */
+    @FunctionalInterface
+    interface ExtensionReader {
+        ExtensionObjects read() throws SQLException;
+    }
+
+    /** The session's extensions' objects, as read when it opened or when they changed. */
+    void useExtensions(ExtensionObjects objects, ExtensionReader reader) {
+        this.extensionReader = reader;
+        if (objects != extensions) {
+            extensions = objects;
+            ownVerdicts.clear(); // texts qualified with the names that were
+        }
+    }
+
+    private void rereadExtensions(SQLException guardFailure) throws SQLException {
+        try {
+            useExtensions(extensionReader.read(), extensionReader);
+        } catch (SQLException e) {
+            e.addSuppressed(guardFailure);
+            throw e;
+        }
+    }
+
+    /** The names of the session's extensions' objects its texts are qualified with. */
+    ExtensionNames extensionNames() {
+        return extensions.names();
+    }
+
     private Verdict verdictOf(String sql) {
         boolean standardStrings = readsBackslashesAsStandard();
         if (standardStrings != ownVerdictsStandardStrings) {
@@ -299,35 +438,38 @@ public final class QueryPipeline implements AutoCloseable {
     }
 
     private Verdict sharedVerdictOf(String sql, boolean standardStrings) {
-        var key = new VerdictKey(friendlyCheck, standardStrings, sql);
+        ExtensionNames names = extensions.names();
+        var key = new VerdictKey(friendlyCheck, standardStrings, names, sql);
         Verdict verdict = VERDICTS.get(key);
         if (verdict == null) {
             if (VERDICTS.size() > MAX_VERDICTS) {
                 VERDICTS.clear(); // texts no longer run (edited metrics) are not kept for good
             }
             // Sessions that start together ask for the same texts at once: one computes, the others wait.
-            verdict = VERDICTS.computeIfAbsent(key, k -> verdict(sql, k.standardStrings()));
+            verdict = VERDICTS.computeIfAbsent(key, k -> verdict(sql, k.standardStrings(), names));
         }
         return verdict;
     }
 
     /**
-     * pgharvest's friendly check first (it says why), then whether the driver would send the
-     * metric as one Parse message ({@link OneSelect}).
+     * pgharvest's friendly check first (it says why), then the names of extension objects
+     * qualified, then whether the driver would send the metric as one Parse message
+     * ({@link OneSelect}).
      */
-    private Verdict verdict(String sql, boolean standardStrings) {
+    private Verdict verdict(String sql, boolean standardStrings, ExtensionNames names) {
         Optional<String> problem = friendlyCheck.apply(sql).or(() -> OneSelect.problem(sql));
         if (problem.isPresent()) {
-            return new Verdict(problem.get(), null);
+            return new Verdict(problem.get(), null, null, Set.of());
         }
-        String sent = OneSelect.of(sql);
+        ExtensionNames.Qualified qualified = names.qualify(sql, standardStrings);
+        String sent = OneSelect.of(qualified.sql());
         try {
             OneSelect.requireOneParsePerPart(standardStrings, String.join(SEPARATOR, BEGIN, sent, ROLLBACK),
                     List.of(BEGIN, sent, ROLLBACK));
         } catch (SQLException e) {
-            return new Verdict("is not exactly one statement as PostgreSQL's driver reads it", null);
+            return new Verdict("is not exactly one statement as PostgreSQL's driver reads it", null, null, Set.of());
         }
-        return new Verdict(null, sent);
+        return new Verdict(null, sent, qualified.sql(), qualified.named());
     }
 
     /**
@@ -342,11 +484,15 @@ public final class QueryPipeline implements AutoCloseable {
         }
     }
 
-    /** A metric SQL text's fate: refused with a reason, or sent as {@code sent}. */
-    private record Verdict(String problem, String sent) {
+    /**
+     * A metric SQL text's fate: refused with a reason, or sent as {@code sent}, its own text
+     * {@code qualified}, naming these extension objects.
+     */
+    private record Verdict(String problem, String sent, String qualified, Set<ExtensionNames.Member> named) {
     }
 
-    private record VerdictKey(Function<String, Optional<String>> check, boolean standardStrings, String sql) {
+    private record VerdictKey(Function<String, Optional<String>> check, boolean standardStrings,
+            ExtensionNames names, String sql) {
     }
 
     /**
@@ -368,24 +514,46 @@ public final class QueryPipeline implements AutoCloseable {
 
     /**
      * Runs {@code parts} within {@code budget} (the sum of their metrics' limits) by pgharvest's
-     * own clock as well as the server's ({@link RoundTripDeadline}).
+     * own clock as well as the server's ({@link RoundTripDeadline}), and returns what the server
+     * answered: every part's result up to the first that failed, and that failure. Through pgjdbc's
+     * query executor with a handler of our own ({@link PartCollector}), because its statements keep
+     * nothing of a round trip that failed, not even the results that arrived before the error.
      */
-    private List<FetchedRows> execute(List<String> parts, Duration budget) throws SQLException {
+    private Answers execute(List<String> parts, Duration budget) throws SQLException {
         Prepared prepared = preparedFor(parts);
+        var collector = new PartCollector(statementForResults(), limits.maxRows());
         bound.watch();
         try (var deadline = RoundTripDeadline.start(connection, budget)) {
-            boolean firstIsResultSet = prepared.statement().execute(); // every result is read here
-            requireWhole(bound, limits);
-            return collect(prepared.statement(), firstIsResultSet, limits.maxRows());
+            int maxRows = limits.maxRows();
+            // The server stops each statement at one row past the limit: enough to tell that a
+            // metric returned too many, without receiving the rest.
+            queryExecutor().execute(prepared.query().query, prepared.query().query.createParameterList(), collector,
+                    maxRows == Integer.MAX_VALUE ? 0 : maxRows + 1, 0, QueryExecutor.QUERY_SUPPRESS_BEGIN);
         } catch (SQLException e) {
-            // The statement stays cached: pgjdbc parses it again on the server when it was not
-            // prepared there, and a metric that keeps failing is retried alone with the same
-            // parts. Evicting it made every retry parse its text on the client again (3.8 % of the
-            // collector's CPU at 300 sources whose databases lack 4 metrics' extensions); a failed
-            // combination of several metrics is not sent again and ages out.
-            rollbackAfter(e);
-            throw e;
+            collector.handleError(e); // the session itself failed (closed under us, I/O)
         }
+        int cut = bound.cutResult();
+        Answers answers = collector.answers(cut, limits);
+        if (answers.failure() != null) {
+            // The statement stays cached: a metric that keeps failing is retried alone with the
+            // same parts, and parsing its text again on the client every time was 3.8 % of the
+            // collector's CPU at 300 sources whose databases lack 4 metrics' extensions; a failed
+            // combination of several metrics is not sent again and ages out.
+            rollbackAfter(answers.failure());
+        }
+        return answers;
+    }
+
+    private QueryExecutor queryExecutor() throws SQLException {
+        return connection.unwrap(BaseConnection.class).getQueryExecutor();
+    }
+
+    /** A statement of this session whose only use is to turn a round trip's rows into result sets. */
+    private BaseStatement statementForResults() throws SQLException {
+        if (resultFactory == null) {
+            resultFactory = connection.createStatement().unwrap(BaseStatement.class);
+        }
+        return resultFactory;
     }
 
     /**
@@ -414,29 +582,17 @@ public final class QueryPipeline implements AutoCloseable {
     }
 
     /**
-     * The results of a round trip. The server sent at most {@code maxRows + 1} rows per statement
-     * (the statement's row limit): one more than allowed means the metric returned too many.
+     * What the server answered for a round trip's parts, in order, up to the first failure.
+     *
+     * @param parts the results of the parts that completed (a part without rows, such as BEGIN, as
+     *     {@link FetchedRows#EMPTY})
+     * @param failure the first error, or null; the parts after the one it belongs to did not run
+     * @param tooLarge the result past a limit (rows or bytes), or null; the server ran every part
+     * @param refusedPart the part {@code tooLarge} belongs to, or -1
      */
-    private static List<FetchedRows> collect(Statement statement, boolean firstIsResultSet, int maxRows)
-            throws SQLException {
-        var results = new ArrayList<FetchedRows>();
-        boolean isResultSet = firstIsResultSet;
-        while (true) {
-            if (isResultSet) {
-                try (var rs = statement.getResultSet()) {
-                    FetchedRows rows = ResultSetMapper.read(rs);
-                    if (rows.rows().size() > maxRows) {
-                        throw new ResultTooLargeException(results.size(),
-                                "more than " + maxRows + " rows (pgharvest.reaper.max-result-rows)", null);
-                    }
-                    results.add(rows);
-                }
-            } else if (statement.getUpdateCount() == -1) {
-                return results;
-            } else {
-                results.add(FetchedRows.EMPTY);
-            }
-            isResultSet = statement.getMoreResults();
+    record Answers(List<FetchedRows> parts, SQLException failure, ResultTooLargeException tooLarge, int refusedPart) {
+        boolean completed(int part) {
+            return part < parts.size();
         }
     }
 
@@ -447,14 +603,14 @@ public final class QueryPipeline implements AutoCloseable {
             if (mayHoldEscapes(parts)) {
                 OneSelect.requireOneParsePerPart(connection, text, parts);
             }
-            // Prepared also with a '?' in a metric (escaped as pgjdbc's '??', which splits the same
-            // way as the text checked above): one such metric would otherwise leave the whole
-            // combination unprepared, parsed and planned per tick.
-            prepared = new Prepared(text, connection.prepareStatement(QuestionMarks.escape(text, standardConformingStrings())));
-            // The server stops each statement at one row past the limit: enough to tell that a
-            // metric returned too many, without receiving the rest.
-            int maxRows = limits.maxRows();
-            prepared.statement().setMaxRows(maxRows == Integer.MAX_VALUE ? 0 : maxRows + 1);
+            // Parsed as pgjdbc parses a prepared statement's text (escapes processed, '?' as a
+            // parameter), with a '?' of a metric escaped as pgjdbc's '??', which splits the same
+            // way as the text checked above: one such metric would otherwise leave the whole
+            // combination unprepared, parsed and planned per tick. Sent without pgjdbc's one-shot
+            // flag, each statement is prepared on the server at its first run and kept there.
+            CachedQuery query = queryExecutor().createQuery(
+                    QuestionMarks.escape(text, standardConformingStrings()), true, true);
+            prepared = new Prepared(text, query);
             statements.put(List.copyOf(parts), prepared);
             if (statements.size() > CACHED_STATEMENTS) {
                 var eldest = statements.entrySet().iterator().next();
@@ -483,10 +639,11 @@ public final class QueryPipeline implements AutoCloseable {
         return false;
     }
 
-    /** A combination's joined text and its statement. */
-    private record Prepared(String text, PreparedStatement statement) {
+    /** A combination's joined text and its query, prepared on the server at its first run. */
+    private record Prepared(String text, CachedQuery query) {
+        /** Frees the server-side statements (pgjdbc closes them with the session's next message). */
         void close() {
-            closeQuietly(statement);
+            query.query.close();
         }
     }
 
@@ -503,6 +660,10 @@ public final class QueryPipeline implements AutoCloseable {
     public void close() {
         statements.values().forEach(Prepared::close);
         statements.clear();
+        if (resultFactory != null) {
+            closeQuietly(resultFactory);
+            resultFactory = null;
+        }
     }
 
     private static void closeQuietly(Statement statement) {

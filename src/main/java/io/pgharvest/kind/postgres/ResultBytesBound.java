@@ -3,6 +3,7 @@ package io.pgharvest.kind.postgres;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.Objects;
+import java.util.concurrent.atomic.LongAdder;
 
 /**
  * The stream pgjdbc reads a session's server messages through: it follows the backend message
@@ -17,6 +18,14 @@ import java.util.Objects;
  * and closes the connection, so the whole round trip fails without naming the metric, and a
  * pipeline holding it would break on every tick. A frame is cut here only at message boundaries,
  * which pgjdbc never notices.
+ *
+ * <p>Notices (NoticeResponse) are bounded the same way: pgjdbc parses each into an SQLWarning and
+ * chains it on the statement (on the connection outside one), for as long as that object lives, so
+ * a function that raises notices in a loop (a database owner's, run by a metric or by planning a
+ * top statement) grew the heap until pgharvest ran out of memory. Per round trip (up to each
+ * ReadyForQuery) at most {@link #NOTICES_KEPT} notices of at most {@link #NOTICE_MAX_BYTES} each
+ * reach pgjdbc; every other one is dropped here unread, like a row past the limit, and counted
+ * ({@link #droppedNotices}). pgharvest reads no notice, so dropping one changes no result.
  *
  * <p>Frames are followed by their lengths: bodies pass through without being looked at, so the
  * cost is a few comparisons per message and no allocation (dropped bytes are read into the
@@ -39,9 +48,15 @@ final class ResultBytesBound extends InputStream {
     /** A bound that reads nothing and never cuts: for a session whose stream pgharvest did not make. */
     static final ResultBytesBound NONE = new ResultBytesBound(InputStream.nullInputStream());
 
+    /** Notices of one round trip that reach pgjdbc; later ones are dropped. */
+    static final int NOTICES_KEPT = 16;
+    /** A longer notice (type byte and length included) is dropped: a server's own are a few hundred bytes. */
+    static final int NOTICE_MAX_BYTES = 8192;
+
     private static final int HEADER = 5;
     private static final int SCRATCH = 8192;
     private static final byte DATA_ROW = 'D';
+    private static final byte NOTICE = 'N';
     /** The message types a backend sends (protocol 3.0 and 3.2); any other byte means the frames were lost. */
     private static final boolean[] BACKEND_TYPES = new boolean[256];
 
@@ -72,6 +87,12 @@ final class ResultBytesBound extends InputStream {
     private long resultBytes;
     private int resultsEnded;
     private int firstCut = -1;
+    /** Notices passed to pgjdbc since the last ReadyForQuery. */
+    private int noticesKept;
+    /** Notices dropped on this session; written by the reading thread only. */
+    private volatile long droppedNotices;
+    /** Where dropped notices are also counted (every session of one opener), or null. */
+    private LongAdder droppedTally;
 
     ResultBytesBound(InputStream in) {
         this.in = in;
@@ -90,6 +111,24 @@ final class ResultBytesBound extends InputStream {
         }
         this.maxBytes = maxBytes;
         tracking = !lost;
+    }
+
+    /**
+     * Starts following frames with no limit on results, notices bounded ({@link #NOTICES_KEPT}),
+     * dropped ones also added to {@code tally}. Call at a message boundary, as {@link #arm}; a
+     * later {@link #arm} adds the result limit.
+     */
+    void follow(LongAdder tally) {
+        if (this == NONE) {
+            return;
+        }
+        droppedTally = tally;
+        tracking = !lost;
+    }
+
+    /** Notices this session dropped since it opened (read from any thread). */
+    long droppedNotices() {
+        return droppedNotices;
     }
 
     /** Starts a round trip: results are counted, and a cut is reported, from here on. */
@@ -279,16 +318,34 @@ final class ResultBytesBound extends InputStream {
                     resultBytes += size;
                 }
             }
+            case NOTICE -> {
+                if (noticesKept >= NOTICES_KEPT || length + 1L > NOTICE_MAX_BYTES) {
+                    droppingBody = true;
+                    dropNotice();
+                } else {
+                    noticesKept++;
+                }
+            }
             case 'C', 's', 'I', 'E' -> {
                 resultsEnded++;
                 endResult();
             }
-            case 'Z' -> endResult();
+            case 'Z' -> {
+                endResult();
+                noticesKept = 0;
+            }
             default -> {
                 // other messages pass and count nothing
             }
         }
         return true;
+    }
+
+    private void dropNotice() {
+        droppedNotices++; // one writer: the session's reading thread
+        if (droppedTally != null) {
+            droppedTally.increment();
+        }
     }
 
     private void endResult() {

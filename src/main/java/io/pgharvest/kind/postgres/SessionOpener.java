@@ -11,6 +11,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.FutureTask;
 import java.util.concurrent.Semaphore;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.TimeUnit;
 import java.util.Map;
@@ -52,6 +53,8 @@ public final class SessionOpener {
     private final Driver driver = new org.postgresql.Driver();
     private final SessionSettings settings;
     private final Map<ConnectionString.HostPort, Semaphore> loginsInProgress = new ConcurrentHashMap<>();
+    /** Notices dropped on every session this opener opened ({@link ResultBytesBound#NOTICES_KEPT}). */
+    private final LongAdder droppedNotices = new LongAdder();
 
     public SessionOpener(SessionSettings settings) {
         this.settings = settings;
@@ -100,11 +103,21 @@ public final class SessionOpener {
             Thread.currentThread().interrupt();
             throw new SQLException("connecting to " + conn.hosts() + " was interrupted", "08001", e);
         }
+        SessionSockets.Captured<Connection> opened;
         try {
-            return openNow(conn, connectTimeout);
+            opened = openNow(conn, connectTimeout);
         } finally {
             logins.release();
         }
+        // At a message boundary: the login read up to its ReadyForQuery and nothing was sent since.
+        // Every session (reaper, discovery, connection test) has its notices bounded from here on.
+        opened.bound().follow(droppedNotices);
+        return opened;
+    }
+
+    /** Notices dropped so far on all the sessions this opener opened, past each round trip's allowance. */
+    public long droppedNotices() {
+        return droppedNotices.sum();
     }
 
     private SessionSockets.Captured<Connection> openNow(ConnectionString conn, Duration connectTimeout)

@@ -139,6 +139,14 @@ public final class ConnectionString implements ParsedConnection {
         return new ConnectionString(format, scheme, hosts, user, newPassword, database, parameters);
     }
 
+    /**
+     * A copy that logs in as another role with its own password ({@code null}: none), everything else
+     * (servers, database, TLS and other parameters) as this one: query_plans' planning login.
+     */
+    public ConnectionString withCredentials(String newUser, String newPassword) {
+        return new ConnectionString(format, scheme, hosts, newUser, newPassword, database(), parameters);
+    }
+
     /** A copy naming another database (continuous discovery derives one source per database). */
     public ConnectionString withDatabase(String newDatabase) {
         return new ConnectionString(format, scheme, hosts, user, password, newDatabase, parameters);

@@ -15,8 +15,12 @@ import java.util.List;
  * unterminated constant must not leak its tail. A text PostgreSQL normalized already ({@code $1}
  * for every constant) comes back unchanged except for its comments.
  *
- * <p>Reads the text as a server with {@code standard_conforming_strings = on} (the default since
- * 9.1): a backslash escapes a quote only in {@code E''} strings.
+ * <p>The text's {@code standard_conforming_strings} is not known: an application may switch it off in
+ * its own session, and then a backslash in a plain {@code '..'} escapes the quote after it, so the
+ * server's constant runs on where a reading with the setting on sees it end (and the next constant
+ * would be read as names). So the text is lexed both ways, and from the first token the two readings
+ * do not agree on (its kind or where it ends) everything is cut, as from an unterminated constant.
+ * Only a backslash makes the two differ, so a text without one is lexed once.
  */
 public final class LiteralRedactor {
 
@@ -35,6 +39,9 @@ public final class LiteralRedactor {
         List<SqlLexer.Token> tokens = lexed.tokens();
         // An unclosed constant, quoted name or comment is the last token and runs to the end.
         int kept = lexed.problem().isPresent() ? tokens.size() - 1 : tokens.size();
+        if (sql.indexOf('\\') >= 0) {
+            kept = Math.min(kept, agreedTokens(tokens, SqlLexer.lex(sql, false).tokens()));
+        }
         int next = highestParameter(tokens) + 1;
         var out = new StringBuilder(sql.length());
         for (int i = 0; i < kept; i++) {
@@ -54,6 +61,21 @@ public final class LiteralRedactor {
             out.append(CUT);
         }
         return out.toString();
+    }
+
+    /**
+     * How many leading tokens the reading with standard_conforming_strings on ({@code on}) shares with
+     * the reading with it off: same kind, same text. Both start at offset 0 and cover the text without
+     * gaps, so equal tokens so far start at the same offset.
+     */
+    private static int agreedTokens(List<SqlLexer.Token> on, List<SqlLexer.Token> off) {
+        int shared = Math.min(on.size(), off.size());
+        for (int i = 0; i < shared; i++) {
+            if (on.get(i).kind() != off.get(i).kind() || !on.get(i).text().equals(off.get(i).text())) {
+                return i;
+            }
+        }
+        return on.size() == off.size() ? on.size() : shared;
     }
 
     /** The highest {@code $n} of the text, 0 when there is none. */

@@ -3,6 +3,7 @@ package io.pgharvest.reaper.tick;
 import io.pgharvest.model.BoundedText;
 import io.pgharvest.reaper.instance.InstanceMetricCache;
 import java.time.Instant;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Set;
@@ -24,12 +25,15 @@ public final class MetricLedger {
     private final String source;
     private final Map<String, Entry> entries = new HashMap<>();
     private final Map<String, InstanceMetricCache.Entry> sharedDelivered = new HashMap<>();
+    /** Metrics whose last run in the pipeline overran its time limit, with the run of overruns. */
+    private final Map<String, Overrun> overruns = new HashMap<>();
 
     public MetricLedger(String source) {
         this.source = source;
     }
 
     void succeeded(String metric, Instant at) {
+        overruns.remove(metric);
         Entry before = entries.get(metric);
         if (before != null && before.failing()) {
             log.info("Source {}: metric {} works again", source, metric);
@@ -70,9 +74,43 @@ public final class MetricLedger {
         sharedDelivered.put(metric, entry);
     }
 
+    /**
+     * {@code metric} overran its time limit in the pipeline at {@code at}.
+     *
+     * @return how many of its runs in a row overran, this one included
+     */
+    int overran(String metric, Instant at) {
+        Overrun before = overruns.get(metric);
+        int inARow = before == null ? 1 : before.inARow() + 1;
+        overruns.put(metric, new Overrun(at, inARow));
+        return inARow;
+    }
+
+    /** Whether {@code metric}'s last run in the pipeline overran (cleared by its next success). */
+    boolean overran(String metric) {
+        return overruns.containsKey(metric);
+    }
+
+    /**
+     * The order of a tick's pipeline: metrics that did not overrun first, as they came; then the
+     * ones that did, the longest ago first. A metric that overran waits behind every one that did
+     * not, so on a slow server its overrun costs no other metric its turn; and the one that overran
+     * last goes to the back, so metrics left unsent behind it get their turn on the next tick.
+     */
+    Comparator<String> pipelineOrder() {
+        return Comparator.comparing((String metric) -> {
+            Overrun overrun = overruns.get(metric);
+            return overrun == null ? Instant.MIN : overrun.at();
+        });
+    }
+
     public void retainOnly(Set<String> metrics) {
         entries.keySet().retainAll(metrics);
         sharedDelivered.keySet().retainAll(metrics);
+        overruns.keySet().retainAll(metrics);
+    }
+
+    private record Overrun(Instant at, int inARow) {
     }
 
     private record Entry(Instant lastSuccess, String lastError, Instant lastErrorAt) {

@@ -2,6 +2,7 @@ package io.pgharvest.reaper.tick;
 
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.DistributionSummary;
+import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
@@ -10,6 +11,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.function.IntSupplier;
 
 /**
  * The engine's Micrometer meters. Per-source meters carry only the source name (and an outcome),
@@ -146,6 +148,17 @@ public final class ReaperMeters {
                 }
                 counter.increment(count);
             }
+        }
+
+        /**
+         * The source's collected metrics that delivered nothing for several intervals
+         * ({@link io.pgharvest.model.SourceRuntimeStatus#undeliveredMetrics}), read from {@code count}.
+         */
+        public void undelivered(IntSupplier count) {
+            track(Gauge.builder("pgharvest.metrics.undelivered", count, c -> c.getAsInt()).tag("source", source)
+                    .description("Collected metrics of the source that delivered nothing for "
+                            + io.pgharvest.model.SourceRuntimeStatus.UNDELIVERED_AFTER_INTERVALS + " intervals")
+                    .register(registry));
         }
 
         private <M extends Meter> M track(M meter) {

@@ -4,6 +4,7 @@ import io.pgharvest.kind.AloneRun;
 import io.pgharvest.kind.FetchedRows;
 import io.pgharvest.kind.MetricQuery;
 import io.pgharvest.kind.NotReadingException;
+import io.pgharvest.kind.RoundTrip;
 import io.pgharvest.kind.SourceSession;
 import io.pgharvest.model.BoundedText;
 import io.pgharvest.model.Measurement;
@@ -55,6 +56,15 @@ import java.util.Set;
  * never escapes as an exception.
  */
 public final class TickRunner {
+
+    /**
+     * Overruns after which a tick sends no more continuations (the statements after a timed-out
+     * one): each costs the server at most one statement's time limit, and a server that overran
+     * that often in one tick is slow, not one metric.
+     */
+    static final int MAX_OVERRUNS = 3;
+    /** Statement timeouts in a row, with the server answering others in time, that make a metric slow on its own. */
+    static final int OVERRUNS_BEFORE_SOLO = 3;
 
     private final ReaperConfig config;
     private final SourceSession session;
@@ -164,6 +174,7 @@ public final class TickRunner {
         }
         sourceMeters.fetch(ReaperMeters.BACKOFF, backoff);
         sourceMeters.fetch(ReaperMeters.DEFERRED, waiting);
+        healthy.sort(Comparator.comparing(MetricQuery::metric, ledger.pipelineOrder())); // stable: due order kept
         try {
             runHealthy(healthy, dueSuspects, now);
             // No search when the server answered nothing in time: more queries would only add to its load.
@@ -188,12 +199,18 @@ public final class TickRunner {
     }
 
     /**
-     * The healthy metrics in one round trip. When it fails and the server's error points at the
-     * failing metric ({@link SourceSession#culprit}), that metric moves to the solo lane and the rest is
-     * sent again at once, while the allowance of extra round trips lasts; what is still
-     * undelivered when it runs out waits for the next tick, still healthy. When the error points
-     * at no metric, every metric of the round trip becomes a suspect: one new group, due on this
-     * tick with the other due suspects.
+     * The healthy metrics in one round trip. When it fails part-way and the session names the
+     * failing metric ({@link RoundTrip}), the rows before it are delivered, that metric is set aside
+     * ({@link #setAsideNamed}) and the metrics after it, which never ran, are sent again at once,
+     * within the allowance of extra round trips: a continuation sends no statement the server ran
+     * before. After an overrun it is sent only when the server answered in time, fewer than
+     * {@link #MAX_OVERRUNS} overruns happened in the tick, and the rest holds a metric that did not
+     * overrun lately; what is left waits for the next tick, still healthy.
+     *
+     * <p>When the session cannot name the failing metric but the server's error points at one
+     * ({@link SourceSession#culprit}), that metric moves to the solo lane and the rest is sent again
+     * while the allowance lasts. When nothing points at a metric, every metric of the round trip
+     * becomes a suspect: one new group, due on this tick with the other due suspects.
      */
     private void runHealthy(List<MetricQuery> queries, List<MetricQuery> dueSuspects, Instant now)
             throws SourceDownException {
@@ -201,13 +218,33 @@ public final class TickRunner {
             return;
         }
         long started = System.nanoTime();
-        var remaining = new ArrayList<>(queries);
-        SQLException failure = runGroup(remaining, now);
-        if (failure == null) {
+        Sent sent = runGroup(queries, now);
+        if (sent.failure() == null) {
             meters.batch(queries.size(), Duration.ofNanos(System.nanoTime() - started));
             return;
         }
         pipelineFailed = timeout == null;
+        int overruns = 0;
+        while (sent.failed() != null) {
+            setAsideNamed(sent, now);
+            if (sent.notRun().isEmpty()) {
+                return;
+            }
+            // After an overrun, only a rest that holds a metric that did not overrun lately is worth
+            // a round trip now: the others wait behind it in the pipeline's order, one per tick.
+            if (!mayAddRoundTrip() || sent.slow() && (++overruns >= MAX_OVERRUNS
+                    || sent.notRun().stream().allMatch(q -> ledger.overran(q.metric())))) {
+                sourceMeters.fetch(ReaperMeters.DEFERRED, sent.notRun().size());
+                return;
+            }
+            extraRoundTrips++;
+            sent = runGroup(sent.notRun(), now);
+            if (sent.failure() == null) {
+                return;
+            }
+        }
+        var remaining = new ArrayList<>(sent.notRun());
+        SQLException failure = sent.failure();
         while (setAsidePointedCulprit(failure, remaining, now).isPresent()) {
             if (remaining.isEmpty()) {
                 return;
@@ -217,14 +254,51 @@ public final class TickRunner {
                 return;
             }
             extraRoundTrips++;
-            failure = runGroup(remaining, now);
-            if (failure == null) {
+            Sent again = runGroup(remaining, now);
+            if (again.failure() == null) {
                 return;
             }
+            if (again.failed() != null) { // a session that names failures does so for every round trip
+                setAsideNamed(again, now);
+                sourceMeters.fetch(ReaperMeters.DEFERRED, again.notRun().size());
+                return;
+            }
+            remaining = new ArrayList<>(again.notRun());
+            failure = again.failure();
         }
         // Which statement failed is unknown, and so is every result: all are suspects now.
         suspects.failedTogether(remaining.stream().map(MetricQuery::metric).toList());
         dueSuspects.addAll(remaining);
+    }
+
+    /**
+     * Sets aside the metric a round trip's failure belongs to, named by the session. Its own error
+     * (an object this server lacks, a runtime error) moves it to the solo lane at once. An overrun
+     * does not: on a saturated server any metric may be the one running when its limit passes, and
+     * a lock another session holds is nobody's fault here. The metric stays in the pipeline, behind
+     * the ones that did not overrun ({@link MetricLedger#pipelineOrder}); only a metric that overran
+     * its statement timeout {@link #OVERRUNS_BEFORE_SOLO} times in a row while the server answered
+     * others in time is slow on its own and moves to the solo lane, to run alone with back-off.
+     */
+    private void setAsideNamed(Sent sent, Instant now) {
+        MetricQuery query = sent.failed();
+        SQLException e = sent.failure();
+        if (session.endedByServer(e)) {
+            return; // blamed already (blameForLostSession)
+        }
+        if (sent.slow()) {
+            int inARow = ledger.overran(query.metric(), now);
+            if (answered && inARow >= OVERRUNS_BEFORE_SOLO && !session.waitedForLock(e)) {
+                solo.fail(query.metric(), intervals.get(query.metric()), gridPoint, false);
+            }
+        } else {
+            boolean missing = MissingObject.causedBy(e);
+            if (missing) {
+                instance.recordMissingObject(query.metric());
+            }
+            solo.fail(query.metric(), intervals.get(query.metric()), gridPoint, missing);
+        }
+        ledger.failed(query.metric(), describe(query, e, sent.slow()), now);
     }
 
     /**
@@ -263,11 +337,17 @@ public final class TickRunner {
                 continue;
             }
             var sent = new ArrayList<>(trial.stream().map(candidates::get).toList());
-            SQLException failure = runGroup(sent, now);
+            Sent result = runGroup(sent, now);
             Optional<String> pointed;
-            if (failure == null) {
+            if (result.failure() == null) {
                 trial.forEach(candidates::remove); // delivered
-            } else if ((pointed = setAsidePointedCulprit(failure, sent, now)).isPresent()) {
+            } else if (result.failed() != null) {
+                // Named: the ones before it delivered, the ones after it stay in their group,
+                // no longer known to fail: tried whole next.
+                setAsideNamed(result, now);
+                trial.stream().filter(m -> result.notRun().stream().noneMatch(q -> q.metric().equals(m)))
+                        .forEach(candidates::remove);
+            } else if ((pointed = setAsidePointedCulprit(result.failure(), sent, now)).isPresent()) {
                 // The rest of the trial stays in its group, no longer known to fail: tried whole next.
                 candidates.remove(pointed.get());
             } else {
@@ -285,30 +365,58 @@ public final class TickRunner {
         return extraRoundTrips < maxExtraRoundTrips && (timeout == null || answered);
     }
 
-    /** Runs {@code queries} as one pipeline; returns the failure, or null when all delivered. */
-    private SQLException runGroup(List<MetricQuery> queries, Instant now) throws SourceDownException {
-        try {
-            List<FetchedRows> results = session.run(queries);
-            sourceMeters.roundTrip();
-            answered = true;
-            for (int i = 0; i < queries.size(); i++) {
+    /**
+     * Runs {@code queries} as one pipeline and delivers what came back, also from a round trip that
+     * failed part-way ({@link SourceSession#runKeeping}); a lost session ends the tick after that.
+     */
+    private Sent runGroup(List<MetricQuery> queries, Instant now) throws SourceDownException {
+        RoundTrip trip = session.runKeeping(queries);
+        sourceMeters.roundTrip();
+        int delivered = 0;
+        var notRun = new ArrayList<MetricQuery>();
+        for (int i = 0; i < queries.size(); i++) {
+            FetchedRows rows = trip.rows().get(i);
+            if (rows != null) {
                 suspects.cleared(queries.get(i).metric());
-                deliver(queries.get(i).metric(), results.get(i), now);
+                deliver(queries.get(i).metric(), rows, now);
+                delivered++;
+            } else if (i != trip.failedAt()) {
+                notRun.add(queries.get(i));
             }
-            sourceMeters.fetch(ReaperMeters.OK, queries.size());
-            return null;
-        } catch (SQLException e) {
-            sourceMeters.roundTrip();
-            blameForLostSession(e, queries, now);
-            if (failureOf(e) == SourceSession.Failure.SLOW) {
-                timeout = e;
-                sourceMeters.fetch(ReaperMeters.TIMEOUT, queries.size());
-            } else {
-                answered = true; // with a metric's own error, in time
-                sourceMeters.fetch(ReaperMeters.ERROR, queries.size());
-            }
-            return e;
         }
+        if (delivered > 0) {
+            answered = true; // in time, whatever happened after
+            sourceMeters.fetch(ReaperMeters.OK, delivered);
+        }
+        SQLException e = trip.failure();
+        if (e == null) {
+            return Sent.WHOLE;
+        }
+        MetricQuery failed = trip.knowsFailedQuery() ? queries.get(trip.failedAt()) : null;
+        blameForLostSession(e, failed != null ? List.of(failed) : notRun, now);
+        boolean slow = failureOf(e) == SourceSession.Failure.SLOW;
+        int failing = failed != null ? 1 : notRun.size();
+        if (slow) {
+            timeout = e;
+            sourceMeters.fetch(ReaperMeters.TIMEOUT, failing);
+        } else {
+            answered = true; // with a metric's own error, in time
+            sourceMeters.fetch(ReaperMeters.ERROR, failing);
+        }
+        return new Sent(e, failed, slow, notRun);
+    }
+
+    /**
+     * A round trip as the tick sees it.
+     *
+     * @param failure null when every query delivered
+     * @param failed the query the failure belongs to, when the session named it; else null
+     * @param slow whether the failure was a timeout
+     * @param notRun the queries without rows besides {@code failed}: never run when {@code failed}
+     *     is known, under suspicion otherwise
+     */
+    private record Sent(SQLException failure, MetricQuery failed, boolean slow, List<MetricQuery> notRun) {
+        static final Sent WHOLE = new Sent(null, null, false, List.of());
     }
 
     /** Solo metrics whose back-off has passed, the longest waiting first, while round trips are left. */

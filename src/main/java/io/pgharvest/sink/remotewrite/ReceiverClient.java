@@ -1,5 +1,6 @@
 package io.pgharvest.sink.remotewrite;
 
+import io.pgharvest.support.BoundedBodies;
 import java.io.IOException;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -24,6 +25,11 @@ final class ReceiverClient implements AutoCloseable {
     /** Longest {@code Retry-After} honoured; a receiver asking for more is retried after this. */
     static final Duration MAX_RETRY_AFTER = Duration.ofMinutes(10);
     private static final int BODY_EXCERPT = 300;
+    /**
+     * Bytes of an answer's body read, whatever the status: enough for the excerpt (a success's body
+     * is not used); past it the body is abandoned unread ({@link BoundedBodies}).
+     */
+    static final int BODY_READ = 4096;
 
     /** A receiver's answer: the status, a short excerpt of the body, and Retry-After if given. */
     record Answer(int status, String body, Optional<Duration> retryAfter) {
@@ -65,8 +71,10 @@ final class ReceiverClient implements AutoCloseable {
             request.header("Authorization", endpoint.authorization());
         }
         endpoint.headers().forEach(request::header);
-        HttpResponse<String> response = http.send(request.build(), HttpResponse.BodyHandlers.ofString());
-        return new Answer(response.statusCode(), excerpt(response.body()),
+        // The body too is bounded in time: the request timeout alone runs only until the headers came.
+        HttpResponse<BoundedBodies.Body> response = BoundedBodies.send(http, request.build(), BODY_READ, BODY_READ,
+                endpoint.connectTimeout().plus(endpoint.requestTimeout()));
+        return new Answer(response.statusCode(), excerpt(response.body().text()),
                 response.headers().firstValue("Retry-After").flatMap(this::retryAfter));
     }
 

@@ -98,6 +98,25 @@ class LiteralRedactorTest {
         assertThat(redacted).doesNotContain("secret", "ann@", "abc", "it\\'s", "0061");
     }
 
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', quoteCharacter = '`', value = {
+        "a backslash before the closing quote  | select 'a\\', 'secret' from t             | select …",
+        "a backslash quote inside              | select 1 where x = 'it\\'s', y = 'secret'  | select $1 where x = …",
+        "a national string                     | select N'n\\' , 'secret'                   | select …",
+    })
+    void textReadDifferentlyWithStandardConformingStringsOffIsCutFromThere(String what, String sql, String expected) {
+        String redacted = LiteralRedactor.redact(sql.strip());
+
+        assertThat(redacted).isEqualTo(expected.strip());
+        assertThat(redacted).doesNotContain("secret");
+    }
+
+    @Test
+    void aBackslashBothReadingsAgreeOnKeepsTheRest() {
+        assertThat(LiteralRedactor.redact("select E'a\\'b', $$c\\$$, 'd\\\\e', \"n\\\" from t where x = 'y'"))
+                .isEqualTo("select $1, $2, $3, \"n\\\" from t where x = $4");
+    }
+
     @Test
     void nothingAndNullStayAsTheyAre() {
         assertThat(LiteralRedactor.redact(null)).isNull();

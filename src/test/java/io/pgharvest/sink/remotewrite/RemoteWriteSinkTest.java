@@ -239,7 +239,7 @@ class RemoteWriteSinkTest {
         }
     }
 
-    private static RemoteWriteSink sink(String url, String... options) {
+    static RemoteWriteSink sink(String url, String... options) {
         var map = new java.util.HashMap<String, String>(Map.of("url", url, "headers.X-Scope-OrgID", "tenant-a"));
         for (int i = 0; i < options.length; i += 2) {
             map.put(options[i], options[i + 1]);
@@ -255,7 +255,7 @@ class RemoteWriteSinkTest {
                 List.of("numbackends"), false, null, "db_stats", null, null, null)) : Optional.empty();
     }
 
-    private static Measurement measurement(Instant time, int backends, long commits) {
+    static Measurement measurement(Instant time, int backends, long commits) {
         var values = new java.util.LinkedHashMap<String, Object>();
         values.put("numbackends", backends);
         values.put("xact_commit", commits);
