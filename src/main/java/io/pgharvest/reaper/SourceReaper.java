@@ -4,9 +4,11 @@ import io.pgharvest.kind.ServerFacts;
 import io.pgharvest.kind.SourceSession;
 import io.pgharvest.model.Measurement;
 import io.pgharvest.model.QueryTextRedaction;
+import io.pgharvest.model.SettingRedaction;
 import io.pgharvest.model.MetricDefinition;
 import io.pgharvest.model.MetricLane;
 import io.pgharvest.model.SessionState;
+import io.pgharvest.model.Source;
 import io.pgharvest.model.SourceRuntimeStatus;
 import io.pgharvest.reaper.isolation.SoloLane;
 import io.pgharvest.reaper.schedule.IdleSessionWatch;
@@ -495,9 +497,12 @@ final class SourceReaper {
             return;
         }
         try {
-            // Literals leave here or nowhere: everything downstream (sinks, status, logs) sees the redacted text.
-            context.publisher().publish(config.source().keepQueryLiterals() ? measurements
-                    : QueryTextRedaction.redact(measurements));
+            // Literals and settings' secrets leave here or nowhere: everything downstream (sinks, the
+            // recent window, change events, status, logs) sees the redacted values.
+            Source source = config.source();
+            List<Measurement> shown = source.keepQueryLiterals() ? measurements
+                    : QueryTextRedaction.redact(measurements);
+            context.publisher().publish(SettingRedaction.redact(shown, source.keepCommandSettings()));
         } catch (RuntimeException e) {
             log.error("Source {}: could not hand {} measurements to the sinks", name, measurements.size(), e);
         }
