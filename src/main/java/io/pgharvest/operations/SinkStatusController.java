@@ -49,7 +49,7 @@ class SinkStatusController {
                 .toList();
     }
 
-    @Schema(name = "SinkType", description = "A kind of sink")
+    @Schema(name = "SinkKind", description = "A kind of sink")
     record SinkTypeResponse(
             @Schema(example = "postgres") String type,
             @Schema(description = "where this kind of sink writes") String description,
