@@ -64,7 +64,7 @@ final class PackageRules {
     static ArchRule supportDependsOnNoDomainPackageAndNoFramework(String root) {
         return classes().that().resideInAPackage(root + ".support..")
                 .should().onlyDependOnClassesThat()
-                .resideInAnyPackage(root + ".support..", "java..", "tools.jackson..", "com.fasterxml.jackson..",
+                .resideInAnyPackage(root + ".support..", "java..", "javax.net..", "tools.jackson..", "com.fasterxml.jackson..",
                         "org.slf4j..", "com.zaxxer.hikari..", "org.postgresql..");
     }
 
