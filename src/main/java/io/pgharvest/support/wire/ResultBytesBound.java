@@ -38,7 +38,9 @@ import java.util.concurrent.atomic.LongAdder;
  * GSS requests, and, under TLS, the encrypted records of the socket below (a bound is armed only
  * on the stream that carries plain protocol, {@link SessionSockets}). A byte that cannot start a
  * backend message (GSS encryption wraps the protocol in tokens, for example) switches this bound
- * off for good ({@link #lost}): everything then passes unchanged, as without it.
+ * off for good ({@link #lost}): everything then passes unchanged, as without it. The sessions of
+ * pgharvest's own databases are armed earlier, at the StartupMessage, by their socket
+ * ({@link StartupWatch}, {@link OwnSessions}): also a message boundary, with no result limit.
  *
  * <p>Not thread-safe: read, armed and asked by the thread that owns the session; {@link
  * #available} may be asked from another thread while no one reads (the idle-session watch).
