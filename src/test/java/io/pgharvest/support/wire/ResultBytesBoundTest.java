@@ -1,4 +1,4 @@
-package io.pgharvest.kind.postgres;
+package io.pgharvest.support.wire;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,4 +1,4 @@
-package io.pgharvest.kind.postgres;
+package io.pgharvest.support.wire;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -10,6 +10,7 @@ import java.net.SocketOption;
 import java.nio.channels.SocketChannel;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.function.BiFunction;
 import javax.net.ssl.HandshakeCompletedListener;
 import javax.net.ssl.SSLParameters;
@@ -32,9 +33,15 @@ final class BoundedTlsSocket extends SSLSocket {
     private final SSLSocket tls;
     private final ResultBytesBound bound;
 
-    BoundedTlsSocket(SSLSocket tls) throws IOException {
+    /** Where this socket counts dropped notices when it arms its own bound ({@link StartupWatch}), or null. */
+    private final LongAdder armsItself;
+    private volatile OutputStream watched;
+
+    /** @param armsItself null when a session opener arms the bound after the login */
+    BoundedTlsSocket(SSLSocket tls, LongAdder armsItself) throws IOException {
         this.tls = tls;
         this.bound = new ResultBytesBound(tls.getInputStream());
+        this.armsItself = armsItself;
     }
 
     /** The bound pgjdbc reads this session through. */
@@ -52,7 +59,15 @@ final class BoundedTlsSocket extends SSLSocket {
 
     @Override
     public OutputStream getOutputStream() throws IOException {
-        return tls.getOutputStream();
+        if (armsItself == null) {
+            return tls.getOutputStream();
+        }
+        OutputStream made = watched;
+        if (made == null) {
+            made = new StartupWatch(tls.getOutputStream(), () -> bound.follow(armsItself));
+            watched = made;
+        }
+        return made;
     }
 
     @Override

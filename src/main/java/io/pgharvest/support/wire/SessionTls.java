@@ -1,4 +1,4 @@
-package io.pgharvest.kind.postgres;
+package io.pgharvest.support.wire;
 
 import java.io.IOException;
 import java.net.Socket;

@@ -1,4 +1,4 @@
-package io.pgharvest.kind.postgres;
+package io.pgharvest.support.wire;
 
 import java.io.IOException;
 import java.net.InetAddress;
@@ -10,10 +10,10 @@ import javax.net.ssl.SSLSocket;
 /**
  * The socket factory of every session pgharvest opens (pgjdbc's {@code socketFactory} property):
  * plain sockets, as pgjdbc's default factory makes them, of which the one a login ends up using is
- * handed back to {@link SessionOpener} ({@link #capture}). TLS, when negotiated, is layered over it
+ * handed back to {@code kind.postgres.SessionOpener} ({@link #capture}). TLS, when negotiated, is layered over it
  * by pgjdbc; this socket stays the one that reads the network.
  *
- * <p>Why: a reaper looks at its idle session every few seconds ({@link ArrivedBytes}). pgjdbc's own
+ * <p>Why: a reaper looks at its idle session every few seconds ({@code kind.postgres.ArrivedBytes}). pgjdbc's own
  * way to look (a notification check) sets a 1 ms socket timeout and reads, which costs about 0.26 ms
  * of CPU on a virtual thread each time and doubled the collector's CPU at 60 sources; the kernel's
  * count of bytes waiting on this socket costs about 1 µs and tells the same thing.
@@ -25,7 +25,9 @@ import javax.net.ssl.SSLSocket;
  *
  * <p>pgjdbc instantiates this class by name for every connection and calls it on the thread that
  * connects; a socket is recorded only while that thread runs {@link #capture}, so the sockets of
- * cancel requests (made on other threads) are never kept.
+ * cancel requests (made on other threads) are never kept. A socket made while no login is captured
+ * (a pool's, {@link OwnSessions}, or a cancel request's) arms its own bound when the StartupMessage
+ * goes out ({@link StartupWatch}) and counts dropped notices in {@link OwnSessions}.
  */
 public final class SessionSockets extends SocketFactory {
 
@@ -42,11 +44,11 @@ public final class SessionSockets extends SocketFactory {
      * ({@code socket}, or null) and the bound that reads the session's plain protocol above any TLS
      * ({@code bound}, {@link ResultBytesBound#NONE} without a socket).
      */
-    record Captured<T>(T value, Socket socket, ResultBytesBound bound) {
+    public record Captured<T>(T value, Socket socket, ResultBytesBound bound) {
     }
 
     /** Runs {@code login} on this thread and returns what it returned with the socket it connected with, or null. */
-    static <T> Captured<T> capture(Callable<T> login) throws Exception {
+    public static <T> Captured<T> capture(Callable<T> login) throws Exception {
         Login last = new Login();
         CAPTURED.set(last);
         try {
@@ -61,22 +63,22 @@ public final class SessionSockets extends SocketFactory {
 
     /**
      * {@code tls}, made by {@link SessionTls} over this thread's last socket, inside a
-     * {@link BoundedTlsSocket} when a login is being captured; unchanged otherwise (cancel requests).
+     * {@link BoundedTlsSocket}: armed by the login being captured, or arming itself when none is.
      */
     static SSLSocket layered(SSLSocket tls) throws IOException {
         Login last = CAPTURED.get();
         if (last == null) {
-            return tls;
+            return new BoundedTlsSocket(tls, OwnSessions.DROPPED); // arms itself: a pool's, or a cancel request's
         }
-        last.tls = new BoundedTlsSocket(tls);
+        last.tls = new BoundedTlsSocket(tls, null);
         return last.tls;
     }
 
     /** pgjdbc makes unconnected sockets and connects them itself, with its connect timeout. */
     @Override
     public Socket createSocket() {
-        BoundedPlainSocket socket = new BoundedPlainSocket();
         Login last = CAPTURED.get();
+        BoundedPlainSocket socket = new BoundedPlainSocket(last == null ? OwnSessions.DROPPED : null);
         if (last != null) {
             last.plain = socket; // a later attempt (another host, TLS refused) replaces an earlier one
             last.tls = null;

@@ -1,4 +1,4 @@
-package io.pgharvest.kind.postgres;
+package io.pgharvest.support.wire;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -38,20 +38,22 @@ import java.util.concurrent.atomic.LongAdder;
  * GSS requests, and, under TLS, the encrypted records of the socket below (a bound is armed only
  * on the stream that carries plain protocol, {@link SessionSockets}). A byte that cannot start a
  * backend message (GSS encryption wraps the protocol in tokens, for example) switches this bound
- * off for good ({@link #lost}): everything then passes unchanged, as without it.
+ * off for good ({@link #lost}): everything then passes unchanged, as without it. The sessions of
+ * pgharvest's own databases are armed earlier, at the StartupMessage, by their socket
+ * ({@link StartupWatch}, {@link OwnSessions}): also a message boundary, with no result limit.
  *
  * <p>Not thread-safe: read, armed and asked by the thread that owns the session; {@link
  * #available} may be asked from another thread while no one reads (the idle-session watch).
  */
-final class ResultBytesBound extends InputStream {
+public final class ResultBytesBound extends InputStream {
 
     /** A bound that reads nothing and never cuts: for a session whose stream pgharvest did not make. */
-    static final ResultBytesBound NONE = new ResultBytesBound(InputStream.nullInputStream());
+    public static final ResultBytesBound NONE = new ResultBytesBound(InputStream.nullInputStream());
 
     /** Notices of one round trip that reach pgjdbc; later ones are dropped. */
-    static final int NOTICES_KEPT = 16;
+    public static final int NOTICES_KEPT = 16;
     /** A longer notice (type byte and length included) is dropped: a server's own are a few hundred bytes. */
-    static final int NOTICE_MAX_BYTES = 8192;
+    public static final int NOTICE_MAX_BYTES = 8192;
 
     private static final int HEADER = 5;
     private static final int SCRATCH = 8192;
@@ -94,7 +96,7 @@ final class ResultBytesBound extends InputStream {
     /** Where dropped notices are also counted (every session of one opener), or null. */
     private LongAdder droppedTally;
 
-    ResultBytesBound(InputStream in) {
+    public ResultBytesBound(InputStream in) {
         this.in = in;
     }
 
@@ -102,7 +104,7 @@ final class ResultBytesBound extends InputStream {
      * Starts following frames, cutting each result's DataRows past {@code maxBytes}. Call at a
      * message boundary (after the login's ReadyForQuery, before anything else is sent).
      */
-    void arm(long maxBytes) {
+    public void arm(long maxBytes) {
         if (this == NONE) {
             return;
         }
@@ -118,7 +120,7 @@ final class ResultBytesBound extends InputStream {
      * dropped ones also added to {@code tally}. Call at a message boundary, as {@link #arm}; a
      * later {@link #arm} adds the result limit.
      */
-    void follow(LongAdder tally) {
+    public void follow(LongAdder tally) {
         if (this == NONE) {
             return;
         }
@@ -127,12 +129,12 @@ final class ResultBytesBound extends InputStream {
     }
 
     /** Notices this session dropped since it opened (read from any thread). */
-    long droppedNotices() {
+    public long droppedNotices() {
         return droppedNotices;
     }
 
     /** Starts a round trip: results are counted, and a cut is reported, from here on. */
-    void watch() {
+    public void watch() {
         resultsEnded = 0;
         firstCut = -1;
     }
@@ -141,12 +143,12 @@ final class ResultBytesBound extends InputStream {
      * The result cut since {@link #watch}, by its position among the results that round trip
      * ended (CommandComplete, PortalSuspended, EmptyQueryResponse or ErrorResponse), or -1.
      */
-    int cutResult() {
+    public int cutResult() {
         return firstCut;
     }
 
     /** Whether this bound switched itself off after reading a byte that cannot start a backend message. */
-    boolean lost() {
+    public boolean lost() {
         return lost;
     }
 
