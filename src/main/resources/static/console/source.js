@@ -53,6 +53,7 @@ export function renderSource(view, name) {
         row('Standby preset', source.standbyPreset), row('Standby intervals', formatPairs(source.standbyMetrics)),
         row('Tags', formatPairs(source.tags)), row('Only if primary', source.onlyIfPrimary ? 'yes' : null),
         row('Query literals', source.keepQueryLiterals ? 'kept' : null),
+        row('Command settings', source.keepCommandSettings ? 'kept' : null),
         row('Include pattern', source.includePattern), row('Exclude pattern', source.excludePattern));
   }).catch(error => fill(notice, error.message)).finally(() => { reading = null; });
 
@@ -170,6 +171,8 @@ function buildForm(form, source, presetNames, kinds, editing, copy, originalName
   // Sent back as read: a form that left it out would turn an operator's opt-in off on every save.
   const keepQueryLiterals = el('input', {type: 'checkbox', name: 'keepQueryLiterals', id: 'field-keepQueryLiterals',
     checked: source.keepQueryLiterals ?? false});
+  const keepCommandSettings = el('input', {type: 'checkbox', name: 'keepCommandSettings',
+    id: 'field-keepCommandSettings', checked: source.keepCommandSettings ?? false});
   const result = el('div', {id: 'test-result', role: 'status'});
   // How the chosen kind's connection string is written, as the kind registry describes it.
   const connStrHint = el('span', {id: 'hint-connStr'});
@@ -188,7 +191,7 @@ function buildForm(form, source, presetNames, kinds, editing, copy, originalName
     preset: f.preset.value || undefined, metrics: parsePairs(f.metrics.value, true),
     standbyPreset: f.standbyPreset.value || undefined, standbyMetrics: parsePairs(f.standbyMetrics.value, true),
     tags: parsePairs(f.tags.value, false), onlyIfPrimary: onlyIfPrimary.checked,
-    keepQueryLiterals: keepQueryLiterals.checked,
+    keepQueryLiterals: keepQueryLiterals.checked, keepCommandSettings: keepCommandSettings.checked,
     includePattern: f.includePattern.value.trim() || undefined, excludePattern: f.excludePattern.value.trim() || undefined,
   });
   const testDraft = el('button', {type: 'button', id: 'test-draft', onclick: async () => {
@@ -208,6 +211,8 @@ function buildForm(form, source, presetNames, kinds, editing, copy, originalName
       el('div', {class: 'field inline'}, onlyIfPrimary, el('label', {for: 'field-onlyIfPrimary'}, 'Only while primary')),
       el('div', {class: 'field inline'}, keepQueryLiterals, el('label', {for: 'field-keepQueryLiterals'},
           'Keep literals in query texts (off: constants are replaced by $n before anything is stored)')),
+      el('div', {class: 'field inline'}, keepCommandSettings, el('label', {for: 'field-keepCommandSettings'},
+          'Keep command settings such as archive_command (off: shown as ********; passwords in primary_conninfo are always removed)')),
       field('Include pattern (discovering kinds)', 'includePattern', f.includePattern),
       field('Exclude pattern (discovering kinds)', 'excludePattern', f.excludePattern),
       el('div', {class: 'actions'}, testDraft, el('button', {type: 'submit', id: 'save'}, 'Save')), result);

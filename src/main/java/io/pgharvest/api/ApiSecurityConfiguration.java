@@ -20,8 +20,10 @@ class ApiSecurityConfiguration {
 
     @Bean
     FilterRegistrationBean<BearerTokenFilter> bearerTokenFilter(ApiToken token, JsonMapper json,
+            AuthThrottleProperties throttle,
             @Value("${management.endpoints.web.base-path:/actuator}") String actuatorBasePath) {
-        var registration = new FilterRegistrationBean<>(new BearerTokenFilter(token, actuatorBasePath, json));
+        var failures = new FailedAuthentications(throttle, System::nanoTime);
+        var registration = new FilterRegistrationBean<>(new BearerTokenFilter(token, actuatorBasePath, json, failures));
         registration.addUrlPatterns("/*");
         registration.setOrder(Ordered.HIGHEST_PRECEDENCE + 10);
         return registration;

@@ -23,6 +23,10 @@ import tools.jackson.databind.json.JsonMapper;
  * roles, sessions or cookies (so no CSRF), and Spring Security would add a filter chain and its
  * configuration for what is one constant-time comparison.
  *
+ * <p>Wrong tokens are counted per client ({@link FailedAuthentications}): past a few per minute the
+ * client is answered 429 with {@code Retry-After} for a growing back-off, whatever it sends. A
+ * request without a token guesses nothing and is not counted.
+ *
  * <p>An authenticated request carries a {@link Principal}, which is what makes the actuator show
  * health details ({@code management.endpoint.health.show-details=when-authorized}).
  */
@@ -34,9 +38,11 @@ class BearerTokenFilter extends OncePerRequestFilter {
     private final String actuatorBase;
     private final Set<String> publicProbes;
     private final JsonMapper json;
+    private final FailedAuthentications failures;
 
-    BearerTokenFilter(ApiToken token, String actuatorBasePath, JsonMapper json) {
+    BearerTokenFilter(ApiToken token, String actuatorBasePath, JsonMapper json, FailedAuthentications failures) {
         this.token = token;
+        this.failures = failures;
         this.actuatorBase = actuatorBasePath;
         this.publicProbes = Set.of(actuatorBasePath + "/health/liveness", actuatorBasePath + "/health/readiness");
         this.json = json;
@@ -54,6 +60,12 @@ class BearerTokenFilter extends OncePerRequestFilter {
     @Override
     protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
             throws ServletException, IOException {
+        String client = request.getRemoteAddr();
+        long wait = failures.retryAfterSeconds(client);
+        if (wait > 0) {
+            throttle(request, response, wait);
+            return;
+        }
         String header = request.getHeader("Authorization");
         if (header == null || !header.regionMatches(true, 0, BEARER, 0, BEARER.length())) {
             reject(request, response, "Bearer realm=\"pgharvest\"",
@@ -62,6 +74,11 @@ class BearerTokenFilter extends OncePerRequestFilter {
             return;
         }
         if (!token.matches(header.substring(BEARER.length()).strip())) {
+            long backOff = failures.failed(client);
+            if (backOff > 0) {
+                throttle(request, response, backOff);
+                return;
+            }
             reject(request, response, "Bearer realm=\"pgharvest\", error=\"invalid_token\"",
                     "The bearer token is not the configured one.");
             return;
@@ -74,6 +91,13 @@ class BearerTokenFilter extends OncePerRequestFilter {
         response.setHeader("WWW-Authenticate", challenge);
         ProblemResponses.write(response, json, HttpStatus.UNAUTHORIZED, ProblemTypes.UNAUTHORIZED, detail,
                 request.getRequestURI());
+    }
+
+    private void throttle(HttpServletRequest request, HttpServletResponse response, long seconds) throws IOException {
+        response.setHeader("Retry-After", Long.toString(seconds));
+        ProblemResponses.write(response, json, HttpStatus.TOO_MANY_REQUESTS, ProblemTypes.TOO_MANY_FAILURES,
+                "Too many wrong tokens from this address; retry after " + seconds
+                        + " s (pgharvest.api.auth-throttle).", request.getRequestURI());
     }
 
     /** Marks the request as authenticated for the actuator, without roles. */

@@ -32,6 +32,8 @@ public final class ProblemTypes {
     public static final URI TOO_LARGE = URI.create(BASE + "too-large");
     /** A blocking query refused because too many wait already (429 with Retry-After). */
     public static final URI TOO_MANY_WAITING = URI.create(BASE + "too-many-waiting");
+    /** A client that sent too many wrong API tokens, during its back-off (429 with Retry-After). */
+    public static final URI TOO_MANY_FAILURES = URI.create(BASE + "too-many-failures");
     /** A write while the configuration database (pgharvest.store.url) cannot be reached; nothing changed. */
     public static final URI STORE_UNAVAILABLE = URI.create(BASE + "store-unavailable");
     public static final URI INTERNAL = URI.create(BASE + "internal-error");

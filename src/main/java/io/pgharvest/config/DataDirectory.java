@@ -9,7 +9,8 @@ import org.springframework.stereotype.Component;
 
 /**
  * The directory named by {@code pgharvest.data-dir}, created owner-only at start-up when missing.
- * Holds the configuration store's files and the generated API token.
+ * Holds the configuration store's files, the generated API token and the sinks' spill logs; the
+ * one value every user of {@code pgharvest.data-dir} is handed, so the setting is bound once.
  */
 @Component
 public class DataDirectory {

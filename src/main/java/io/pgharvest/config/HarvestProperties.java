@@ -15,7 +15,8 @@ import org.springframework.validation.annotation.Validated;
  * start-up: a bad value stops the application with a message naming the property.
  *
  * @param dataDir directory holding {@code sources.yaml}, {@code metrics.yaml}, the store's index
- *     file and the generated API token; created (owner-only) when missing
+ *     file, the generated API token, and the sinks' spill logs and default JSON lines file; created
+ *     (owner-only) when missing. Bound here only: the sinks get it from {@link DataDirectory}
  * @param api settings of the REST admin API
  * @param connectTimeout how long a connection attempt to a monitored server may take, e.g. for
  *     the connection test of the admin API

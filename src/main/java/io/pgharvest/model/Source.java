@@ -16,7 +16,11 @@ import java.util.TreeMap;
  * when both standby fields are empty the primary selection is used on standbys too.
  * {@code keepQueryLiterals} lets the literals of statement texts ({@code query} columns of
  * long_running_queries and the like) reach the sinks as the server reports them; by default they
- * are redacted ({@link QueryTextRedaction}).
+ * are redacted ({@link QueryTextRedaction}). {@code keepCommandSettings} lets the server settings
+ * that hold commands or secrets ({@code archive_command}, {@code restore_command},
+ * {@code ssl_passphrase_command}, ...) reach the sinks as the server reports them; by default they
+ * are masked, and the passwords of connection strings ({@code primary_conninfo}) are removed
+ * always ({@link SettingRedaction}).
  *
  * <p>This record is the one description of a source's shape. Three other shapes map onto it, each
  * differing only where its boundary needs it (each says why in its own Javadoc):
@@ -38,7 +42,8 @@ public record Source(
         boolean onlyIfPrimary,
         String includePattern,
         String excludePattern,
-        boolean keepQueryLiterals) {
+        boolean keepQueryLiterals,
+        boolean keepCommandSettings) {
 
     public static final String DEFAULT_GROUP = "default";
 
@@ -59,9 +64,28 @@ public record Source(
     public Source(String name, String connStr, SourceKind kind, String group, boolean enabled, String preset,
             Map<String, Integer> metrics, String standbyPreset, Map<String, Integer> standbyMetrics,
             Map<String, String> tags, boolean onlyIfPrimary, String includePattern, String excludePattern,
-            boolean keepQueryLiterals) {
+            boolean keepQueryLiterals, boolean keepCommandSettings) {
         this(name, SourceConnection.parse(kind, connStr), kind, group, enabled, preset, metrics, standbyPreset,
-                standbyMetrics, tags, onlyIfPrimary, includePattern, excludePattern, keepQueryLiterals);
+                standbyMetrics, tags, onlyIfPrimary, includePattern, excludePattern, keepQueryLiterals,
+                keepCommandSettings);
+    }
+
+    /** A source whose command settings are masked (the default), connection string parsed here. */
+    public Source(String name, String connStr, SourceKind kind, String group, boolean enabled, String preset,
+            Map<String, Integer> metrics, String standbyPreset, Map<String, Integer> standbyMetrics,
+            Map<String, String> tags, boolean onlyIfPrimary, String includePattern, String excludePattern,
+            boolean keepQueryLiterals) {
+        this(name, connStr, kind, group, enabled, preset, metrics, standbyPreset, standbyMetrics, tags,
+                onlyIfPrimary, includePattern, excludePattern, keepQueryLiterals, false);
+    }
+
+    /** A source whose command settings are masked (the default). */
+    public Source(String name, SourceConnection connection, SourceKind kind, String group, boolean enabled,
+            String preset, Map<String, Integer> metrics, String standbyPreset, Map<String, Integer> standbyMetrics,
+            Map<String, String> tags, boolean onlyIfPrimary, String includePattern, String excludePattern,
+            boolean keepQueryLiterals) {
+        this(name, connection, kind, group, enabled, preset, metrics, standbyPreset, standbyMetrics, tags,
+                onlyIfPrimary, includePattern, excludePattern, keepQueryLiterals, false);
     }
 
     /** A source whose statement texts lose their literals (the default), connection string parsed here. */
@@ -92,7 +116,8 @@ public record Source(
 
     public Source withConnection(SourceConnection newConnection) {
         return new Source(name, newConnection, kind, group, enabled, preset, metrics, standbyPreset,
-                standbyMetrics, tags, onlyIfPrimary, includePattern, excludePattern, keepQueryLiterals);
+                standbyMetrics, tags, onlyIfPrimary, includePattern, excludePattern, keepQueryLiterals,
+                keepCommandSettings);
     }
 
     /** Never prints the password: records print every component, and connStr holds secrets. */

@@ -72,7 +72,8 @@ final class ImportTriage {
             sources.add(new Source(s.name(), s.connStr(), s.kind(), s.group(), s.enabled(), s.preset(),
                     selection(s.metrics(), key + ".custom_metrics", key, false), s.standbyPreset(),
                     selection(s.standbyMetrics(), key + ".custom_metrics_standby", key, false), s.tags(),
-                    s.onlyIfPrimary(), s.includePattern(), s.excludePattern(), s.keepQueryLiterals()));
+                    s.onlyIfPrimary(), s.includePattern(), s.excludePattern(), s.keepQueryLiterals(),
+                    s.keepCommandSettings()));
         }
         var changes = new ConfigChanges(sources, List.copyOf(metrics.values()), presets);
         return new PgwatchImport(changes, notices, read.problems(), read.locations());

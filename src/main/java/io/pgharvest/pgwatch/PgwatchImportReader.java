@@ -267,7 +267,8 @@ public final class PgwatchImportReader {
                     expandWhole(source.standbyPreset(), path + ".preset_metrics_standby"), source.standbyMetrics(),
                     source.tags(), source.onlyIfPrimary(),
                     expandWhole(source.includePattern(), path + ".include_pattern"),
-                    expandWhole(source.excludePattern(), path + ".exclude_pattern"), source.keepQueryLiterals());
+                    expandWhole(source.excludePattern(), path + ".exclude_pattern"), source.keepQueryLiterals(),
+                    source.keepCommandSettings());
         }
 
         /** pgwatch expands these fields only when the whole value starts with $. */

@@ -3,10 +3,12 @@ package io.pgharvest.reaper;
 import io.pgharvest.kind.ServerFacts;
 import io.pgharvest.kind.SourceSession;
 import io.pgharvest.model.Measurement;
+import io.pgharvest.model.QueryTextRedaction;
+import io.pgharvest.model.SettingRedaction;
 import io.pgharvest.model.MetricDefinition;
 import io.pgharvest.model.MetricLane;
-import io.pgharvest.model.QueryTextRedaction;
 import io.pgharvest.model.SessionState;
+import io.pgharvest.model.Source;
 import io.pgharvest.model.SourceRuntimeStatus;
 import io.pgharvest.reaper.isolation.SoloLane;
 import io.pgharvest.reaper.schedule.IdleSessionWatch;
@@ -24,11 +26,11 @@ import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.CompletableFuture;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -495,9 +497,12 @@ final class SourceReaper {
             return;
         }
         try {
-            // Literals leave here or nowhere: everything downstream (sinks, status, logs) sees the redacted text.
-            context.publisher().publish(config.source().keepQueryLiterals() ? measurements
-                    : QueryTextRedaction.redact(measurements));
+            // Literals and settings' secrets leave here or nowhere: everything downstream (sinks, the
+            // recent window, change events, status, logs) sees the redacted values.
+            Source source = config.source();
+            List<Measurement> shown = source.keepQueryLiterals() ? measurements
+                    : QueryTextRedaction.redact(measurements);
+            context.publisher().publish(SettingRedaction.redact(shown, source.keepCommandSettings()));
         } catch (RuntimeException e) {
             log.error("Source {}: could not hand {} measurements to the sinks", name, measurements.size(), e);
         }

@@ -7,7 +7,7 @@ import java.util.Map;
 /**
  * What one sink's health and the status API show.
  *
- * @param destination where the sink writes, without credentials ({@link SinkProperties#destination()})
+ * @param destination where the sink writes, without credentials ({@link SinkPlugin#destination})
  * @param up whether the last write or probe succeeded (false before the first one)
  * @param lastError message of the last failed write or spill, null if none since start
  * @param lastErrorAt when it happened

@@ -6,6 +6,7 @@ import io.pgharvest.model.SourceConnection;
 import io.pgharvest.model.StoreTable;
 import io.pgharvest.model.connection.ConnectionString;
 import io.pgharvest.store.InvalidConfigException;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 
@@ -15,8 +16,25 @@ import java.util.Objects;
  * password". That is only honoured while the password would still go to the same place: same
  * hosts and ports, user and database. A mask sent with a new destination is refused, so a
  * caller holding only the API token cannot redirect the stored secret to a server of its own.
+ * Nor may the mask come with weaker protection on the way: a lower {@code sslmode},
+ * {@code gssencmode} or {@code channel_binding} than the stored source's ({@link #DOWNGRADES}) would
+ * send the stored password where it travels in clear (or to a server that never proves it knows
+ * it), so it too needs the password sent again.
  */
 final class MaskedPassword {
+
+    /** Each protection's modes from weakest to strongest, with libpq's default when absent. */
+    private record Protection(String parameter, List<String> modes, String absent) {
+        int strength(ConnectionString connection) {
+            return modes.indexOf(connection.parameters().getOrDefault(parameter, absent));
+        }
+    }
+
+    private static final List<Protection> DOWNGRADES = List.of(
+            new Protection("sslmode", List.of("disable", "allow", "prefer", "require", "verify-ca", "verify-full"),
+                    "prefer"),
+            new Protection("gssencmode", List.of("disable", "prefer", "require"), "prefer"),
+            new Protection("channel_binding", List.of("disable", "prefer", "require"), "prefer"));
 
     private MaskedPassword() {
     }
@@ -42,6 +60,18 @@ final class MaskedPassword {
             throw new InvalidConfigException(StoreTable.SOURCES, given.name(), List.of(new FieldProblem("connStr",
                     "the password is the mask " + ConnectionString.MASK + " but the host, port, user or database"
                             + " changed; send the password for the new destination")));
+        }
+        var weaker = new ArrayList<FieldProblem>();
+        for (Protection protection : DOWNGRADES) {
+            if (protection.strength(requested) < protection.strength(current)) {
+                weaker.add(new FieldProblem("connStr", "the password is the mask " + ConnectionString.MASK + " but "
+                        + protection.parameter() + " is weaker than the stored source's ("
+                        + protection.parameter() + "=" + current.parameters().getOrDefault(protection.parameter(),
+                                protection.absent()) + "); send the password again to lower it"));
+            }
+        }
+        if (!weaker.isEmpty()) {
+            throw new InvalidConfigException(StoreTable.SOURCES, given.name(), weaker);
         }
         return given.withConnection(SourceConnection.of(requested.withPassword(current.password().get())));
     }

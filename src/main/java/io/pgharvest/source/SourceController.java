@@ -79,7 +79,8 @@ class SourceController {
     @PutMapping("/{name}")
     @Operation(summary = "Create or replace a source",
             description = "A connStr whose password is ******** keeps the stored password, provided host, port,"
-                    + " user and database are unchanged.")
+                    + " user and database are unchanged and sslmode, gssencmode and channel_binding are not weaker"
+                    + " than the stored ones (else 400 naming connStr: send the password again).")
     @ApiResponse(responseCode = "200", description = "Replaced")
     @ApiResponse(responseCode = "201", description = "Created")
     @ApiResponse(responseCode = "400", description = "Invalid source (errors names each field), or cas does not parse",

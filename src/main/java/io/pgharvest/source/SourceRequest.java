@@ -17,7 +17,7 @@ import java.util.Map;
 /**
  * A source as a client sends it. Only {@code connStr} is required ({@code name} too on create,
  * where the path does not carry it); the rest has defaults: kind postgres, group default,
- * enabled true, onlyIfPrimary false, keepQueryLiterals false.
+ * enabled true, onlyIfPrimary false, keepQueryLiterals false, keepCommandSettings false.
  *
  * <p>Why this is not {@link Source} itself: the flags are {@code Boolean} so an absent one takes
  * its default; {@code kind} is text so that an unknown kind is reported as a field problem
@@ -52,7 +52,12 @@ record SourceRequest(
         String excludePattern,
         @Schema(description = "let statement texts (long_running_queries, idle_in_transaction, ...) reach the sinks"
                 + " with their literals; by default every constant is replaced by $n", example = "false")
-        Boolean keepQueryLiterals) {
+        Boolean keepQueryLiterals,
+        @Schema(description = "let the server settings that hold commands or secrets (archive_command,"
+                + " restore_command, ssl_passphrase_command, ...) reach the sinks as the server shows them; by"
+                + " default they are ********. Passwords in connection strings (primary_conninfo) never do",
+                example = "false")
+        Boolean keepCommandSettings) {
 
     /**
      * The source named {@code pathName} (or, when null, by the body), with the separate password
@@ -76,7 +81,7 @@ record SourceRequest(
                 SourceConnection.parse(parsedKind, connStr == null ? "" : connStr).withPassword(password), parsedKind, group,
                 enabled == null || enabled, blankToNull(preset), metrics, blankToNull(standbyPreset), standbyMetrics,
                 tags, onlyIfPrimary != null && onlyIfPrimary, blankToNull(includePattern), blankToNull(excludePattern),
-                keepQueryLiterals != null && keepQueryLiterals);
+                keepQueryLiterals != null && keepQueryLiterals, keepCommandSettings != null && keepCommandSettings);
         source.connection().parsed().flatMap(HostFileParameters::refusal)
                 .ifPresent(refusal -> problems.add(new FieldProblem("connStr", refusal)));
         if (!problems.isEmpty()) {

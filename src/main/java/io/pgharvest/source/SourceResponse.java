@@ -28,6 +28,7 @@ record SourceResponse(
         String includePattern,
         String excludePattern,
         boolean keepQueryLiterals,
+        boolean keepCommandSettings,
         @Schema(description = "store index of the source's last change", accessMode = Schema.AccessMode.READ_ONLY)
         long modifyIndex) {
 
@@ -35,6 +36,6 @@ record SourceResponse(
         return new SourceResponse(source.name(), source.connection().masked(), source.kind(), source.group(),
                 source.enabled(), source.preset(), source.metrics(), source.standbyPreset(), source.standbyMetrics(),
                 source.tags(), source.onlyIfPrimary(), source.includePattern(), source.excludePattern(),
-                source.keepQueryLiterals(), modifyIndex);
+                source.keepQueryLiterals(), source.keepCommandSettings(), modifyIndex);
     }
 }

@@ -89,6 +89,31 @@ public final class AtomicFiles {
         }
     }
 
+    /**
+     * Opens {@code file} for writing, creating it readable by its owner only (0600) whatever the
+     * umask, and makes an existing file 0600 too (one an older version created 0644). Files that
+     * hold collected rows (spill segments) or positions in them are opened this way.
+     */
+    public static FileChannel openOwnerOnly(Path file, StandardOpenOption... options) throws IOException {
+        var all = new java.util.HashSet<StandardOpenOption>(java.util.List.of(options));
+        all.add(StandardOpenOption.WRITE);
+        FileChannel channel = FileChannel.open(file, all, ownerOnlyFile());
+        try {
+            restrictToOwner(file);
+        } catch (IOException | RuntimeException e) {
+            channel.close();
+            throw e;
+        }
+        return channel;
+    }
+
+    /** Makes {@code file} readable and writable by its owner only (0600); nothing on non-POSIX platforms. */
+    public static void restrictToOwner(Path file) throws IOException {
+        if (POSIX) {
+            Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rw-------"));
+        }
+    }
+
     private static FileAttribute<?>[] ownerOnlyFile() {
         return POSIX
                 ? new FileAttribute<?>[] {PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------"))}

@@ -1,13 +1,16 @@
 package io.pgharvest.support;
 
 import com.zaxxer.hikari.HikariConfig;
+import io.pgharvest.support.wire.OwnSessions;
 import java.util.Properties;
 
 /**
  * The settings every small connection pool of pgharvest's own databases shares (the sink, the
  * configuration store, the fleet's leases): a few connections, none kept idle for long, short
  * waits so a missing database is reported rather than waited for, and a pool that starts even
- * while its database is down (it reconnects when asked).
+ * while its database is down (it reconnects when asked). Every connection reads through the
+ * notice bound of pgharvest's own sessions ({@link OwnSessions}): the owner of one of these
+ * databases cannot grow pgharvest's heap with notices (a trigger raising them during a COPY).
  */
 public final class SmallPools {
 
@@ -23,7 +26,9 @@ public final class SmallPools {
         var config = new HikariConfig();
         config.setPoolName(poolName);
         config.setJdbcUrl(jdbcUrl);
-        config.setDataSourceProperties(properties);
+        var bounded = new Properties();
+        bounded.putAll(properties);
+        config.setDataSourceProperties(OwnSessions.bounded(bounded));
         config.setMaximumPoolSize(maxSize);
         config.setMinimumIdle(0);
         config.setConnectionTimeout(5_000);

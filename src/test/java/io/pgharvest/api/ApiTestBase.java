@@ -48,6 +48,10 @@ public abstract class ApiTestBase {
         registry.add("pgharvest.sinks[0].type", () -> "jsonfile");
         registry.add("pgharvest.sinks[1].type", () -> "prometheus");
         registry.add("pgharvest.sinks[1].port", () -> String.valueOf(PROMETHEUS_PORT));
+        // The tests' own kind of sink (io.pgharvest.sink.memory), configured as any kind is.
+        registry.add("pgharvest.sinks[2].type", () -> "test-memory");
+        registry.add("pgharvest.sinks[2].name", () -> "api-memory");
+        registry.add("pgharvest.sinks[2].batch-delay", () -> "50ms");
     }
 
     protected ApiClient api() {

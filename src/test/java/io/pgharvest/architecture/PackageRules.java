@@ -60,13 +60,14 @@ final class PackageRules {
 
     /**
      * Each dependency of support is checked on its own: one to the domain fails, one to a framework
-     * fails. Libraries allowed: Jackson, SLF4J, and HikariCP ({@code SmallPools} configures pools).
+     * fails. Libraries allowed: Jackson, SLF4J, HikariCP ({@code SmallPools} configures pools), and
+     * pgjdbc ({@code support.wire}: the socket factories pgjdbc reads PostgreSQL's protocol through).
      */
     static ArchRule supportDependsOnNoDomainPackageAndNoFramework(String root) {
         return classes().that().resideInAPackage(root + ".support..")
                 .should().onlyDependOnClassesThat()
-                .resideInAnyPackage(root + ".support..", "java..", "tools.jackson..", "com.fasterxml.jackson..",
-                        "org.slf4j..", "com.zaxxer.hikari..");
+                .resideInAnyPackage(root + ".support..", "java..", "javax.net..", "tools.jackson..", "com.fasterxml.jackson..",
+                        "org.slf4j..", "com.zaxxer.hikari..", "org.postgresql..");
     }
 
     /** No package imports one above it in {@link #LAYERS}, and every package has a layer. */
@@ -85,7 +86,7 @@ final class PackageRules {
                 .as("the reaper and the sinks never import each other");
     }
 
-    /** Sink kinds plug in as SinkFactory components; the core does not know them. */
+    /** Sink kinds plug in as SinkPlugin registrations; the core does not know them. */
     static ArchRule sinkCoreNeverImportsASinkKind(String root) {
         return noClasses().that().resideInAPackage(root + ".sink")
                 .should().dependOnClassesThat().resideInAPackage(root + ".sink.*..");

@@ -3,9 +3,8 @@ package io.pgharvest.bench;
 import io.pgharvest.kind.FetchedRows;
 import io.pgharvest.kind.postgres.ResultSetMapper;
 import io.pgharvest.model.Measurement;
+import io.pgharvest.sink.jsonfile.JsonFileSinkProperties;
 import io.pgharvest.sink.jsonfile.JsonLinesSink;
-import io.pgharvest.sink.SinkProperties;
-import io.pgharvest.sink.SinkType;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -288,8 +287,8 @@ public final class NaiveCollector {
      * {@value #BATCH} (pgharvest's default batch size), so both collectors pay the same for output.
      */
     private void writeMeasurements() {
-        var settings = SinkProperties.defaults(SinkType.JSONFILE, config.measurementsFile()).withName("naive");
-        try (JsonLinesSink sink = JsonLinesSink.create(settings)) {
+        Path file = Path.of(config.measurementsFile()).toAbsolutePath().normalize();
+        try (JsonLinesSink sink = JsonLinesSink.create("naive", file, JsonFileSinkProperties.writing(file))) {
             var batch = new ArrayList<Measurement>(BATCH);
             boolean stopping = false;
             while (!stopping) {

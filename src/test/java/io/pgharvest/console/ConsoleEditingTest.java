@@ -158,6 +158,11 @@ class ConsoleEditingTest extends ConsoleTestBase {
         awaitText(By.cssSelector("#sinks tr[data-sink] td[data-label=Type]"), "jsonfile"::equals);
         awaitText(By.cssSelector("#sinks tr[data-sink] td[data-label=Dropped]"), "0"::equals);
         awaitText(By.cssSelector("#sinks tr[data-sink] td[data-label=Health] .badge"), text -> !text.isBlank());
+        // The kinds of sink come from the API's sink registry: the tests' own kind shows up too.
+        awaitText(By.cssSelector("#sink-types tr[data-sink-type=test-memory] td[data-label='Options of its own']"),
+                "capacity, label"::equals);
+        awaitText(By.cssSelector("#sink-types"), text -> text.contains("prometheus-remote-write")
+                && text.contains("The most recent measurements in memory (tests only)"));
     }
 
     @Test

@@ -1,23 +1,27 @@
 package io.pgharvest.sink;
 
+import io.pgharvest.sink.delivery.DeliverySettings;
 import java.time.Duration;
 import org.springframework.util.unit.DataSize;
 
-/** Sink settings for tests: small batches, short delays, quick retries. */
+/** Sink delivery settings for tests: small batches, short delays, quick retries. */
 public final class TestSettings {
 
     private TestSettings() {
     }
 
-    public static SinkProperties delivery(SinkType type, int batchSize, int memoryQueue, DataSize diskBound) {
-        return delivery(type, batchSize, memoryQueue, diskBound, Duration.ofMillis(20));
+    public static DeliverySettings delivery(int batchSize, int memoryQueue, DataSize diskBound) {
+        return delivery(batchSize, memoryQueue, diskBound, Duration.ofMillis(20));
     }
 
-    public static SinkProperties delivery(SinkType type, int batchSize, int memoryQueue, DataSize diskBound,
-            Duration batchDelay) {
-        return new SinkProperties(type, null, null, null, null, null, null, batchSize, batchDelay,
-                memoryQueue, diskBound, Duration.ofMillis(20), Duration.ofMillis(100), Duration.ofSeconds(5),
-                Duration.ofDays(14), Duration.ofDays(1), 2, Duration.ofHours(1), Duration.ofMinutes(10),
-                DataSize.ofMegabytes(64), 5);
+    public static DeliverySettings delivery(int batchSize, int memoryQueue, DataSize diskBound, Duration batchDelay) {
+        return new DeliverySettings(batchSize, batchDelay, memoryQueue, diskBound.toBytes(), Duration.ofMillis(20),
+                Duration.ofMillis(100), Duration.ofSeconds(5));
+    }
+
+    /** Production's defaults: batches of 500 within 1s, 10,000 in memory, 1GB on disk, retries 1s to 30s. */
+    public static DeliverySettings defaults() {
+        return new DeliverySettings(500, Duration.ofSeconds(1), 10_000, DataSize.ofGigabytes(1).toBytes(),
+                Duration.ofSeconds(1), Duration.ofSeconds(30), Duration.ofSeconds(10));
     }
 }

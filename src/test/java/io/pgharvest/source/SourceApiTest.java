@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.pgharvest.api.ApiTestBase;
 import io.pgharvest.model.connection.ConnectionString;
 import io.pgharvest.store.ConfigStore;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeSet;
 import org.junit.jupiter.api.Test;
@@ -77,6 +78,38 @@ class SourceApiTest extends ApiTestBase {
         assertThat(replaced.json().get("group").asString()).isEqualTo("eu");
         String stored = store.snapshot().sources().get("crud-mask").connStr();
         assertThat(ConnectionString.parse(stored).password()).contains("orig-pw");
+    }
+
+    @Test
+    void theMaskedPasswordIsRefusedWithWeakerTransportProtectionAndNothingChanges() {
+        api().post("/api/v1/sources", Map.of("name", "crud-tls", "connStr",
+                "postgresql://u:tls-pw@db/x?sslmode=verify-full&gssencmode=require&channel_binding=require"));
+        long before = api().get("/api/v1/sources/crud-tls").json().get("modifyIndex").asLong();
+
+        for (String weaker : List.of("sslmode=disable&gssencmode=require&channel_binding=require",
+                "sslmode=require&gssencmode=require&channel_binding=require",
+                "gssencmode=require&channel_binding=require",
+                "sslmode=verify-full&gssencmode=prefer&channel_binding=require",
+                "sslmode=verify-full&gssencmode=require&channel_binding=disable")) {
+            var refused = api().put("/api/v1/sources/crud-tls", Map.of("connStr", "postgresql://u:********@db/x?" + weaker));
+            assertThat(refused.status()).as(weaker).isEqualTo(400);
+            assertThat(refused.json().get("errors").get(0).get("field").asString()).isEqualTo("connStr");
+            assertThat(refused.body()).contains("weaker").doesNotContain("tls-pw");
+        }
+        var tested = api().post("/api/v1/sources/test", Map.of("name", "crud-tls",
+                "connStr", "postgresql://u:********@db/x?sslmode=disable&gssencmode=require&channel_binding=require"));
+        assertThat(tested.status()).as("the connection test sends the stored password too").isEqualTo(400);
+        assertThat(api().get("/api/v1/sources/crud-tls").json().get("modifyIndex").asLong()).isEqualTo(before);
+        assertThat(store.snapshot().sources().get("crud-tls").connStr()).contains("sslmode=verify-full");
+
+        var withPassword = api().put("/api/v1/sources/crud-tls", Map.of("connStr", "postgresql://u@db/x?sslmode=disable",
+                "password", "new-pw"));
+        assertThat(withPassword.status()).as("a password sent again may go without TLS").isEqualTo(200);
+        var stronger = api().put("/api/v1/sources/crud-tls", Map.of("connStr",
+                "postgresql://u:********@db/x?sslmode=require"));
+        assertThat(stronger.status()).as("raising protection keeps the stored password").isEqualTo(200);
+        assertThat(ConnectionString.parse(store.snapshot().sources().get("crud-tls").connStr()).password())
+                .contains("new-pw");
     }
 
     @Test

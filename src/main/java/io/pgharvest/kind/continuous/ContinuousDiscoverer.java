@@ -65,7 +65,8 @@ final class ContinuousDiscoverer implements SourceDiscoverer {
                     SourceConnection.of(conn.withDatabase(database)),
                     PostgresKindRules.kind(), configured.group(), true, configured.preset(), configured.metrics(),
                     configured.standbyPreset(), configured.standbyMetrics(), configured.tags(),
-                    configured.onlyIfPrimary(), null, null, configured.keepQueryLiterals());
+                    configured.onlyIfPrimary(), null, null, configured.keepQueryLiterals(),
+                    configured.keepCommandSettings());
             found.add(new DiscoveredSource(derived, database));
         }
         return found;

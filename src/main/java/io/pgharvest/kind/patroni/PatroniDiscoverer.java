@@ -118,7 +118,8 @@ final class PatroniDiscoverer implements SourceDiscoverer {
         }
         return Optional.of(new Source(name, connection, SourceKind.defaultKind(), configured.group(), true,
                 configured.preset(), configured.metrics(), configured.standbyPreset(), configured.standbyMetrics(),
-                configured.tags(), configured.onlyIfPrimary(), null, null, configured.keepQueryLiterals()));
+                configured.tags(), configured.onlyIfPrimary(), null, null, configured.keepQueryLiterals(),
+                configured.keepCommandSettings()));
     }
 
     private static String scrub(String message, DcsAddress address) {

@@ -1,5 +1,6 @@
 package io.pgharvest.kind.postgres;
 
+import io.pgharvest.support.wire.SessionSockets;
 import java.io.IOException;
 import java.net.Socket;
 

@@ -2,6 +2,7 @@ package io.pgharvest.kind.postgres;
 
 import io.pgharvest.kind.FetchedRows;
 import io.pgharvest.kind.ResultLimits;
+import io.pgharvest.support.wire.ResultBytesBound;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.SQLWarning;

@@ -5,6 +5,7 @@ import io.pgharvest.kind.SessionSettings;
 import io.pgharvest.model.connection.ConnectionString;
 import io.pgharvest.nativemetric.GenericPlans;
 import io.pgharvest.nativemetric.PlanningLogin;
+import io.pgharvest.support.wire.ResultBytesBound;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;

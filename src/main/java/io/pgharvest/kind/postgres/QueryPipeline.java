@@ -7,6 +7,7 @@ import io.pgharvest.kind.NotReadingException;
 import io.pgharvest.kind.ResultLimits;
 import io.pgharvest.model.sql.ExtensionNames;
 import io.pgharvest.model.sql.MetricSql;
+import io.pgharvest.support.wire.ResultBytesBound;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;

@@ -292,7 +292,7 @@ public final class ConnectionString implements ParsedConnection {
     }
 
     /** key=value, quoting the value when libpq would otherwise split or unescape it. */
-    private static String pair(String key, String value) {
+    static String pair(String key, String value) {
         boolean plain = !value.isEmpty() && value.chars()
                 .noneMatch(c -> Character.isWhitespace(c) || c == '\'' || c == '\\');
         if (plain) {

@@ -21,6 +21,11 @@ public final class SecretRedaction {
     private SecretRedaction() {
     }
 
+    /** Whether {@code text} holds a URI with a password in its user information. */
+    static boolean hasUriPassword(String text) {
+        return URI_PASSWORD.matcher(text).find();
+    }
+
     /** {@code message} with every password in a URI or a {@code password=} pair replaced by the mask. */
     public static String redact(String message) {
         String redacted = URI_PASSWORD.matcher(message).replaceAll("$1" + ConnectionString.MASK + "@");

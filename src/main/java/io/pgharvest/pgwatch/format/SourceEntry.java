@@ -15,14 +15,14 @@ import java.util.Map;
  * so pgwatch reads the file and pgharvest reads pgwatch's; {@code kind} is text so an import can
  * skip a kind pgharvest does not know with a notice instead of failing on the whole file; and
  * {@code isEnabled} is a {@code Boolean}, since a missing key means enabled; {@code keep_query_literals}
- * (pgharvest's own key, which pgwatch ignores) is written only when true, so a file of sources
+ * and {@code keep_command_settings} (pgharvest's own keys, which pgwatch ignores) are written only when true, so a file of sources
  * that redact stays pgwatch's. Otherwise it has
  * {@link Source}'s fields, one for one; the connection string is stored as written (with its
  * password: the file is owner-only).
  */
 @JsonPropertyOrder({"name", "conn_str", "kind", "group", "is_enabled", "preset_metrics", "custom_metrics",
         "preset_metrics_standby", "custom_metrics_standby", "custom_tags", "include_pattern", "exclude_pattern",
-        "only_if_master", "keep_query_literals"})
+        "only_if_master", "keep_query_literals", "keep_command_settings"})
 public record SourceEntry(
         String name,
         String connStr,
@@ -37,7 +37,8 @@ public record SourceEntry(
         String includePattern,
         String excludePattern,
         Boolean onlyIfMaster,
-        Boolean keepQueryLiterals) {
+        Boolean keepQueryLiterals,
+        Boolean keepCommandSettings) {
 
     /** Rejected here, not later, so that the parser reports the line of the offending item. */
     public SourceEntry {
@@ -53,7 +54,7 @@ public record SourceEntry(
         return new SourceEntry(source.name(), source.connStr(), source.kind().label(), source.group(), source.enabled(),
                 source.preset(), source.metrics(), source.standbyPreset(), source.standbyMetrics(), source.tags(),
                 source.includePattern(), source.excludePattern(), source.onlyIfPrimary(),
-                source.keepQueryLiterals() ? Boolean.TRUE : null);
+                source.keepQueryLiterals() ? Boolean.TRUE : null, source.keepCommandSettings() ? Boolean.TRUE : null);
     }
 
     /**
@@ -66,13 +67,13 @@ public record SourceEntry(
         return new Source(name, connStr, SourceKind.fromLabel(kind), group, isEnabled == null || isEnabled, blankToNull(presetMetrics),
                 customMetrics, blankToNull(presetMetricsStandby), customMetricsStandby, customTags,
                 onlyIfMaster != null && onlyIfMaster, blankToNull(includePattern), blankToNull(excludePattern),
-                keepQueryLiterals != null && keepQueryLiterals);
+                keepQueryLiterals != null && keepQueryLiterals, keepCommandSettings != null && keepCommandSettings);
     }
 
     public SourceEntry withKind(String newKind) {
         return new SourceEntry(name, connStr, newKind, group, isEnabled, presetMetrics, customMetrics,
                 presetMetricsStandby, customMetricsStandby, customTags, includePattern, excludePattern, onlyIfMaster,
-                keepQueryLiterals);
+                keepQueryLiterals, keepCommandSettings);
     }
 
     static String blankToNull(String text) {

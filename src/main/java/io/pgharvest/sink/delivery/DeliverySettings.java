@@ -1,10 +1,12 @@
 package io.pgharvest.sink.delivery;
 
-import io.pgharvest.sink.SinkProperties;
 import io.pgharvest.support.Backoff;
 import java.time.Duration;
 
-/** How one sink's queue batches, spills and retries; see {@link SinkProperties} for meanings. */
+/**
+ * How one sink's queue batches, spills and retries, from the options every {@code pgharvest.sinks}
+ * entry has (docs/sinks.md gives their meanings); {@code diskBound} in bytes.
+ */
 public record DeliverySettings(
         int batchSize,
         Duration batchDelay,
@@ -13,11 +15,6 @@ public record DeliverySettings(
         Duration retryInitial,
         Duration retryMax,
         Duration flushTimeout) {
-
-    public static DeliverySettings of(SinkProperties p) {
-        return new DeliverySettings(p.batchSize(), p.batchDelay(), p.memoryQueue(), p.diskBound().toBytes(),
-                p.retryInitial(), p.retryMax(), p.flushTimeout());
-    }
 
     /** How long to wait after failed writes: doubles from retryInitial up to retryMax. */
     Backoff retryBackoff() {

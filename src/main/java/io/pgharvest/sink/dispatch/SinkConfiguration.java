@@ -2,35 +2,40 @@ package io.pgharvest.sink.dispatch;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.pgharvest.config.DataDirectory;
+import io.pgharvest.model.FleetInstance;
 import io.pgharvest.sink.MetricCatalog;
-import io.pgharvest.sink.Sink;
-import io.pgharvest.sink.SinkFactory;
-import io.pgharvest.sink.SinkProperties;
-import io.pgharvest.sink.SinksProperties;
-import io.pgharvest.sink.SinkType;
+import io.pgharvest.sink.SinkRegistry;
 import io.pgharvest.store.ConfigStore;
 import java.time.Clock;
 import java.util.ArrayList;
-import java.util.EnumMap;
 import java.util.List;
-import java.util.Map;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.ObjectProvider;
-import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.health.contributor.CompositeHealthContributor;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.core.env.Environment;
 
 /**
  * Builds the sinks of {@code pgharvest.sinks} (or the embedded default: JSON lines under the data
- * directory plus a Prometheus endpoint) and the {@link io.pgharvest.model.MeasurementPublisher} reapers use.
+ * directory plus a Prometheus endpoint) with the kinds of {@link SinkRegistry}, and the
+ * {@link io.pgharvest.model.MeasurementPublisher} reapers use.
  */
 @Configuration(proxyBeanMethods = false)
-@EnableConfigurationProperties(SinksProperties.class)
 public class SinkConfiguration {
 
+    /** What runs when {@code pgharvest.sinks} is empty, so a fresh start shows something. */
+    static final List<String> DEFAULT_TYPES = List.of("jsonfile", "prometheus");
+
     private static final Logger log = LoggerFactory.getLogger(SinkConfiguration.class);
+
+    /** Every kind of sink registered on the class path; closed after the sinks. */
+    @Bean
+    SinkRegistry sinkRegistry() {
+        return SinkRegistry.load();
+    }
 
     /** Metric definitions from the config store when there is one; every column a gauge otherwise. */
     @Bean
@@ -40,40 +45,39 @@ public class SinkConfiguration {
 
     /** The {@link io.pgharvest.model.MeasurementPublisher}: started early, stopped after the reapers. */
     @Bean
-    SinkDispatcher sinkDispatcher(SinksProperties properties, MetricCatalog catalog, List<SinkFactory> factories,
-            ObjectProvider<MeterRegistry> meters, ObjectProvider<Clock> clock) {
-        Clock time = clock.getIfAvailable(Clock::systemUTC);
-        var byType = new EnumMap<SinkType, SinkFactory>(SinkType.class);
-        factories.forEach(factory -> byType.put(factory.type(), factory));
-        List<SinkProperties> settings = properties.effectiveSinks();
-        if (properties.sinks().isEmpty()) {
-            log.info("No pgharvest.sinks configured: writing JSON lines to {} and serving Prometheus metrics on "
-                    + "port {}", settings.getFirst().path(), SinkProperties.DEFAULT_PROMETHEUS_PORT);
+    SinkDispatcher sinkDispatcher(Environment environment, SinkRegistry registry, DataDirectory dataDir,
+            MetricCatalog catalog, ObjectProvider<MeterRegistry> meters, ObjectProvider<Clock> clock,
+            ObjectProvider<FleetInstance> fleetInstance) {
+        var entries = new SinkEntries(registry);
+        List<BoundSink> configured = entries.bind(environment);
+        boolean implicit = configured.isEmpty();
+        List<BoundSink> bound = implicit ? entries.defaults(DEFAULT_TYPES) : configured;
+        if (implicit) {
+            log.info("No pgharvest.sinks configured: running the default sinks {}", DEFAULT_TYPES);
         }
-        var sinks = new ArrayList<Sink>();
-        var used = new ArrayList<SinkProperties>();
+        MeterRegistry registryOfMeters = meters.getIfAvailable(SimpleMeterRegistry::new);
+        FleetInstance instance = fleetInstance.getIfAvailable();
+        var host = new BoundSink.Host(catalog, clock.getIfAvailable(Clock::systemUTC), dataDir.path(),
+                environment.getProperty("server.port", Integer.class, 8080), instance == null ? null : instance.id(),
+                registryOfMeters);
+        var started = new ArrayList<ConfiguredSink>();
         try {
-            for (int i = 0; i < settings.size(); i++) {
-                SinkProperties sink = settings.get(i);
-                if (properties.sinks().isEmpty()) {
+            for (BoundSink entry : bound) {
+                try {
+                    started.add(new ConfiguredSink(entry.plugin().kind().type(), entry.destination(dataDir.path()),
+                            entry.create(host), entry.common().delivery()));
+                } catch (IllegalStateException e) {
+                    if (!implicit) {
+                        throw e;
+                    }
                     // The implicit default must not stop pgharvest when, say, a postgres_exporter
                     // already holds port 9187: it runs without that endpoint instead.
-                    try {
-                        sinks.add(create(byType, "pgharvest.sinks (default " + sink.name() + " sink)", sink, catalog,
-                                time));
-                        used.add(sink);
-                    } catch (IllegalStateException e) {
-                        log.warn("Default {} sink not started: {}", sink.name(), e.getMessage());
-                    }
-                } else {
-                    sinks.add(create(byType, "pgharvest.sinks[" + i + "]", sink, catalog, time));
-                    used.add(sink);
+                    log.warn("Default {} sink not started: {}", entry.name(), e.getMessage());
                 }
             }
-            return SinkDispatcher.open(sinks, used, properties.dataDir().resolve("spill"),
-                    meters.getIfAvailable(SimpleMeterRegistry::new), time);
+            return SinkDispatcher.open(started, dataDir.path().resolve("spill"), registryOfMeters, host.clock());
         } catch (RuntimeException e) {
-            sinks.forEach(SinkConfiguration::closeQuietly);
+            started.forEach(SinkConfiguration::closeQuietly);
             throw e;
         }
     }
@@ -84,20 +88,11 @@ public class SinkConfiguration {
         return SinksHealthContributor.of(dispatcher);
     }
 
-    private static Sink create(Map<SinkType, SinkFactory> factories, String property, SinkProperties settings,
-            MetricCatalog catalog, Clock clock) {
-        SinkFactory factory = factories.get(settings.type());
-        if (factory == null) {
-            throw new IllegalStateException(property + ".type: no sink implementation for " + settings.type());
-        }
-        return factory.create(property, settings, catalog, clock);
-    }
-
-    private static void closeQuietly(Sink sink) {
+    private static void closeQuietly(ConfiguredSink configured) {
         try {
-            sink.close();
+            configured.sink().close();
         } catch (Exception e) {
-            log.debug("Closing sink {} after a failed start-up failed", sink.name(), e);
+            log.debug("Closing sink {} after a failed start-up failed", configured.sink().name(), e);
         }
     }
 }

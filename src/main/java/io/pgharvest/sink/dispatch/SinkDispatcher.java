@@ -3,10 +3,8 @@ package io.pgharvest.sink.dispatch;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.pgharvest.model.Measurement;
 import io.pgharvest.model.MeasurementPublisher;
-import io.pgharvest.sink.delivery.DeliverySettings;
 import io.pgharvest.sink.delivery.SinkChannel;
 import io.pgharvest.sink.Sink;
-import io.pgharvest.sink.SinkProperties;
 import io.pgharvest.sink.SinkStatus;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -42,18 +40,13 @@ public final class SinkDispatcher implements MeasurementPublisher, SmartLifecycl
      * Opens one queue per sink, each spilling under {@code spillRoot/<sink name>}; what earlier
      * runs spilled there is delivered first once started.
      */
-    public static SinkDispatcher open(List<Sink> sinks, List<SinkProperties> settings, Path spillRoot,
-            MeterRegistry meters, Clock clock) {
-        if (sinks.size() != settings.size()) {
-            throw new IllegalArgumentException("one settings entry per sink is needed");
-        }
+    public static SinkDispatcher open(List<ConfiguredSink> sinks, Path spillRoot, MeterRegistry meters, Clock clock) {
         var channels = new ArrayList<SinkChannel>();
         try {
-            for (int i = 0; i < sinks.size(); i++) {
-                Sink sink = sinks.get(i);
-                SinkProperties p = settings.get(i);
-                channels.add(new SinkChannel(sink, p.type() == null ? sink.name() : p.type().key(), p.destination(),
-                        DeliverySettings.of(p), spillRoot.resolve(sink.name()), meters, clock));
+            for (ConfiguredSink configured : sinks) {
+                Sink sink = configured.sink();
+                channels.add(new SinkChannel(sink, configured.type(), configured.destination(), configured.delivery(),
+                        spillRoot.resolve(sink.name()), meters, clock));
             }
         } catch (IOException e) {
             throw new UncheckedIOException("cannot open the spill log under " + spillRoot, e);

@@ -3,7 +3,6 @@ package io.pgharvest.sink.jsonfile;
 import io.pgharvest.model.Measurement;
 import io.pgharvest.sink.JsonValues;
 import io.pgharvest.sink.Sink;
-import io.pgharvest.sink.SinkProperties;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -52,11 +51,10 @@ public final class JsonLinesSink implements Sink {
         this.keptFiles = keptFiles;
     }
 
-    /** A sink writing {@code settings.path()}; the file and its directory are created on first write. */
-    public static JsonLinesSink create(SinkProperties settings) {
-        Path file = Path.of(settings.path()).toAbsolutePath().normalize();
-        log.info("JSON lines sink {} writes {}", settings.name(), file);
-        return new JsonLinesSink(settings.name(), file, settings.rotationSize().toBytes(), settings.keptFiles());
+    /** A sink writing {@code file}; the file and its directory are created on first write. */
+    public static JsonLinesSink create(String name, Path file, JsonFileSinkProperties settings) {
+        log.info("JSON lines sink {} writes {}", name, file);
+        return new JsonLinesSink(name, file, settings.rotationSize().toBytes(), settings.keptFiles());
     }
 
     @Override

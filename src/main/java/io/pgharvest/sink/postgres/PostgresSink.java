@@ -6,7 +6,6 @@ import io.pgharvest.model.connection.ConnectionString;
 import io.pgharvest.model.Measurement;
 import io.pgharvest.sink.MetricCatalog;
 import io.pgharvest.sink.Sink;
-import io.pgharvest.sink.SinkProperties;
 import io.pgharvest.sink.SinkRejectedException;
 import io.pgharvest.support.SmallPools;
 import java.io.ByteArrayOutputStream;
@@ -76,7 +75,7 @@ public final class PostgresSink implements Sink {
     private volatile boolean schemaReady;
 
     private PostgresSink(String name, String maskedUrl, HikariDataSource dataSource, DataSource migrationSource,
-            SinkProperties settings, MetricCatalog catalog, Clock clock) {
+            PostgresSinkProperties settings, MetricCatalog catalog, Clock clock) {
         this.name = name;
         this.maskedUrl = maskedUrl;
         this.dataSource = dataSource;
@@ -96,28 +95,28 @@ public final class PostgresSink implements Sink {
      *
      * @throws IllegalArgumentException naming {@code property + ".url"} when the URL is unusable
      */
-    public static PostgresSink create(String property, SinkProperties settings, SinkPoolThreads threads,
-            Clock clock) {
-        return create(property, settings, threads, MetricCatalog.empty(), clock);
+    public static PostgresSink create(String property, String name, PostgresSinkProperties settings,
+            SinkPoolThreads threads, Clock clock) {
+        return create(property, name, settings, threads, MetricCatalog.empty(), clock);
     }
 
     /**
-     * As {@link #create(String, SinkProperties, SinkPoolThreads, Clock)}; the tables of the metrics
+     * As {@link #create(String, String, PostgresSinkProperties, SinkPoolThreads, Clock)}; the tables of the metrics
      * {@code catalog} says the sources select are created before their first row.
      */
-    public static PostgresSink create(String property, SinkProperties settings, SinkPoolThreads threads,
-            MetricCatalog catalog, Clock clock) {
+    public static PostgresSink create(String property, String name, PostgresSinkProperties settings,
+            SinkPoolThreads threads, MetricCatalog catalog, Clock clock) {
         var target = Target.of(property, settings);
-        var config = SmallPools.config("sink-" + settings.name(), target.jdbcUrl(), target.properties(),
+        var config = SmallPools.config("sink-" + name, target.jdbcUrl(), target.properties(),
                 POOL_SIZE, "SET lock_timeout = '30s'");
         config.setScheduledExecutor(threads.housekeeping());
         config.setThreadFactory(threads.connectionThreads());
         var migrationSource = new DriverDataSource(target.jdbcUrl(), null, target.properties(), null, null);
-        var sink = new PostgresSink(settings.name(), target.masked(), new HikariDataSource(config), migrationSource,
+        var sink = new PostgresSink(name, target.masked(), new HikariDataSource(config), migrationSource,
                 settings, catalog, clock);
         sink.maintenance.start();
         sink.selectedTables.start();
-        log.info("PostgreSQL sink {} writes to {}", settings.name(), target.masked());
+        log.info("PostgreSQL sink {} writes to {}", name, target.masked());
         return sink;
     }
 
@@ -404,7 +403,7 @@ public final class PostgresSink implements Sink {
     /** Where the sink connects: the JDBC form of the configured URL, with credentials kept apart. */
     record Target(String jdbcUrl, Properties properties, String masked) {
 
-        static Target of(String property, SinkProperties settings) {
+        static Target of(String property, PostgresSinkProperties settings) {
             String url = settings.url().strip();
             Properties properties = new Properties();
             String jdbcUrl;

@@ -3,7 +3,6 @@ package io.pgharvest.sink.prometheus;
 import io.pgharvest.model.Measurement;
 import io.pgharvest.sink.MetricCatalog;
 import io.pgharvest.sink.Sink;
-import io.pgharvest.sink.SinkProperties;
 import java.time.Clock;
 import java.util.List;
 import org.slf4j.Logger;
@@ -33,23 +32,23 @@ public final class PrometheusSink implements Sink {
      *
      * @throws IllegalStateException naming {@code property + ".port"} when the port is taken
      */
-    public static PrometheusSink create(String property, SinkProperties settings, MetricCatalog catalog,
-            Clock clock) {
-        return create(property, settings, catalog, clock, null);
+    public static PrometheusSink create(String property, String name, PrometheusSinkProperties settings,
+            MetricCatalog catalog, Clock clock) {
+        return create(property, name, settings, catalog, clock, null);
     }
 
     /**
-     * As {@link #create(String, SinkProperties, MetricCatalog, Clock)}, for one instance of a fleet:
+     * As {@link #create(String, String, PrometheusSinkProperties, MetricCatalog, Clock)}, for one instance of a fleet:
      * every series carries {@value SeriesStore#INSTANCE_LABEL}={@code instanceId} (null: none).
      */
-    public static PrometheusSink create(String property, SinkProperties settings, MetricCatalog catalog,
-            Clock clock, String instanceId) {
+    public static PrometheusSink create(String property, String name, PrometheusSinkProperties settings,
+            MetricCatalog catalog, Clock clock, String instanceId) {
         var series = new SeriesStore(catalog, settings.staleness(), clock, instanceId);
-        var endpoint = new ScrapeEndpoint(property, settings.address(), settings.effectivePort(),
-                settings.effectivePrometheusPath(), series::snapshot);
-        log.info("Prometheus sink {} serves http://{}:{}{}", settings.name(), endpoint.address(), endpoint.port(),
-                settings.effectivePrometheusPath());
-        return new PrometheusSink(settings.name(), series, endpoint);
+        var endpoint = new ScrapeEndpoint(property, settings.address(), settings.port(),
+                settings.path(), series::snapshot);
+        log.info("Prometheus sink {} serves http://{}:{}{}", name, endpoint.address(), endpoint.port(),
+                settings.path());
+        return new PrometheusSink(name, series, endpoint);
     }
 
     @Override

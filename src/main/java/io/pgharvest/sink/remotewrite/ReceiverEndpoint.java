@@ -1,6 +1,5 @@
 package io.pgharvest.sink.remotewrite;
 
-import io.pgharvest.sink.SinkProperties;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.URI;
@@ -31,9 +30,6 @@ import javax.net.ssl.TrustManagerFactory;
 record ReceiverEndpoint(URI url, String authorization, Map<String, String> headers, SSLContext tls,
         Duration connectTimeout, Duration requestTimeout) {
 
-    static final Duration DEFAULT_CONNECT_TIMEOUT = Duration.ofSeconds(5);
-    static final Duration DEFAULT_REQUEST_TIMEOUT = Duration.ofSeconds(30);
-
     ReceiverEndpoint {
         headers = Map.copyOf(headers);
     }
@@ -42,7 +38,7 @@ record ReceiverEndpoint(URI url, String authorization, Map<String, String> heade
      * @param property the entry's configuration path, for errors
      * @throws IllegalStateException naming the property when the CA file cannot be used
      */
-    static ReceiverEndpoint of(String property, SinkProperties settings) {
+    static ReceiverEndpoint of(String property, RemoteWriteSinkProperties settings) {
         String authorization = null;
         if (settings.bearerToken() != null) {
             authorization = "Bearer " + settings.bearerToken();
@@ -53,8 +49,7 @@ record ReceiverEndpoint(URI url, String authorization, Map<String, String> heade
         return new ReceiverEndpoint(URI.create(settings.url().strip()), authorization,
                 new TreeMap<>(settings.headers()),
                 settings.tlsCaFile() == null ? null : trusting(property + ".tls-ca-file", settings.tlsCaFile()),
-                settings.connectTimeout() == null ? DEFAULT_CONNECT_TIMEOUT : settings.connectTimeout(),
-                settings.requestTimeout() == null ? DEFAULT_REQUEST_TIMEOUT : settings.requestTimeout());
+                settings.connectTimeout(), settings.requestTimeout());
     }
 
     /** The URL without query (which may carry a token), for logs. */

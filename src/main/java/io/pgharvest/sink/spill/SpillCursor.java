@@ -1,6 +1,11 @@
 package io.pgharvest.sink.spill;
 
+import io.pgharvest.support.AtomicFiles;
 import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.StandardOpenOption;
 import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -40,7 +45,15 @@ record SpillCursor(long segmentId, long offset, long delivered) {
             return;
         }
         Path temp = dir.resolve("cursor.tmp");
-        Files.writeString(temp, segment.id + " " + segment.readOffset + " " + segment.delivered + "\n");
+        byte[] line = (segment.id + " " + segment.readOffset + " " + segment.delivered + "\n")
+                .getBytes(StandardCharsets.US_ASCII);
+        try (FileChannel channel = AtomicFiles.openOwnerOnly(temp, StandardOpenOption.CREATE,
+                StandardOpenOption.TRUNCATE_EXISTING)) {
+            ByteBuffer buffer = ByteBuffer.wrap(line);
+            while (buffer.hasRemaining()) {
+                channel.write(buffer);
+            }
+        }
         try {
             Files.move(temp, cursor, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
         } catch (AtomicMoveNotSupportedException e) {

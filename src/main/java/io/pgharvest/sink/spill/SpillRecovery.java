@@ -1,5 +1,6 @@
 package io.pgharvest.sink.spill;
 
+import io.pgharvest.support.AtomicFiles;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -41,6 +42,7 @@ final class SpillRecovery {
                 log.warn("Ignoring unexpected file {} in spill directory {}", name, dir);
                 continue;
             }
+            AtomicFiles.restrictToOwner(file); // a segment an older version created 0644
             SpillSegment segment = SpillSegment.scan(id, file);
             if (segment == null) {
                 continue;

@@ -1,6 +1,7 @@
 package io.pgharvest.sink.spill;
 
 import io.pgharvest.model.Measurement;
+import io.pgharvest.support.AtomicFiles;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -57,7 +58,13 @@ final class SpillSegment {
     /** Creates the file {@code <id>.spill} in {@code dir}, holding only the magic. */
     static SpillSegment create(Path dir, long id) throws IOException {
         var segment = new SpillSegment(id, dir.resolve(String.format("%019d%s", id, SUFFIX)), true);
-        Files.write(segment.path, SpillFrames.MAGIC, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
+        // Owner-only like every file of the data directory: a segment holds collected rows.
+        try (FileChannel channel = AtomicFiles.openOwnerOnly(segment.path, StandardOpenOption.CREATE_NEW)) {
+            ByteBuffer magic = ByteBuffer.wrap(SpillFrames.MAGIC);
+            while (magic.hasRemaining()) {
+                channel.write(magic);
+            }
+        }
         segment.bytes = SpillFrames.MAGIC.length;
         segment.end = SpillFrames.MAGIC.length;
         segment.readOffset = SpillFrames.MAGIC.length;

@@ -3,6 +3,7 @@ package io.pgharvest.store.postgres;
 import io.pgharvest.model.connection.ConnectionString;
 import io.pgharvest.store.StoreUnavailableException;
 import io.pgharvest.support.Backoff;
+import io.pgharvest.support.wire.OwnSessions;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
@@ -89,7 +90,7 @@ final class PostgresStoreWatcher {
     }
 
     private Connection connect() throws SQLException {
-        Properties properties = url.jdbcProperties();
+        Properties properties = OwnSessions.bounded(url.jdbcProperties()); // notices bounded, as the store's pool
         properties.setProperty("currentSchema", PostgresConfigStore.SCHEMA);
         properties.setProperty("ApplicationName", "pgharvest config watcher");
         properties.setProperty("tcpKeepAlive", "true");

@@ -7,6 +7,7 @@ import io.pgharvest.nativemetric.PlanningLogin;
 import io.pgharvest.kind.MetricQuery;
 import io.pgharvest.kind.SessionSettings;
 import io.pgharvest.model.connection.ConnectionString;
+import io.pgharvest.support.wire.ResultBytesBound;
 import io.pgharvest.testsupport.TestPostgres;
 import java.lang.management.ManagementFactory;
 import java.sql.SQLException;

@@ -4,6 +4,7 @@ import io.pgharvest.kind.SessionSettings;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.pgharvest.model.connection.ConnectionString;
+import io.pgharvest.support.wire.SessionSockets;
 import io.pgharvest.testsupport.TestPostgres;
 import java.sql.Connection;
 import java.sql.ResultSet;

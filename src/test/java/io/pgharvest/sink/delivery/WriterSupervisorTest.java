@@ -2,7 +2,6 @@ package io.pgharvest.sink.delivery;
 
 import io.pgharvest.sink.RecordingSink;
 import io.pgharvest.sink.SinkStatus;
-import io.pgharvest.sink.SinkType;
 import io.pgharvest.sink.TestSettings;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -40,7 +39,7 @@ class WriterSupervisorTest {
         };
         var meters = new SimpleMeterRegistry();
         var channel = new SinkChannel(sink, "jsonfile", "recording",
-                DeliverySettings.of(TestSettings.delivery(SinkType.JSONFILE, 10, 1000, DataSize.ofMegabytes(1))),
+                TestSettings.delivery(10, 1000, DataSize.ofMegabytes(1)),
                 dataDir.resolve("spill"), meters, Clock.systemUTC());
         channel.start();
         try {

@@ -1,9 +1,10 @@
 package io.pgharvest.sink.dispatch;
 
-import io.pgharvest.sink.SinkProperties;
+import io.pgharvest.config.DataDirectory;
+import io.pgharvest.config.HarvestProperties;
 import io.pgharvest.sink.SinkStatus;
-import io.pgharvest.sink.SinkType;
-import io.pgharvest.sink.SinksProperties;
+import io.pgharvest.sink.jsonfile.JsonFileSinkProperties;
+import io.pgharvest.sink.prometheus.PrometheusSinkProperties;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -40,8 +41,6 @@ import org.springframework.boot.health.autoconfigure.contributor.HealthContribut
 import org.springframework.boot.health.autoconfigure.registry.HealthContributorRegistryAutoConfiguration;
 import org.springframework.boot.health.contributor.Status;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
-import org.springframework.context.annotation.ComponentScan;
-import org.springframework.context.annotation.Configuration;
 
 @Tag("fast")
 class SinkConfigurationTest {
@@ -49,21 +48,13 @@ class SinkConfigurationTest {
     @TempDir
     Path dataDir;
 
-    /** The sink package with its sub-packages' factories, as component scanning finds them in the application. */
-    @Configuration(proxyBeanMethods = false)
-    @ComponentScan(basePackages = "io.pgharvest.sink")
-    static class SinkComponents {
-    }
-
-    private final ApplicationContextRunner runner = new ApplicationContextRunner()
-            .withUserConfiguration(SinkComponents.class)
-            .withBean(MeterRegistry.class, SimpleMeterRegistry::new);
+    private final ApplicationContextRunner runner = SinkContexts.runner();
 
     @Test
     void withNoSinksConfiguredMeasurementsGoToJsonLinesUnderTheDataDirAndToPrometheus() throws Exception {
         // The default sink set binds the default port; a test that cannot get it fails, it never skips.
         await("the default Prometheus port 9187 is free on this machine").atMost(Duration.ofSeconds(20))
-                .until(() -> portIsFree(SinkProperties.DEFAULT_PROMETHEUS_PORT));
+                .until(() -> portIsFree(PrometheusSinkProperties.DEFAULT_PORT));
         runner.withPropertyValues("pgharvest.data-dir=" + dataDir).run(context -> {
             assertThat(context).hasNotFailed();
             SinkDispatcher dispatcher = context.getBean(SinkDispatcher.class);
@@ -76,7 +67,7 @@ class SinkConfigurationTest {
             Path file = dataDir.resolve("measurements.jsonl");
             await().atMost(Duration.ofSeconds(10)).until(() -> Files.exists(file) && Files.size(file) > 0);
             assertThat(Files.readString(file)).contains("\"source\":\"demo\"", "\"instance_up\":1");
-            await().atMost(Duration.ofSeconds(10)).until(() -> scrape(SinkProperties.DEFAULT_PROMETHEUS_PORT)
+            await().atMost(Duration.ofSeconds(10)).until(() -> scrape(PrometheusSinkProperties.DEFAULT_PORT)
                     .contains("pgharvest_instance_up{source=\"demo\"} 1.0"));
         });
     }
@@ -86,12 +77,17 @@ class SinkConfigurationTest {
         runner.withPropertyValues("pgharvest.data-dir=" + dataDir, "pgharvest.sinks[0].type=jsonfile",
                 "pgharvest.sinks[0].path=/tmp/x.jsonl", "pgharvest.sinks[1].type=prometheus",
                 "pgharvest.sinks[1].port=0").run(context -> {
-                    List<SinkProperties> sinks = context.getBean(SinksProperties.class).sinks();
-                    assertThat(sinks.get(0)).isEqualTo(
-                            SinkProperties.defaults(SinkType.JSONFILE, "/tmp/x.jsonl").withName("jsonfile"));
-                    assertThat(sinks.get(1)).isEqualTo(
-                            SinkProperties.defaults(SinkType.PROMETHEUS, null).withName("prometheus").withPort(0));
-                    assertThat(context.getBean(SinksProperties.class).dataDir()).isEqualTo(dataDir);
+                    List<BoundSink> sinks = new SinkEntries(context.getBean(io.pgharvest.sink.SinkRegistry.class))
+                            .bind(context.getEnvironment());
+                    assertThat(sinks).extracting(BoundSink::name).containsExactly("jsonfile", "prometheus");
+                    assertThat(sinks.get(0).common()).isEqualTo(SinkEntryProperties.defaults("jsonfile"));
+                    assertThat(sinks.get(0).settings())
+                            .isEqualTo(JsonFileSinkProperties.writing(java.nio.file.Path.of("/tmp/x.jsonl")));
+                    assertThat(sinks.get(1).common()).isEqualTo(SinkEntryProperties.defaults("prometheus"));
+                    assertThat(sinks.get(1).settings()).isEqualTo(PrometheusSinkProperties.onPort(0));
+                    assertThat(context.getBean(DataDirectory.class).path()).isEqualTo(dataDir);
+                    // The data directory is bound once: no other properties class holds it.
+                    assertThat(context.getBeansOfType(HarvestProperties.class)).hasSize(1);
                 });
     }
 
@@ -99,7 +95,7 @@ class SinkConfigurationTest {
     void theDefaultPrometheusEndpointStepsAsideWhenItsPortIsTaken() throws Exception {
         try (var taken = new ServerSocket()) {
             try {
-                taken.bind(new InetSocketAddress(SinkProperties.DEFAULT_PROMETHEUS_PORT));
+                taken.bind(new InetSocketAddress(PrometheusSinkProperties.DEFAULT_PORT));
             } catch (IOException e) {
                 // Taken by someone else already: the situation under test.
             }
@@ -170,7 +166,7 @@ class SinkConfigurationTest {
                         EndpointAutoConfiguration.class, HealthContributorRegistryAutoConfiguration.class,
                         HealthContributorAutoConfiguration.class, HealthEndpointAutoConfiguration.class,
                         AvailabilityProbesAutoConfiguration.class))
-                .withUserConfiguration(SinkComponents.class)
+                .withUserConfiguration(SinkContexts.SinkComponents.class)
                 .withBean(MeterRegistry.class, SimpleMeterRegistry::new)
                 .withPropertyValues("management.endpoint.health.probes.enabled=true",
                         "pgharvest.data-dir=" + dataDir,
@@ -203,11 +199,7 @@ class SinkConfigurationTest {
     }
 
     private static String messages(Throwable failure) {
-        var text = new StringBuilder();
-        for (Throwable t = failure; t != null; t = t.getCause()) {
-            text.append(t.getMessage()).append('\n');
-        }
-        return text.toString();
+        return SinkContexts.messages(failure);
     }
 
     private static boolean portIsFree(int port) {

@@ -1,11 +1,10 @@
 package io.pgharvest.sink.dispatch;
 
+import io.pgharvest.sink.delivery.DeliverySettings;
 import io.pgharvest.sink.RecordingSink;
 import io.pgharvest.sink.Sink;
-import io.pgharvest.sink.SinkProperties;
 import io.pgharvest.sink.SinkRejectedException;
 import io.pgharvest.sink.SinkStatus;
-import io.pgharvest.sink.SinkType;
 import io.pgharvest.sink.TestSettings;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -63,7 +62,7 @@ class SinkDispatcherTest {
     @Test
     void measurementsAfterAQuietSpellAreWrittenAtOnceAndAStreamIsStillGroupedByTheBatchDelay() {
         var sink = new RecordingSink("pg");
-        dispatcher = start(List.of(sink), TestSettings.delivery(SinkType.POSTGRES, 1000, 10_000,
+        dispatcher = start(List.of(sink), TestSettings.delivery(1000, 10_000,
                 DataSize.ofMegabytes(1), Duration.ofSeconds(6)));
 
         dispatcher.publish(List.of(RecordingSink.measurement(1)));
@@ -228,10 +227,7 @@ class SinkDispatcherTest {
     @Test
     void stoppingFlushesQueuedMeasurementsToAHealthySink() {
         var sink = new RecordingSink("file");
-        var slowBatches = new SinkProperties(SinkType.JSONFILE, null, null, null, null, null, null, 1000,
-                Duration.ofHours(1), 10_000, DataSize.ofMegabytes(1), Duration.ofMillis(20), Duration.ofMillis(100),
-                Duration.ofSeconds(5), Duration.ofDays(14), Duration.ofDays(1), 2, Duration.ofHours(1),
-                Duration.ofMinutes(10), DataSize.ofMegabytes(64), 5);
+        var slowBatches = TestSettings.delivery(1000, 10_000, DataSize.ofMegabytes(1), Duration.ofHours(1));
         dispatcher = start(List.of(sink), slowBatches);
         publishEach(1, 10);
 
@@ -242,15 +238,15 @@ class SinkDispatcherTest {
         assertThat(dataDir.resolve("spill/file/cursor")).doesNotExist();
     }
 
-    private SinkDispatcher start(List<Sink> sinks, SinkProperties settings) {
-        var d = SinkDispatcher.open(sinks, sinks.stream().map(s -> settings).toList(), dataDir.resolve("spill"),
-                meters, Clock.systemUTC());
+    private SinkDispatcher start(List<Sink> sinks, DeliverySettings settings) {
+        var d = SinkDispatcher.open(sinks.stream().map(s -> new ConfiguredSink("postgres", null, s, settings)).toList(),
+                dataDir.resolve("spill"), meters, Clock.systemUTC());
         d.start();
         return d;
     }
 
-    private static SinkProperties settings(int batchSize, int memoryQueue, DataSize diskBound) {
-        return TestSettings.delivery(SinkType.POSTGRES, batchSize, memoryQueue, diskBound);
+    private static DeliverySettings settings(int batchSize, int memoryQueue, DataSize diskBound) {
+        return TestSettings.delivery(batchSize, memoryQueue, diskBound);
     }
 
     private SinkStatus status() {

@@ -1,12 +1,12 @@
 package io.pgharvest.sink.dispatch;
 
+import io.pgharvest.sink.postgres.PostgresSinkProperties;
+import io.pgharvest.sink.delivery.DeliverySettings;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.pgharvest.model.Measurement;
 import io.pgharvest.sink.postgres.PostgresSink;
 import io.pgharvest.sink.postgres.SinkPoolThreads;
 import io.pgharvest.sink.Sink;
-import io.pgharvest.sink.SinkProperties;
-import io.pgharvest.sink.SinkType;
 import java.io.FileDescriptor;
 import java.io.FileOutputStream;
 import java.io.PrintStream;
@@ -33,14 +33,14 @@ public final class SpillCrashChild {
         Path spillRoot = Path.of(args[0]);
         int closedPort = Integer.parseInt(args[1]);
         // The memory bound is far above what the run publishes: only the outage rule moves data to disk.
-        var settings = new SinkProperties(SinkType.POSTGRES, "pg", "postgresql://nobody@127.0.0.1:" + closedPort
-                + "/storage", null, null, null, null, 100, Duration.ofSeconds(1), 100_000, DataSize.ofMegabytes(64),
-                Duration.ofSeconds(1), Duration.ofSeconds(30), Duration.ofSeconds(5), null, null, null, null, null,
-                null, null);
+        var delivery = new DeliverySettings(100, Duration.ofSeconds(1), 100_000, DataSize.ofMegabytes(64).toBytes(),
+                Duration.ofSeconds(1), Duration.ofSeconds(30), Duration.ofSeconds(5));
         var threads = new SinkPoolThreads();
-        Sink sink = PostgresSink.create("pgharvest.sinks[0]", settings, threads, Clock.systemUTC());
-        var dispatcher = SinkDispatcher.open(List.of(sink), List.of(settings), spillRoot, new SimpleMeterRegistry(),
+        Sink sink = PostgresSink.create("pgharvest.sinks[0]", "pg",
+                PostgresSinkProperties.of("postgresql://nobody@127.0.0.1:" + closedPort + "/storage"), threads,
                 Clock.systemUTC());
+        var dispatcher = SinkDispatcher.open(List.of(new ConfiguredSink("postgres", null, sink, delivery)), spillRoot,
+                new SimpleMeterRegistry(), Clock.systemUTC());
         dispatcher.start();
         var out = new PrintStream(new FileOutputStream(FileDescriptor.out), false, StandardCharsets.UTF_8);
         for (long seq = 1; ; seq++) {

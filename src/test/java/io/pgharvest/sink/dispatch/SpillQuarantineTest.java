@@ -1,9 +1,7 @@
 package io.pgharvest.sink.dispatch;
 
 import io.pgharvest.sink.RecordingSink;
-import io.pgharvest.sink.Sink;
 import io.pgharvest.sink.SinkStatus;
-import io.pgharvest.sink.SinkType;
 import io.pgharvest.sink.TestSettings;
 import io.pgharvest.sink.spill.SpillCodec;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -49,8 +47,8 @@ class SpillQuarantineTest {
 
         var sink = new RecordingSink("pg");
         var meters = new SimpleMeterRegistry();
-        var dispatcher = SinkDispatcher.open(List.<Sink>of(sink),
-                List.of(TestSettings.delivery(SinkType.POSTGRES, 10, 1000, DataSize.ofMegabytes(1))),
+        var dispatcher = SinkDispatcher.open(
+                List.of(new ConfiguredSink("postgres", null, sink, TestSettings.delivery(10, 1000, DataSize.ofMegabytes(1)))),
                 dataDir.resolve("spill"), meters, Clock.systemUTC());
         dispatcher.start();
         try {

@@ -3,11 +3,8 @@ package io.pgharvest.sink.jsonfile;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.pgharvest.model.Measurement;
-import io.pgharvest.sink.SinkProperties;
-import io.pgharvest.sink.SinkType;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -30,7 +27,7 @@ class JsonLinesSinkTest {
 
     @Test
     void eachMeasurementIsOneJsonObjectOnItsOwnLine() throws Exception {
-        JsonLinesSink sink = JsonLinesSink.create(settings(dir.resolve("out/measurements.jsonl"), 1024 * 1024, 3));
+        JsonLinesSink sink = create(dir.resolve("out/measurements.jsonl"), 1024 * 1024, 3);
         var values = new LinkedHashMap<String, Object>();
         values.put("xact_commit", 12L);
         values.put("ratio", Double.NaN);
@@ -62,7 +59,7 @@ class JsonLinesSinkTest {
     @Test
     void theFileIsRotatedBySizeAndOnlyTheConfiguredNumberOfOldFilesIsKept() throws Exception {
         Path file = dir.resolve("measurements.jsonl");
-        JsonLinesSink sink = JsonLinesSink.create(settings(file, 1024, 3));
+        JsonLinesSink sink = create(file, 1024, 3);
         for (int seq = 1; seq <= 101; seq++) {
             sink.write(List.of(new Measurement("db1", "seq", Instant.now(),
                     List.of(new Measurement.Row(Map.of("seq", seq, "padding", "x".repeat(200)), null)), Map.of())));
@@ -88,17 +85,15 @@ class JsonLinesSinkTest {
         return mapper.readTree(Files.readAllLines(path).getLast()).get("rows").get(0).get("seq").asLong();
     }
 
-    private static SinkProperties settings(Path file, long rotationBytes, int kept) {
-        return new SinkProperties(SinkType.JSONFILE, "jsonfile", null, null, null, null, file.toString(), 500,
-                Duration.ofSeconds(1), 10_000, DataSize.ofMegabytes(64), Duration.ofSeconds(1), Duration.ofSeconds(30),
-                Duration.ofSeconds(10), Duration.ofDays(14), Duration.ofDays(1), 2, Duration.ofHours(1),
-                Duration.ofMinutes(10), DataSize.ofBytes(rotationBytes), kept);
+    private static JsonLinesSink create(Path file, long rotationBytes, int kept) {
+        return JsonLinesSink.create("jsonfile", file,
+                new JsonFileSinkProperties(file.toString(), DataSize.ofBytes(rotationBytes), kept));
     }
 
     @Test
     void theOperatorsTagsAndARowsTagColumnsAreKeptApartSoNeitherOverridesTheOther() throws Exception {
         Path file = dir.resolve("tags/measurements.jsonl");
-        JsonLinesSink sink = JsonLinesSink.create(settings(file, 1024 * 1024, 3));
+        JsonLinesSink sink = create(file, 1024 * 1024, 3);
         sink.write(List.of(new Measurement("db1", "db_stats", Instant.parse("2024-05-17T10:00:00Z"),
                 List.of(new Measurement.Row(Map.of("numbackends", 3), Map.of("job", "from-the-row"))),
                 Map.of("job", "operator"))));

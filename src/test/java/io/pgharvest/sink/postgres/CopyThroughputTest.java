@@ -3,14 +3,11 @@ package io.pgharvest.sink.postgres;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.pgharvest.model.Measurement;
-import io.pgharvest.sink.SinkProperties;
-import io.pgharvest.sink.SinkType;
 import io.pgharvest.testsupport.TestPostgres;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.Statement;
 import java.time.Clock;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -18,7 +15,6 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
-import org.springframework.util.unit.DataSize;
 
 /**
  * Measures how many measurement rows per second the PostgreSQL sink stores (COPY, one
@@ -38,11 +34,8 @@ class CopyThroughputTest {
         try (TestPostgres pg = TestPostgres.start(Map.of("fsync", "on", "synchronous_commit", "on"));
                 SinkPoolThreads threads = new SinkPoolThreads()) {
             pg.createDatabase("throughput");
-            var settings = new SinkProperties(SinkType.POSTGRES, "throughput", pg.connStr("throughput"), null, null,
-                    null, null, MEASUREMENTS_PER_BATCH, Duration.ofSeconds(1), 10_000, DataSize.ofMegabytes(64),
-                    Duration.ofSeconds(1), Duration.ofSeconds(30), Duration.ofSeconds(10), Duration.ofDays(14),
-                    Duration.ofDays(1), 2, Duration.ofHours(1), Duration.ofMinutes(10), DataSize.ofMegabytes(64), 5);
-            PostgresSink sink = PostgresSink.create("pgharvest.sinks[0]", settings, threads, Clock.systemUTC());
+            PostgresSink sink = PostgresSink.create("pgharvest.sinks[0]", "throughput",
+                    PostgresSinkProperties.of(pg.connStr("throughput")), threads, Clock.systemUTC());
             try {
                 sink.write(batch(0, 0)); // schema migration and table creation stay out of the figure
                 int batches = Math.max(1, ROWS / (ROWS_PER_MEASUREMENT * MEASUREMENTS_PER_BATCH));

@@ -7,8 +7,6 @@ import static org.awaitility.Awaitility.await;
 import io.pgharvest.model.Measurement;
 import io.pgharvest.model.MetricDefinition;
 import io.pgharvest.sink.MetricCatalog;
-import io.pgharvest.sink.SinkProperties;
-import io.pgharvest.sink.SinkType;
 import io.pgharvest.testsupport.TestPostgres;
 import java.sql.Connection;
 import java.sql.ResultSet;
@@ -30,7 +28,6 @@ import java.util.concurrent.locks.ReentrantLock;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.springframework.util.unit.DataSize;
 
 /** What pgwatch's dashboards and operators expect of a storage database, on pgharvest's sink. */
 class PgwatchSinkCompatibilityTest {
@@ -199,17 +196,14 @@ class PgwatchSinkCompatibilityTest {
     }
 
     private PostgresSink open(MetricCatalog catalog) {
-        PostgresSink sink = PostgresSink.create("pgharvest.sinks[0]", settings(PG.connStr(database)), THREADS, catalog,
+        PostgresSink sink = PostgresSink.create("pgharvest.sinks[0]", "pg", settings(PG.connStr(database)), THREADS, catalog,
                 Clock.systemUTC());
         sinks.add(sink);
         return sink;
     }
 
-    private static SinkProperties settings(String url) {
-        return new SinkProperties(SinkType.POSTGRES, "pg", url, null, null, null, null, 500, Duration.ofSeconds(1),
-                10_000, DataSize.ofMegabytes(64), Duration.ofSeconds(1), Duration.ofSeconds(30), Duration.ofSeconds(10),
-                Duration.ZERO, Duration.ofDays(1), 2, Duration.ofHours(1), Duration.ofMinutes(10),
-                DataSize.ofMegabytes(64), 5);
+    private static PostgresSinkProperties settings(String url) {
+        return PostgresSinkProperties.of(url).withRetention(Duration.ZERO);
     }
 
     private static List<String> rows(Statement s, String sql) throws SQLException {

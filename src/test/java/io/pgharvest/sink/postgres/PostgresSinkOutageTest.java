@@ -1,5 +1,7 @@
 package io.pgharvest.sink.postgres;
 
+import io.pgharvest.sink.dispatch.ConfiguredSink;
+import io.pgharvest.sink.delivery.DeliverySettings;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -7,9 +9,7 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.pgharvest.model.Measurement;
 import io.pgharvest.sink.dispatch.SinkDispatcher;
 import io.pgharvest.sink.Sink;
-import io.pgharvest.sink.SinkProperties;
 import io.pgharvest.sink.SinkStatus;
-import io.pgharvest.sink.SinkType;
 import io.pgharvest.testsupport.TestPostgres;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -124,13 +124,12 @@ class PostgresSinkOutageTest {
     }
 
     private SinkDispatcher open(String database, int memoryQueue) {
-        var settings = new SinkProperties(SinkType.POSTGRES, "storage", pg.connStr(database), null, null, null, null,
-                50, Duration.ofMillis(200), memoryQueue, DataSize.ofMegabytes(64), Duration.ofMillis(200),
-                Duration.ofSeconds(1), Duration.ofSeconds(5), Duration.ofDays(14), Duration.ofDays(1), 2,
-                Duration.ofHours(1), Duration.ofMinutes(10), DataSize.ofMegabytes(64), 5);
-        Sink sink = PostgresSink.create("pgharvest.sinks[0]", settings, THREADS, Clock.systemUTC());
-        var opened = SinkDispatcher.open(List.of(sink), List.of(settings), dataDir.resolve("spill"), new SimpleMeterRegistry(),
-                Clock.systemUTC());
+        var delivery = new DeliverySettings(50, Duration.ofMillis(200), memoryQueue, DataSize.ofMegabytes(64).toBytes(),
+                Duration.ofMillis(200), Duration.ofSeconds(1), Duration.ofSeconds(5));
+        Sink sink = PostgresSink.create("pgharvest.sinks[0]", "storage", PostgresSinkProperties.of(pg.connStr(database)),
+                THREADS, Clock.systemUTC());
+        var opened = SinkDispatcher.open(List.of(new ConfiguredSink("postgres", null, sink, delivery)),
+                dataDir.resolve("spill"), new SimpleMeterRegistry(), Clock.systemUTC());
         opened.start();
         return opened;
     }

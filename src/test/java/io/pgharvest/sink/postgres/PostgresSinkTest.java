@@ -5,9 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.pgharvest.model.Measurement;
 import io.pgharvest.model.RowTags;
-import io.pgharvest.sink.SinkProperties;
 import io.pgharvest.sink.SinkRejectedException;
-import io.pgharvest.sink.SinkType;
 import io.pgharvest.testsupport.TestPostgres;
 import java.sql.Connection;
 import java.sql.ResultSet;
@@ -25,7 +23,6 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.springframework.util.unit.DataSize;
 
 class PostgresSinkTest {
 
@@ -283,7 +280,7 @@ class PostgresSinkTest {
     void urlsInEitherFormReachTheDatabaseAndBadOnesNameTheProperty() throws Exception {
         newDatabase();
         for (String url : List.of(PG.connStr(database), PG.jdbcUrl(database))) {
-            PostgresSink sink = PostgresSink.create("pgharvest.sinks[0]", settings(url, Duration.ofDays(1)), THREADS,
+            PostgresSink sink = PostgresSink.create("pgharvest.sinks[0]", "pg", settings(url, Duration.ofDays(1)), THREADS,
                     Clock.systemUTC());
             sinks.add(sink);
             sink.write(List.of(measurement("src", "either_url", Instant.now())));
@@ -291,7 +288,7 @@ class PostgresSinkTest {
         try (Connection c = PG.connect(database); Statement s = c.createStatement()) {
             assertThat(rows(s, "SELECT count(*) FROM public.either_url")).containsExactly("2");
         }
-        assertThatThrownBy(() -> PostgresSink.create("pgharvest.sinks[3]",
+        assertThatThrownBy(() -> PostgresSink.create("pgharvest.sinks[3]", "pg",
                 settings("postgresql://user:s3cret@host:notaport/db", Duration.ofDays(1)), THREADS, Clock.systemUTC()))
                 .hasMessageStartingWith("pgharvest.sinks[3].url: ")
                 .message().doesNotContain("s3cret");
@@ -299,7 +296,7 @@ class PostgresSinkTest {
 
     private PostgresSink sink(Duration retention) {
         newDatabase();
-        PostgresSink sink = PostgresSink.create("pgharvest.sinks[0]", settings(PG.connStr(database), retention),
+        PostgresSink sink = PostgresSink.create("pgharvest.sinks[0]", "pg", settings(PG.connStr(database), retention),
                 THREADS, Clock.systemUTC());
         sinks.add(sink);
         return sink;
@@ -319,11 +316,8 @@ class PostgresSinkTest {
                 Duration.ofHours(1), Clock.systemUTC());
     }
 
-    private static SinkProperties settings(String url, Duration retention) {
-        return new SinkProperties(SinkType.POSTGRES, "pg", url, null, null, null, null, 500, Duration.ofSeconds(1),
-                10_000, DataSize.ofMegabytes(64), Duration.ofSeconds(1), Duration.ofSeconds(30), Duration.ofSeconds(10),
-                retention, Duration.ofDays(1), 2, Duration.ofHours(1), Duration.ofMinutes(10),
-                DataSize.ofMegabytes(64), 5);
+    private static PostgresSinkProperties settings(String url, Duration retention) {
+        return PostgresSinkProperties.of(url).withRetention(retention);
     }
 
     private static Measurement measurement(String source, String metric, Instant time) {

@@ -8,8 +8,6 @@ import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
 import io.pgharvest.model.Measurement;
 import io.pgharvest.sink.MetricCatalog;
-import io.pgharvest.sink.SinkProperties;
-import io.pgharvest.sink.SinkType;
 import io.pgharvest.testsupport.TestPostgres;
 import java.sql.Connection;
 import java.sql.ResultSet;
@@ -29,7 +27,6 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.slf4j.LoggerFactory;
-import org.springframework.util.unit.DataSize;
 
 /**
  * A new sink under start-up load: the tables of many selected metrics are created by the
@@ -94,7 +91,7 @@ class SinkStartContentionTest {
                 return seen;
             }
         };
-        sink = PostgresSink.create("pgharvest.sinks[0]", settings(PG.connStr(database)), THREADS, selecting,
+        sink = PostgresSink.create("pgharvest.sinks[0]", "pg", settings(PG.connStr(database)), THREADS, selecting,
                 Clock.systemUTC());
 
         // The writer meets the tables in the opposite order of the table-creation thread, with rows of
@@ -133,7 +130,7 @@ class SinkStartContentionTest {
     void tableCreationLeavesATableTheWriterIsPreparingToItInsteadOfWaitingForIt() throws Exception {
         String database = "sink_start_" + (++databases) + "_" + Long.toHexString(System.nanoTime());
         PG.createDatabase(database);
-        sink = PostgresSink.create("pgharvest.sinks[0]", settings(PG.connStr(database)), THREADS,
+        sink = PostgresSink.create("pgharvest.sinks[0]", "pg", settings(PG.connStr(database)), THREADS,
                 MetricCatalog.empty(), Clock.systemUTC());
         sink.ensureSchema();
         var dataSource = new org.postgresql.ds.PGSimpleDataSource();
@@ -170,11 +167,8 @@ class SinkStartContentionTest {
         }
     }
 
-    private static SinkProperties settings(String url) {
+    private static PostgresSinkProperties settings(String url) {
         // Maintenance every second: its first run falls into the start-up burst.
-        return new SinkProperties(SinkType.POSTGRES, "pg", url, null, null, null, null, 500, Duration.ofSeconds(1),
-                10_000, DataSize.ofMegabytes(64), Duration.ofSeconds(1), Duration.ofSeconds(30), Duration.ofSeconds(10),
-                Duration.ofDays(14), Duration.ofDays(1), 2, Duration.ofSeconds(1), Duration.ofMinutes(10),
-                DataSize.ofMegabytes(64), 5);
+        return new PostgresSinkProperties(url, null, null, null, null, null, Duration.ofSeconds(1));
     }
 }

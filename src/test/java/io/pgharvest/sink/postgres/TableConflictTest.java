@@ -1,5 +1,7 @@
 package io.pgharvest.sink.postgres;
 
+import io.pgharvest.sink.dispatch.ConfiguredSink;
+import io.pgharvest.sink.delivery.DeliverySettings;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -7,9 +9,7 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.pgharvest.model.Measurement;
 import io.pgharvest.sink.dispatch.SinkDispatcher;
 import io.pgharvest.sink.Sink;
-import io.pgharvest.sink.SinkProperties;
 import io.pgharvest.sink.SinkStatus;
-import io.pgharvest.sink.SinkType;
 import io.pgharvest.testsupport.TestPostgres;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -47,13 +47,12 @@ class TableConflictTest {
     void aCollidingTableParksOnlyItsMetricUntilItIsResolved() throws Exception {
         pg.createDatabase("conflict_storage");
         pg.execute("conflict_storage", "create table if not exists public.colliding (id int primary key, note text)");
-        var settings = new SinkProperties(SinkType.POSTGRES, "storage", pg.connStr("conflict_storage"), null, null,
-                null, null, 50, Duration.ofMillis(50), 1000, DataSize.ofMegabytes(64), Duration.ofMillis(100),
-                Duration.ofMillis(500), Duration.ofSeconds(5), Duration.ofDays(14), Duration.ofDays(1), 2,
-                Duration.ofHours(1), Duration.ofMinutes(10), DataSize.ofMegabytes(64), 5);
-        Sink sink = PostgresSink.create("pgharvest.sinks[0]", settings, THREADS, Clock.systemUTC());
-        SinkDispatcher dispatcher = SinkDispatcher.open(List.of(sink), List.of(settings), dataDir.resolve("spill"),
-                new SimpleMeterRegistry(), Clock.systemUTC());
+        var delivery = new DeliverySettings(50, Duration.ofMillis(50), 1000, DataSize.ofMegabytes(64).toBytes(),
+                Duration.ofMillis(100), Duration.ofMillis(500), Duration.ofSeconds(5));
+        Sink sink = PostgresSink.create("pgharvest.sinks[0]", "storage",
+                PostgresSinkProperties.of(pg.connStr("conflict_storage")), THREADS, Clock.systemUTC());
+        SinkDispatcher dispatcher = SinkDispatcher.open(List.of(new ConfiguredSink("postgres", null, sink, delivery)),
+                dataDir.resolve("spill"), new SimpleMeterRegistry(), Clock.systemUTC());
         dispatcher.start();
         try {
             for (int seq = 1; seq <= 20; seq++) {

@@ -7,8 +7,6 @@ import io.pgharvest.model.Measurement;
 import io.pgharvest.model.MetricDefinition;
 import io.pgharvest.sink.MetricCatalog;
 import io.pgharvest.sink.MutableClock;
-import io.pgharvest.sink.SinkProperties;
-import io.pgharvest.sink.SinkType;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -23,7 +21,6 @@ import java.util.Optional;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
-import org.springframework.util.unit.DataSize;
 
 @Tag("fast")
 class PrometheusSinkTest {
@@ -101,7 +98,7 @@ class PrometheusSinkTest {
 
     @Test
     void inAFleetEverySeriesCarriesTheInstanceIdWhichATagCannotOverride() throws Exception {
-        sink = PrometheusSink.create("pgharvest.sinks[0]", settings(Duration.ofMinutes(5), null), CATALOG, clock,
+        sink = PrometheusSink.create("pgharvest.sinks[0]", "prometheus", settings(Duration.ofMinutes(5), null), CATALOG, clock,
                 "collector-2");
         sink.write(List.of(new Measurement("db1", "instance_up", clock.instant(),
                 List.of(new Measurement.Row(Map.of("instance_up", 1), null)), Map.of("pgharvest_instance", "forged"))));
@@ -124,7 +121,7 @@ class PrometheusSinkTest {
 
     @Test
     void onlyTheConfiguredPathIsServed() throws Exception {
-        sink = PrometheusSink.create("pgharvest.sinks[0]", settings(Duration.ofMinutes(5), "/custom"), CATALOG, clock);
+        sink = PrometheusSink.create("pgharvest.sinks[0]", "prometheus", settings(Duration.ofMinutes(5), "/custom"), CATALOG, clock);
         sink.write(List.of(up("db1", 1)));
 
         assertThat(scrape("/metrics").statusCode()).isEqualTo(404);
@@ -136,20 +133,16 @@ class PrometheusSinkTest {
     @Test
     void aTakenPortFailsWithTheNameOfTheProperty() {
         sink = start(Duration.ofMinutes(5));
-        var clash = settings(Duration.ofMinutes(5), null).withPort(sink.port());
+        var clash = new PrometheusSinkProperties(sink.port(), null, null, Duration.ofMinutes(5));
 
-        assertThatThrownBy(() -> PrometheusSink.create("pgharvest.sinks[2]", clash, CATALOG, clock))
+        assertThatThrownBy(() -> PrometheusSink.create("pgharvest.sinks[2]", "prometheus-2", clash, CATALOG, clock))
                 .hasMessageStartingWith("pgharvest.sinks[2].port: cannot listen on port " + sink.port());
     }
 
     @Test
     void theEndpointListensOnlyOnTheConfiguredAddress() throws Exception {
-        var base = settings(Duration.ofMinutes(5), null);
-        var loopback = new SinkProperties(base.type(), base.name(), null, null, null, 0, null, base.batchSize(),
-                base.batchDelay(), base.memoryQueue(), base.diskBound(), base.retryInitial(), base.retryMax(),
-                base.flushTimeout(), base.retention(), base.partitionInterval(), base.partitionsAhead(),
-                base.maintenanceInterval(), base.staleness(), base.rotationSize(), base.keptFiles(), "127.0.0.1");
-        sink = PrometheusSink.create("pgharvest.sinks[0]", loopback, CATALOG, clock);
+        var loopback = new PrometheusSinkProperties(0, null, "127.0.0.1", Duration.ofMinutes(5));
+        sink = PrometheusSink.create("pgharvest.sinks[0]", "prometheus", loopback, CATALOG, clock);
 
         assertThat(sink.address()).isEqualTo("127.0.0.1");
         assertThat(scrape("/metrics").statusCode()).isEqualTo(200);
@@ -196,14 +189,11 @@ class PrometheusSinkTest {
     }
 
     private PrometheusSink start(Duration staleness) {
-        return PrometheusSink.create("pgharvest.sinks[0]", settings(staleness, null), CATALOG, clock);
+        return PrometheusSink.create("pgharvest.sinks[0]", "prometheus", settings(staleness, null), CATALOG, clock);
     }
 
-    private static SinkProperties settings(Duration staleness, String path) {
-        return new SinkProperties(SinkType.PROMETHEUS, "prometheus", null, null, null, 0, path, 500,
-                Duration.ofSeconds(1), 10_000, DataSize.ofMegabytes(64), Duration.ofSeconds(1), Duration.ofSeconds(30),
-                Duration.ofSeconds(10), Duration.ofDays(14), Duration.ofDays(1), 2, Duration.ofHours(1), staleness,
-                DataSize.ofMegabytes(64), 5);
+    private static PrometheusSinkProperties settings(Duration staleness, String path) {
+        return new PrometheusSinkProperties(0, path, null, staleness);
     }
 
     private HttpResponse<String> scrape(String path) throws Exception {

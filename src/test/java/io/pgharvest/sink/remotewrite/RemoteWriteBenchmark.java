@@ -1,5 +1,6 @@
 package io.pgharvest.sink.remotewrite;
 
+import io.pgharvest.sink.postgres.PostgresSinkProperties;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.sun.management.OperatingSystemMXBean;
@@ -9,8 +10,6 @@ import io.pgharvest.model.MetricDefinition;
 import io.pgharvest.sink.MetricCatalog;
 import io.pgharvest.sink.SeriesMapping;
 import io.pgharvest.sink.Sink;
-import io.pgharvest.sink.SinkProperties;
-import io.pgharvest.sink.SinkType;
 import io.pgharvest.sink.postgres.PostgresSink;
 import io.pgharvest.sink.postgres.SinkPoolThreads;
 import io.pgharvest.testsupport.TestPostgres;
@@ -27,7 +26,6 @@ import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
-import org.springframework.util.unit.DataSize;
 
 /**
  * What the remote-write sink costs, on the same measurements as the PostgreSQL sink: 300 sources,
@@ -72,9 +70,7 @@ class RemoteWriteBenchmark {
         load[0] = OS.getSystemLoadAverage();
         for (TestReceiver.Kind kind : TestReceiver.Kind.values()) {
             try (TestReceiver receiver = TestReceiver.start(kind)) {
-                var settings = new SinkProperties(SinkType.PROMETHEUS_REMOTE_WRITE, "bench", receiver.writeUrl(), null,
-                        null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null,
-                        null, null);
+                var settings = RemoteWriteSinkProperties.of(receiver.writeUrl());
                 try (var sink = new RemoteWriteSink("bench", ReceiverEndpoint.of("bench", settings),
                         new SeriesMapping(catalog(), null), Clock.systemUTC(), new SimpleMeterRegistry())) {
                     figures.add(run("remote write → " + kind.name().toLowerCase().replace('_', '-'), sink, start,
@@ -88,10 +84,8 @@ class RemoteWriteBenchmark {
         try (TestPostgres pg = TestPostgres.start(Map.of("fsync", "on", "synchronous_commit", "on"));
                 SinkPoolThreads threads = new SinkPoolThreads()) {
             pg.createDatabase("bench");
-            var settings = new SinkProperties(SinkType.POSTGRES, "bench", pg.connStr("bench"), null, null, null, null,
-                    BATCH, null, null, DataSize.ofMegabytes(64), null, null, null, null, null, null, null, null, null,
-                    null);
-            try (Sink sink = PostgresSink.create("bench", settings, threads, catalog(), Clock.systemUTC())) {
+            var settings = PostgresSinkProperties.of(pg.connStr("bench"));
+            try (Sink sink = PostgresSink.create("bench", "bench", settings, threads, catalog(), Clock.systemUTC())) {
                 figures.add(run("postgres (COPY, fsync on)", sink, start, () -> postgresCpu(pg), () -> -1L));
             }
         }

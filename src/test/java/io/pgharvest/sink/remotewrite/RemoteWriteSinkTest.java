@@ -1,5 +1,6 @@
 package io.pgharvest.sink.remotewrite;
 
+import io.pgharvest.sink.dispatch.SinkBindingProbe;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -8,11 +9,8 @@ import io.pgharvest.model.Measurement;
 import io.pgharvest.model.MetricDefinition;
 import io.pgharvest.sink.MetricCatalog;
 import io.pgharvest.sink.SeriesMapping;
-import io.pgharvest.sink.SinkProperties;
 import io.pgharvest.sink.SinkRejectedException;
 import io.pgharvest.sink.SinkRetryAfterException;
-import io.pgharvest.sink.SinkType;
-import io.pgharvest.sink.SinksProperties;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
@@ -161,17 +159,16 @@ class RemoteWriteSinkTest {
         assertThat(bind(Map.of("url", "ftp://example.com/write"))).contains("must be an http:// or https:// URL");
         assertThat(bind(Map.of("url", "http://example.com/write", "tls-ca-file", "/x.pem")))
                 .contains("tls-ca-file needs an https:// url");
-        var onJsonFile = new SinkProperties(SinkType.JSONFILE, "j", null, null, null, null, "/tmp/x.jsonl", null, null,
-                null, null, null, null, null, null, null, null, null, null, null, null, null, TOKEN, Map.of("A", "b"),
-                null, null, null);
-        assertThat(message(() -> new SinksProperties(dir, List.of(onJsonFile))))
+        var onJsonFile = Map.of("type", "jsonfile", "name", "j", "path", "/tmp/x.jsonl", "bearer-token", TOKEN,
+                "headers.A", "b");
+        assertThat(SinkBindingProbe.problems(List.of(onJsonFile)))
                 .contains("pgharvest.sinks[0].bearer-token applies to prometheus-remote-write sinks only")
                 .contains("pgharvest.sinks[0].headers applies to prometheus-remote-write sinks only");
     }
 
     @Test
     void settingsNeverShowTheirSecrets() {
-        SinkProperties settings = properties(Map.of("url", "https://example.com/write?token=q-secret", "bearer-token",
+        RemoteWriteSinkProperties settings = properties(Map.of("url", "https://example.com/write?token=q-secret", "bearer-token",
                 TOKEN, "headers.X-Api-Key", "header-secret"));
         assertThat(settings.toString()).contains("X-Api-Key").doesNotContain(TOKEN).doesNotContain("q-secret")
                 .doesNotContain("header-secret");
@@ -186,29 +183,20 @@ class RemoteWriteSinkTest {
                 .isInstanceOf(IllegalStateException.class).hasMessageContaining("p.tls-ca-file");
     }
 
-    private String bind(Map<String, String> options) {
-        return message(() -> new SinksProperties(dir, List.of(properties(options))));
+    private static String bind(Map<String, String> options) {
+        var entry = new java.util.HashMap<>(options);
+        entry.put("type", "prometheus-remote-write");
+        return SinkBindingProbe.problems(List.of(entry));
     }
 
-    private static String message(Runnable runnable) {
-        try {
-            runnable.run();
-            return "";
-        } catch (IllegalArgumentException e) {
-            return e.getMessage();
-        }
-    }
-
-    private static SinkProperties properties(Map<String, String> options) {
+    private static RemoteWriteSinkProperties properties(Map<String, String> options) {
         var headers = new java.util.TreeMap<String, String>();
         options.forEach((k, v) -> {
             if (k.startsWith("headers.")) {
                 headers.put(k.substring("headers.".length()), v);
             }
         });
-        return new SinkProperties(SinkType.PROMETHEUS_REMOTE_WRITE, "rw", options.get("url"), options.get("user"),
-                options.get("password"), options.containsKey("port") ? Integer.valueOf(options.get("port")) : null, null,
-                null, null, null, null, null, null, null, null, null, null, null, null, null, null, null,
+        return new RemoteWriteSinkProperties(options.get("url"), options.get("user"), options.get("password"),
                 options.get("bearer-token"), headers, options.containsKey("tls-ca-file")
                         ? Path.of(options.get("tls-ca-file")) : null, null,
                 options.containsKey("request-timeout") ? Duration.parse("PT" + options.get("request-timeout")) : null);
@@ -244,7 +232,7 @@ class RemoteWriteSinkTest {
         for (int i = 0; i < options.length; i += 2) {
             map.put(options[i], options[i + 1]);
         }
-        SinkProperties settings = properties(map);
+        RemoteWriteSinkProperties settings = properties(map);
         return new RemoteWriteSink("rw", ReceiverEndpoint.of("p", settings), new SeriesMapping(catalog(), null),
                 Clock.systemUTC(), new SimpleMeterRegistry());
     }

@@ -1,10 +1,10 @@
 package io.pgharvest.sink.spill;
 
+import io.pgharvest.sink.RecordingSink;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.entry;
 
 import io.pgharvest.model.Measurement;
-import io.pgharvest.sink.RecordingSink;
 import java.io.IOException;
 import java.math.BigDecimal;
 import java.nio.file.Files;
@@ -177,6 +177,43 @@ class SpillLogTest {
                     entry("name", "pg\uFFFDdata"),
                     entry("flag", true),
                     entry("missing", null));
+        }
+    }
+
+    @Test
+    void segmentsAndTheCursorAreReadableByTheirOwnerOnly() throws IOException {
+        try (SpillLog spill = open(1024 * 1024)) {
+            spill.append(measurements(1, 10));
+            SpillLog.Batch batch = spill.read(3);
+            spill.ack(batch); // a partly delivered segment: the cursor records where delivery stands
+            assertThat(spill.undelivered()).isEqualTo(7);
+        }
+        try (var files = Files.list(dir)) {
+            var modes = files.collect(java.util.stream.Collectors.toMap(p -> p.getFileName().toString(),
+                    p -> permissions(p)));
+            assertThat(modes).containsKey("cursor").hasSizeGreaterThanOrEqualTo(2)
+                    .allSatisfy((name, mode) -> assertThat(mode).as(name).isEqualTo("rw-------"));
+        }
+    }
+
+    @Test
+    void aSegmentAnOlderVersionLeftReadableByOthersIsMadeOwnerOnlyWhenTheLogOpens() throws IOException {
+        try (SpillLog spill = open(1024 * 1024)) {
+            spill.append(measurements(1, 3));
+        }
+        Path segment = onlySegment();
+        Files.setPosixFilePermissions(segment, java.nio.file.attribute.PosixFilePermissions.fromString("rw-r--r--"));
+        try (SpillLog spill = open(1024 * 1024)) {
+            assertThat(spill.undelivered()).isEqualTo(3);
+        }
+        assertThat(permissions(segment)).isEqualTo("rw-------");
+    }
+
+    private static String permissions(Path file) {
+        try {
+            return java.nio.file.attribute.PosixFilePermissions.toString(Files.getPosixFilePermissions(file));
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
         }
     }
 

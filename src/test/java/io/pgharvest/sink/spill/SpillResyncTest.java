@@ -1,14 +1,15 @@
 package io.pgharvest.sink.spill;
 
+import io.pgharvest.sink.postgres.PostgresSinkProperties;
+import io.pgharvest.sink.dispatch.ConfiguredSink;
+import io.pgharvest.sink.delivery.DeliverySettings;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.pgharvest.model.Measurement;
 import io.pgharvest.sink.Sink;
-import io.pgharvest.sink.SinkProperties;
 import io.pgharvest.sink.SinkStatus;
-import io.pgharvest.sink.SinkType;
 import io.pgharvest.sink.dispatch.SinkDispatcher;
 import io.pgharvest.sink.postgres.PostgresSink;
 import io.pgharvest.sink.postgres.SinkPoolThreads;
@@ -69,13 +70,12 @@ class SpillResyncTest {
         Files.write(segment, bytes);
 
         var meters = new SimpleMeterRegistry();
-        var settings = new SinkProperties(SinkType.POSTGRES, "storage", pg.connStr("spill_resync"), null, null, null,
-                null, 50, Duration.ofMillis(200), 1_000, DataSize.ofMegabytes(64), Duration.ofMillis(200),
-                Duration.ofSeconds(1), Duration.ofSeconds(5), Duration.ofDays(14), Duration.ofDays(1), 2,
-                Duration.ofHours(1), Duration.ofMinutes(10), DataSize.ofMegabytes(64), 5);
-        Sink sink = PostgresSink.create("pgharvest.sinks[0]", settings, THREADS, Clock.systemUTC());
-        SinkDispatcher dispatcher = SinkDispatcher.open(List.of(sink), List.of(settings), dataDir.resolve("spill"),
-                meters, Clock.systemUTC());
+        var delivery = new DeliverySettings(50, Duration.ofMillis(200), 1_000, DataSize.ofMegabytes(64).toBytes(),
+                Duration.ofMillis(200), Duration.ofSeconds(1), Duration.ofSeconds(5));
+        Sink sink = PostgresSink.create("pgharvest.sinks[0]", "storage",
+                PostgresSinkProperties.of(pg.connStr("spill_resync")), THREADS, Clock.systemUTC());
+        SinkDispatcher dispatcher = SinkDispatcher.open(List.of(new ConfiguredSink("postgres", null, sink, delivery)),
+                dataDir.resolve("spill"), meters, Clock.systemUTC());
         dispatcher.start();
         try {
             // A measurement published after the restart marks the end of the spill's delivery.

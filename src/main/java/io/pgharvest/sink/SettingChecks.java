@@ -1,0 +1,48 @@
+package io.pgharvest.sink;
+
+import java.net.URI;
+import java.time.Duration;
+import java.util.List;
+
+/** Checks and defaults shared by the settings records of the sink kinds and of the common options. */
+public final class SettingChecks {
+
+    private SettingChecks() {
+    }
+
+    public static <T> T orDefault(T value, T fallback) {
+        return value == null ? fallback : value;
+    }
+
+    public static void checkRange(List<String> problems, String property, int value, int min, int max) {
+        if (value < min || value > max) {
+            problems.add(property + " must be between " + min + " and " + max + " (was " + value + ")");
+        }
+    }
+
+    public static void checkPositive(List<String> problems, String property, Duration value) {
+        if (value == null || value.isNegative() || value.isZero()) {
+            problems.add(property + " must be a positive duration (was " + value + ")");
+        }
+    }
+
+    /**
+     * Scheme, host, port and path of a database or receiver URL ({@code jdbc:} prefix dropped),
+     * never its user, password or query parameters; null for null.
+     */
+    public static String withoutCredentials(String url) {
+        if (url == null) {
+            return null;
+        }
+        try {
+            var uri = URI.create(url.startsWith("jdbc:") ? url.substring("jdbc:".length()) : url);
+            if (uri.getHost() == null) {
+                return uri.getScheme() + " (address not shown)";
+            }
+            return uri.getScheme() + "://" + uri.getHost() + (uri.getPort() < 0 ? "" : ":" + uri.getPort())
+                    + (uri.getRawPath() == null ? "" : uri.getRawPath());
+        } catch (IllegalArgumentException e) {
+            return "(a URL that does not parse as a URI; not shown)";
+        }
+    }
+}

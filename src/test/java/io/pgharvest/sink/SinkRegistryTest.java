@@ -1,0 +1,69 @@
+package io.pgharvest.sink;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+
+/** A kind is described by its record and unique by its type, or the registry refuses it at start-up. */
+@Tag("fast")
+class SinkRegistryTest {
+
+    record Settings(String url, Integer partitionsAhead) implements SinkSettings {
+
+        @Override
+        public List<String> problems(String prefix) {
+            return List.of();
+        }
+
+        @Override
+        public String destination(Path dataDir) {
+            return url;
+        }
+    }
+
+    record Plugin(SinkKind<Settings> kind) implements SinkPlugin<Settings> {
+
+        @Override
+        public Sink create(SinkSetup<Settings> setup) {
+            throw new UnsupportedOperationException();
+        }
+    }
+
+    private static SinkKind<Settings> kind(String type, String... options) {
+        return new SinkKind<>(type, "a test kind", Settings.class,
+                java.util.Arrays.stream(options).map(name -> new SinkOption(name, "none", "an option")).toList());
+    }
+
+    @Test
+    void theOptionsOfAKindAreThoseOfItsRecordInKebabCase() {
+        assertThat(kind("t", "url", "partitions-ahead").options()).extracting(SinkOption::name)
+                .containsExactly("url", "partitions-ahead");
+        assertThatThrownBy(() -> kind("t", "url"))
+                .hasMessage("the t sink documents the options [url] but its settings "
+                        + Settings.class.getName() + " have [url, partitions-ahead]");
+        assertThatThrownBy(() -> kind("Bad_Type", "url", "partitions-ahead"))
+                .hasMessageContaining("invalid sink type 'Bad_Type'");
+    }
+
+    @Test
+    void twoKindsOfOneTypeAreRefused() {
+        var first = new Plugin(kind("twin", "url", "partitions-ahead"));
+        var second = new Plugin(kind("twin", "url", "partitions-ahead"));
+        assertThatThrownBy(() -> new SinkRegistry(List.of(first, second)))
+                .hasMessageStartingWith("two sink kinds of type twin: ");
+        assertThat(new SinkRegistry(List.of(first)).types()).containsExactly("twin");
+    }
+
+    @Test
+    void theApplicationsKindsComeFirstInTheOrderOfItsRegistrationFile() {
+        try (var registry = SinkRegistry.load()) {
+            assertThat(registry.plugins().stream().filter(SinkRegistry::isOwn).map(p -> p.kind().type()))
+                    .containsExactly("postgres", "prometheus", "prometheus-remote-write", "jsonfile");
+            assertThat(registry.types().getLast()).isEqualTo("test-memory");
+        }
+    }
+}

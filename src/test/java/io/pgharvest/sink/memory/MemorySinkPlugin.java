@@ -1,0 +1,41 @@
+package io.pgharvest.sink.memory;
+
+import io.pgharvest.sink.Sink;
+import io.pgharvest.sink.SinkKind;
+import io.pgharvest.sink.SinkOption;
+import io.pgharvest.sink.SinkPlugin;
+import io.pgharvest.sink.SinkSetup;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+/** The {@code test-memory} kind of sink: a fixture that exists only on the test class path. */
+public final class MemorySinkPlugin implements SinkPlugin<MemorySinkProperties> {
+
+    public static final String TYPE = "test-memory";
+
+    private static final SinkKind<MemorySinkProperties> KIND = new SinkKind<>(TYPE,
+            "The most recent measurements in memory (tests only)", MemorySinkProperties.class, List.of(
+                    new SinkOption("capacity", "`1000`", "The most recent measurements kept; 1 to 100000"),
+                    new SinkOption("label", "none", "Shown in the destination")));
+
+    /** The last sink started under each name, so a test can read what it received. */
+    private static final Map<String, MemorySink> STARTED = new ConcurrentHashMap<>();
+
+    /** The last sink started under {@code name}. */
+    public static MemorySink started(String name) {
+        return STARTED.get(name);
+    }
+
+    @Override
+    public SinkKind<MemorySinkProperties> kind() {
+        return KIND;
+    }
+
+    @Override
+    public Sink create(SinkSetup<MemorySinkProperties> setup) {
+        var sink = new MemorySink(setup.name(), setup.settings().capacity());
+        STARTED.put(setup.name(), sink);
+        return sink;
+    }
+}
