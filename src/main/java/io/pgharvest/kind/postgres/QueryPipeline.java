@@ -17,9 +17,7 @@ import java.util.Arrays;
 import java.util.Comparator;
 import java.util.LinkedHashSet;
 import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
-import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -93,19 +91,8 @@ public final class QueryPipeline implements AutoCloseable {
      * (one more round trip and transaction) the first time it reads the result.
      */
     private static final String CLEANUP = "select 0 as released from pg_advisory_unlock_all()";
-    private static final int MAX_VERDICTS = 4096;
-    /** Verdicts a session keeps for itself: more than the texts of a tick's metrics. */
-    private static final int CACHED_VERDICTS = 256;
     /** pgharvest's own check of a metric, the one sessions use unless a test says otherwise. */
     private static final Function<String, Optional<String>> FRIENDLY_CHECK = MetricSql::problem;
-    /**
-     * Verdicts shared by every session of the process: sources run the same metric texts, so each
-     * text is checked once, not once per session (300 sessions checking 59 texts each was a fifth
-     * of the collector's CPU while sources started). Keyed by the check and by how the session
-     * reads backslashes, both of which the verdict depends on, and by the names of the session's
-     * extensions (equal for databases with the same extensions in the same schemas).
-     */
-    private static final Map<VerdictKey, Verdict> VERDICTS = new ConcurrentHashMap<>();
     /** Room for network and server overhead on top of the statements' own time limits. */
     private static final Duration NETWORK_MARGIN = Duration.ofSeconds(30);
 
@@ -118,20 +105,11 @@ public final class QueryPipeline implements AutoCloseable {
      * hashing tens of kilobytes.
      */
     private final Map<List<String>, Prepared> statements = new LinkedHashMap<>(16, 0.75f, true);
-    /**
-     * This session's verdicts by SQL text instance, in front of the shared {@link #VERDICTS}: a
-     * metric's text is the same string on every tick, found here by reference, without hashing or
-     * comparing it. Looked up three times per metric and tick; the shared map's record keys (their
-     * generated equals and hashCode, and the texts compared character by character when another
-     * session's equal text is a different string) were 5 % of the collector's CPU at 300 sources.
-     * Holds the verdicts for {@link #ownVerdictsStandardStrings}; emptied when that changes.
-     */
-    private final Map<String, Verdict> ownVerdicts = new IdentityHashMap<>();
-    private boolean ownVerdictsStandardStrings = true;
+    /** What each metric text may be sent as on this session ({@link MetricVerdicts}). */
+    private final MetricVerdicts verdicts;
     /** The session's extensions' objects; the own verdicts hold for these. */
     private ExtensionObjects extensions = ExtensionObjects.NONE;
     private ExtensionReader extensionReader = () -> ExtensionObjects.NONE;
-    private final Function<String, Optional<String>> friendlyCheck;
     private long networkTimeoutMillis = -1;
     private final ResultLimits limits;
     /** The stream this session's results arrive through, which cuts a result past the byte limit. */
@@ -173,7 +151,7 @@ public final class QueryPipeline implements AutoCloseable {
         this.connection = connection;
         this.sessionStatementTimeout = sessionStatementTimeout;
         this.minNetworkTimeout = minNetworkTimeout;
-        this.friendlyCheck = friendlyCheck;
+        this.verdicts = new MetricVerdicts(friendlyCheck, List.of(BEGIN, ROLLBACK), SEPARATOR);
     }
 
     /**
@@ -372,7 +350,7 @@ public final class QueryPipeline implements AutoCloseable {
 
     /** Why {@code query} would be refused without being sent, or null when it may be sent. */
     NotReadingException refusal(MetricQuery query) {
-        Verdict verdict = verdictOf(query.sql());
+        MetricVerdicts.Verdict verdict = verdictOf(query.sql());
         return verdict.problem() == null ? null : new NotReadingException(query.metric(), verdict.problem());
     }
 
@@ -386,7 +364,7 @@ public final class QueryPipeline implements AutoCloseable {
      * extension objects qualified (error positions count in it). Its SQL when it is refused.
      */
     String sentText(MetricQuery query) {
-        Verdict verdict = verdictOf(query.sql());
+        MetricVerdicts.Verdict verdict = verdictOf(query.sql());
         return verdict.qualified() == null ? query.sql() : verdict.qualified();
     }
 
@@ -403,7 +381,7 @@ public final class QueryPipeline implements AutoCloseable {
         this.extensionReader = reader;
         if (objects != extensions) {
             extensions = objects;
-            ownVerdicts.clear(); // texts qualified with the names that were
+            verdicts.forget(); // texts qualified with the names that were
         }
     }
 
@@ -421,56 +399,8 @@ public final class QueryPipeline implements AutoCloseable {
         return extensions.names();
     }
 
-    private Verdict verdictOf(String sql) {
-        boolean standardStrings = readsBackslashesAsStandard();
-        if (standardStrings != ownVerdictsStandardStrings) {
-            ownVerdicts.clear();
-            ownVerdictsStandardStrings = standardStrings;
-        }
-        Verdict verdict = ownVerdicts.get(sql);
-        if (verdict == null) {
-            if (ownVerdicts.size() >= CACHED_VERDICTS) {
-                ownVerdicts.clear(); // texts no longer run (edited metrics)
-            }
-            verdict = sharedVerdictOf(sql, standardStrings);
-            ownVerdicts.put(sql, verdict);
-        }
-        return verdict;
-    }
-
-    private Verdict sharedVerdictOf(String sql, boolean standardStrings) {
-        ExtensionNames names = extensions.names();
-        var key = new VerdictKey(friendlyCheck, standardStrings, names, sql);
-        Verdict verdict = VERDICTS.get(key);
-        if (verdict == null) {
-            if (VERDICTS.size() > MAX_VERDICTS) {
-                VERDICTS.clear(); // texts no longer run (edited metrics) are not kept for good
-            }
-            // Sessions that start together ask for the same texts at once: one computes, the others wait.
-            verdict = VERDICTS.computeIfAbsent(key, k -> verdict(sql, k.standardStrings(), names));
-        }
-        return verdict;
-    }
-
-    /**
-     * pgharvest's friendly check first (it says why), then the names of extension objects
-     * qualified, then whether the driver would send the metric as one Parse message
-     * ({@link OneSelect}).
-     */
-    private Verdict verdict(String sql, boolean standardStrings, ExtensionNames names) {
-        Optional<String> problem = friendlyCheck.apply(sql).or(() -> OneSelect.problem(sql));
-        if (problem.isPresent()) {
-            return new Verdict(problem.get(), null, null, Set.of());
-        }
-        ExtensionNames.Qualified qualified = names.qualify(sql, standardStrings);
-        String sent = OneSelect.of(qualified.sql());
-        try {
-            OneSelect.requireOneParsePerPart(standardStrings, String.join(SEPARATOR, BEGIN, sent, ROLLBACK),
-                    List.of(BEGIN, sent, ROLLBACK));
-        } catch (SQLException e) {
-            return new Verdict("is not exactly one statement as PostgreSQL's driver reads it", null, null, Set.of());
-        }
-        return new Verdict(null, sent, qualified.sql(), qualified.named());
+    private MetricVerdicts.Verdict verdictOf(String sql) {
+        return verdicts.of(sql, readsBackslashesAsStandard(), extensions.names());
     }
 
     /**
@@ -483,17 +413,6 @@ public final class QueryPipeline implements AutoCloseable {
         } catch (SQLException e) {
             return true;
         }
-    }
-
-    /**
-     * A metric SQL text's fate: refused with a reason, or sent as {@code sent}, its own text
-     * {@code qualified}, naming these extension objects.
-     */
-    private record Verdict(String problem, String sent, String qualified, Set<ExtensionNames.Member> named) {
-    }
-
-    private record VerdictKey(Function<String, Optional<String>> check, boolean standardStrings,
-            ExtensionNames names, String sql) {
     }
 
     /**

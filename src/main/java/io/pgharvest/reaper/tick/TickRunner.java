@@ -9,8 +9,6 @@ import io.pgharvest.kind.SourceSession;
 import io.pgharvest.model.BoundedText;
 import io.pgharvest.model.Measurement;
 import io.pgharvest.model.MetricDefinition;
-import io.pgharvest.model.OutputNames;
-import io.pgharvest.reaper.instance.FanOutSplit;
 import io.pgharvest.reaper.instance.Instance;
 import io.pgharvest.reaper.isolation.MissingObject;
 import io.pgharvest.reaper.isolation.SoloLane;
@@ -73,16 +71,15 @@ public final class TickRunner {
     private final MetricLedger ledger;
     /** The instance this source is a member of; one that shares nothing when unknown ({@link Instance#alone()}). */
     private final Instance instance;
-    private final String database;
     /** Metrics of this tick that run their instance-wide variant. */
-    private final Set<String> fannedOut = new HashSet<>();
+    /** Where this tick's results go: the measurements, the instance's shared results, the ledger. */
+    private final TickDelivery delivery;
     /** Shared metrics this tick claimed the instance's fetch of ({@link io.pgharvest.reaper.instance.InstanceMetricCache#tryClaim}). */
     private final List<String> claimed = new ArrayList<>();
     private final ReaperMeters meters;
     private final ReaperMeters.SourceMeters sourceMeters;
     private final Duration defaultTimeout;
     private final int maxExtraRoundTrips;
-    private final List<Measurement> out = new ArrayList<>();
     private Map<String, Duration> intervals;
     private Instant gridPoint;
     private boolean pipelineFailed;
@@ -102,11 +99,11 @@ public final class TickRunner {
         this.suspects = solo.suspects();
         this.ledger = ledger;
         this.instance = instance;
-        this.database = database;
         this.meters = meters;
         this.sourceMeters = sourceMeters;
         this.defaultTimeout = defaultTimeout;
         this.maxExtraRoundTrips = maxExtraRoundTrips;
+        this.delivery = new TickDelivery(config, instance, database, ledger, sourceMeters);
     }
 
     /**
@@ -134,8 +131,8 @@ public final class TickRunner {
                 continue; // not active for this server; the reaper reports it in the status
             }
             boolean shared = definition.instanceLevel();
-            String instanceSql = fanOutSql(metric, definition, major);
-            if ((shared || instanceSql != null) && deliverCached(metric, definition, intervals.get(metric), now)) {
+            String instanceSql = delivery.fanOutSql(metric, definition, major);
+            if ((shared || instanceSql != null) && delivery.deliverCached(metric, definition, intervals.get(metric), now)) {
                 continue;
             }
             var query = new MetricQuery(metric, instanceSql != null ? instanceSql : sql, timeoutOf(definition));
@@ -168,7 +165,7 @@ public final class TickRunner {
                 claimed.add(metric);
             }
             if (instanceSql != null) {
-                fannedOut.add(metric);
+                delivery.fanningOut(metric);
             }
             lane.add(query);
         }
@@ -195,7 +192,7 @@ public final class TickRunner {
 
     /** The measurements fetched so far, in no particular order. */
     public List<Measurement> measurements() {
-        return out;
+        return delivery.measurements();
     }
 
     /**
@@ -378,7 +375,7 @@ public final class TickRunner {
             FetchedRows rows = trip.rows().get(i);
             if (rows != null) {
                 suspects.cleared(queries.get(i).metric());
-                deliver(queries.get(i).metric(), rows, now);
+                delivery.deliver(queries.get(i).metric(), rows, now);
                 delivered++;
             } else if (i != trip.failedAt()) {
                 notRun.add(queries.get(i));
@@ -451,7 +448,7 @@ public final class TickRunner {
             } else {
                 solo.recovered(query.metric());
             }
-            deliver(query.metric(), run.rows(), now);
+            delivery.deliver(query.metric(), run.rows(), now);
             sourceMeters.fetch(ReaperMeters.OK, 1);
         } catch (SQLException e) {
             sourceMeters.roundTrip();
@@ -513,62 +510,6 @@ public final class TickRunner {
      */
     public boolean pipelineFailed() {
         return pipelineFailed;
-    }
-
-    /** The instance-wide SQL to run for {@code metric} on this tick, or null to run it per database. */
-    private String fanOutSql(String metric, MetricDefinition definition, int major) {
-        if (definition.instanceLevel() || !instance.fansOut(metric)) {
-            return null;
-        }
-        return definition.instanceSqlFor(major).orElse(null);
-    }
-
-    private boolean deliverCached(String metric, MetricDefinition definition, Duration interval, Instant now) {
-        var cached = instance.results().reusable(metric, interval, now, ledger.sharedDelivered(metric));
-        if (cached.isEmpty()) {
-            return false;
-        }
-        out.add(measurement(definition, cached.get().rowsFor(database), cached.get().fetchedAt()));
-        ledger.deliveredShared(metric, cached.get());
-        ledger.succeeded(metric, now);
-        sourceMeters.fetch(ReaperMeters.CACHED, 1);
-        return true;
-    }
-
-    /**
-     * Delivers one metric's result, unless its names break the one rule of output names
-     * ({@link OutputNames}): then the metric fails alone, with the reason, and no sink and no other
-     * source of the instance gets the result.
-     */
-    private void deliver(String metric, FetchedRows rows, Instant now) {
-        MetricDefinition definition = config.definitions().get(metric);
-        Optional<String> refusal = Optional.ofNullable(rows.refusal()).or(() -> OutputNames.clash(
-                definition.effectiveStorageName(), column -> !definition.isGauge(column), rows.rows()));
-        if (refusal.isPresent()) {
-            ledger.failed(metric, "metric " + metric + ": " + refusal.get(), now);
-            return;
-        }
-        FetchedRows own = rows;
-        if (fannedOut.contains(metric)) {
-            try {
-                var entry = instance.results().putSplit(metric, now, FanOutSplit.byDatabase(metric, rows));
-                ledger.deliveredShared(metric, entry);
-                own = entry.rowsFor(database);
-            } catch (IllegalArgumentException e) {
-                ledger.failed(metric, BoundedText.messageOf(e), now);
-                return;
-            }
-        } else if (definition.instanceLevel()) { // on an instance that shares nothing, kept by nobody
-            ledger.deliveredShared(metric, instance.results().put(metric, now, rows));
-        }
-        out.add(measurement(definition, own, now));
-        ledger.succeeded(metric, now);
-    }
-
-    private Measurement measurement(MetricDefinition definition, FetchedRows rows, Instant collectedAt) {
-        Instant time = rows.reportedTime() != null ? rows.reportedTime() : collectedAt;
-        return new Measurement(config.name(), definition.effectiveStorageName(), time, rows.rows(),
-                config.source().tags());
     }
 
     private Duration timeoutOf(MetricDefinition definition) {
