@@ -61,8 +61,6 @@ public final class TickRunner {
      * that often in one tick is slow, not one metric.
      */
     static final int MAX_OVERRUNS = 3;
-    /** How many times its own time limit a read shared by the instance's sources gets. */
-    static final int SHARED_TIMEOUT_FACTOR = 4;
     /** Statement timeouts in a row, with the server answering others in time, that make a metric slow on its own. */
     static final int OVERRUNS_BEFORE_SOLO = 3;
 
@@ -137,8 +135,7 @@ public final class TickRunner {
             if ((shared || instanceSql != null) && delivery.deliverCached(metric, definition, intervals.get(metric), now)) {
                 continue;
             }
-            var query = new MetricQuery(metric, instanceSql != null ? instanceSql : sql,
-                    shared || instanceSql != null ? sharedTimeoutOf(definition) : timeoutOf(definition));
+            var query = new MetricQuery(metric, instanceSql != null ? instanceSql : sql, timeoutOf(definition));
             NotReadingException refused = session.refusal(query);
             List<MetricQuery> lane = null;
             if (refused != null) {
@@ -513,18 +510,6 @@ public final class TickRunner {
      */
     public boolean pipelineFailed() {
         return pipelineFailed;
-    }
-
-    /**
-     * The limit of a read whose result every source of the instance delivers (instance-level, or
-     * fanned out and split per database): {@link #SHARED_TIMEOUT_FACTOR} times the metric's own. It
-     * does the work of one read per database, and when it overruns, every source of the instance
-     * goes without the metric for that interval (at 300 databases on a server starved to half a
-     * core, the fanned-out reads never finished within 5 s). Such a limit sorts it to the end of the
-     * pipeline, where an overrun costs no other metric.
-     */
-    private Duration sharedTimeoutOf(MetricDefinition definition) {
-        return timeoutOf(definition).multipliedBy(SHARED_TIMEOUT_FACTOR);
     }
 
     private Duration timeoutOf(MetricDefinition definition) {
