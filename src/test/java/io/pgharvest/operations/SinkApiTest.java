@@ -7,7 +7,6 @@ import io.pgharvest.api.ApiClient;
 import io.pgharvest.api.ApiTestBase;
 import io.pgharvest.model.Measurement;
 import io.pgharvest.sink.dispatch.SinkDispatcher;
-import io.pgharvest.sink.memory.MemorySink;
 import io.pgharvest.sink.memory.MemorySinkPlugin;
 import java.time.Duration;
 import java.time.Instant;
@@ -49,8 +48,9 @@ class SinkApiTest extends ApiTestBase {
         Instant time = Instant.now();
         dispatcher.publish(List.of(new Measurement("sink-api-test", "instance_up", time,
                 List.of(new Measurement.Row(Map.of("instance_up", 1), null)), Map.of())));
-        MemorySink sink = MemorySinkPlugin.started("api-memory");
-        await().atMost(Duration.ofSeconds(10)).until(() -> sink.measurements().stream()
+        // This context's sink is one of those started under the name (the JVM keeps several contexts).
+        await().atMost(Duration.ofSeconds(10)).until(() -> MemorySinkPlugin.allStarted("api-memory").stream()
+                .flatMap(sink -> sink.measurements().stream())
                 .anyMatch(m -> m.source().equals("sink-api-test") && m.time().equals(time)));
 
         ApiClient.Response response = api().get("/api/v1/sinks");

@@ -8,6 +8,7 @@ import io.pgharvest.sink.SinkSetup;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 
 /** The {@code test-memory} kind of sink: a fixture that exists only on the test class path. */
 public final class MemorySinkPlugin implements SinkPlugin<MemorySinkProperties> {
@@ -19,12 +20,21 @@ public final class MemorySinkPlugin implements SinkPlugin<MemorySinkProperties> 
                     new SinkOption("capacity", "`1000`", "The most recent measurements kept; 1 to 100000"),
                     new SinkOption("label", "none", "Shown in the destination")));
 
-    /** The last sink started under each name, so a test can read what it received. */
-    private static final Map<String, MemorySink> STARTED = new ConcurrentHashMap<>();
+    /**
+     * Every sink started under each name, so a test can read what it received: the test JVM keeps
+     * several application contexts (one per distinct configuration), each with its own sink.
+     */
+    private static final Map<String, List<MemorySink>> STARTED = new ConcurrentHashMap<>();
 
     /** The last sink started under {@code name}. */
     public static MemorySink started(String name) {
-        return STARTED.get(name);
+        List<MemorySink> sinks = STARTED.getOrDefault(name, List.of());
+        return sinks.isEmpty() ? null : sinks.getLast();
+    }
+
+    /** Every sink started under {@code name}, the oldest first. */
+    public static List<MemorySink> allStarted(String name) {
+        return List.copyOf(STARTED.getOrDefault(name, List.of()));
     }
 
     @Override
@@ -35,7 +45,7 @@ public final class MemorySinkPlugin implements SinkPlugin<MemorySinkProperties> 
     @Override
     public Sink create(SinkSetup<MemorySinkProperties> setup) {
         var sink = new MemorySink(setup.name(), setup.settings().capacity());
-        STARTED.put(setup.name(), sink);
+        STARTED.computeIfAbsent(setup.name(), n -> new CopyOnWriteArrayList<>()).add(sink);
         return sink;
     }
 }
