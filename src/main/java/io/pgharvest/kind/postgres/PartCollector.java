@@ -26,8 +26,9 @@ import org.postgresql.core.Tuple;
  * messages, a result set must not be read, since reading a column of a type it has not seen yet
  * makes pgjdbc ask the server about that type on the same session.
  *
- * <p>Notices and warnings are counted, never kept: a server (or a function a database owner wrote)
- * can send any number of them, and pgjdbc's statements would chain every one on the heap.
+ * <p>Notices and warnings are never kept: a server (or a function a database owner wrote) can send
+ * any number of them, and pgjdbc's statements would chain every one on the heap (the session's
+ * stream drops them past a few per round trip and counts them, {@code support.wire.ResultBytesBound}).
  *
  * <p>One per round trip; used by the thread that owns the session.
  */
@@ -38,7 +39,6 @@ final class PartCollector extends ResultHandlerBase {
     /** Each part's answer as it came: its rows, or null for a command status. */
     private final List<Received> parts = new ArrayList<>();
     private SQLException failure;
-    private int warnings;
 
     /**
      * @param results a statement of the session, used only to turn rows into result sets
@@ -65,7 +65,7 @@ final class PartCollector extends ResultHandlerBase {
 
     @Override
     public void handleWarning(SQLWarning warning) {
-        warnings++;
+        // dropped: see the class comment
     }
 
     @Override
@@ -85,11 +85,6 @@ final class PartCollector extends ResultHandlerBase {
     @Override
     public SQLException getException() {
         return failure;
-    }
-
-    /** Notices and warnings the round trip brought, none of them kept. */
-    int warnings() {
-        return warnings;
     }
 
     /**
