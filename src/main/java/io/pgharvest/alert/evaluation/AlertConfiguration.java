@@ -77,10 +77,12 @@ class AlertConfiguration {
     }
 
     @Bean
-    AlertEvaluator alertEvaluator(AlertRules rules, AlertStorage storage, ConfigStore store, ReaperService reapers,
-            ObjectProvider<AlertNotifications> notifications, AlertProperties properties) {
+    AlertEvaluator alertEvaluator(AlertRules rules, AlertStorage storage, ConfigStore store,
+            ObjectProvider<ReaperService> reaperService, ObjectProvider<AlertNotifications> notifications,
+            AlertProperties properties) {
+        // Looked up when first used: the reapers publish to the feed, which evaluates with this.
         return new AlertEvaluator(rules, name -> store.snapshot().sources().get(name),
-                source -> reapers.status(source).map(status -> status.state() != SessionState.STOPPED).orElse(false),
+                source -> reaperService.getObject().status(source).map(status -> status.state() != SessionState.STOPPED).orElse(false),
                 new AlertBook(storage), () -> notifications.orderedStream().toList(), Clock.systemUTC(),
                 properties.round());
     }
