@@ -12,10 +12,11 @@ import java.util.regex.PatternSyntaxException;
  * {@code value}, or matches it as a regular expression anchored at both ends; {@code isEqual}
  * false negates. A label the alert does not have has the empty value (Alertmanager's rule).
  */
-public record LabelMatcher(String name, String value, boolean isRegex, Boolean isEqual) {
+public record LabelMatcher(String name, String value, Boolean isRegex, Boolean isEqual) {
 
     public LabelMatcher {
         value = value == null ? "" : value;
+        isRegex = isRegex != null && isRegex;
         isEqual = isEqual == null || isEqual;
     }
 

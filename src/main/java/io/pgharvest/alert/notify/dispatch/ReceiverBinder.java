@@ -70,6 +70,7 @@ public final class ReceiverBinder {
     }
 
     private static Record settings(PluginKind<?> kind, Map<String, Object> options, List<FieldProblem> problems) {
+        int before = problems.size();
         var byComponent = new LinkedHashMap<String, Object>();
         List<String> known = kind.options().stream().map(PluginOption::name).map(ReceiverBinder::camel).toList();
         options.forEach((name, value) -> {
@@ -80,7 +81,7 @@ public final class ReceiverBinder {
                 byComponent.put(camel(PluginKind.kebab(name)), value);
             }
         });
-        if (!problems.isEmpty()) {
+        if (problems.size() > before) {
             return null;
         }
         Record settings;
