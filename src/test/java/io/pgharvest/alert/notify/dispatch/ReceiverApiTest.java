@@ -6,7 +6,10 @@ import static org.awaitility.Awaitility.await;
 
 import io.pgharvest.api.ApiClient.Response;
 import io.pgharvest.api.ApiTestBase;
+import io.pgharvest.testsupport.TestPostgres;
 import java.nio.file.Files;
+import java.sql.Connection;
+import java.sql.Statement;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
@@ -154,6 +157,46 @@ class ReceiverApiTest extends ApiTestBase {
             assertThat(api().delete("/api/v1/silences/" + id).status()).isEqualTo(204);
             assertThat(api().delete("/api/v1/silences/" + id).status()).isEqualTo(404);
             api().delete("/api/v1/alert-receivers/api-silenced-hook");
+        }
+    }
+    @Test
+    void aRuleFiringOnARealServerReachesTheWebhookOnceAndItsResolutionFollows() throws Exception {
+        TestPostgres pg = TestPostgres.shared();
+        pg.createDatabase("notify_tx");
+        try (var webhook = new TestWebhook()) {
+            assertThat(api().post("/api/v1/alert-receivers", Map.of("name", "api-e2e-hook", "type", "webhook",
+                    "url", webhook.url("/e2e"), "route", Map.of("matchers", List.of(Map.of("name", "alertname",
+                            "value", "rn-longtx"))))).status()).isEqualTo(201);
+            var rule = new java.util.HashMap<String, Object>();
+            rule.put("name", "rn-longtx");
+            rule.put("metric", "backends");
+            rule.put("condition", "longest_tx_seconds > params.max_s");
+            rule.put("params", Map.of("max_s", 1));
+            rule.put("for", "1s");
+            rule.put("severity", "critical");
+            rule.put("summary", "{{ source }}: {{ value }}");
+            rule.put("sources", Map.of("names", List.of("notify-tx")));
+            Response created = api().put("/api/v1/alert-rules/rn-longtx", rule);
+            assertThat(created.status()).as(created.body()).isIn(200, 201);
+            assertThat(api().post("/api/v1/sources", Map.of("name", "notify-tx", "connStr", pg.connStr("notify_tx"),
+                    "metrics", Map.of("backends", 1))).status()).isEqualTo(201);
+
+            try (Connection open = pg.connect("notify_tx"); Statement s = open.createStatement()) {
+                open.setAutoCommit(false);
+                s.execute("select txid_current()");
+                await().atMost(Duration.ofSeconds(40)).until(() -> !webhook.received().isEmpty());
+                open.commit();
+            }
+            await().atMost(Duration.ofSeconds(40)).until(() -> webhook.received().size() >= 2);
+            List<JsonNode> sent = webhook.received().stream().map(TestWebhook.Received::json).toList();
+            assertThat(sent).extracting(j -> j.get("status").asString()).containsExactly("firing", "resolved");
+            assertThat(sent.getFirst().at("/labels/source").asString()).isEqualTo("notify-tx");
+            assertThat(sent.getFirst().at("/labels/severity").asString()).isEqualTo("critical");
+            assertThat(sent.getFirst().at("/annotations/summary").asString()).startsWith("notify-tx: ");
+        } finally {
+            api().delete("/api/v1/sources/notify-tx");
+            api().delete("/api/v1/alert-rules/rn-longtx");
+            api().delete("/api/v1/alert-receivers/api-e2e-hook");
         }
     }
 }
