@@ -34,7 +34,11 @@ abstract class OutboxContractTest {
     private static final String SECRET = "a-webhook-secret-of-some-length";
     private static final Duration WAIT = Duration.ofSeconds(20);
 
+    private static final java.util.concurrent.atomic.AtomicInteger HOOKS = new java.util.concurrent.atomic.AtomicInteger();
+
     protected TestWebhook webhook;
+    /** This test's receiver: its own name, so that tests may share a database. */
+    protected final String hook = "hook" + HOOKS.incrementAndGet();
     protected NotifyHarness harness;
     private final Instant start = Instant.now().truncatedTo(ChronoUnit.SECONDS);
 
@@ -45,7 +49,7 @@ abstract class OutboxContractTest {
     void startWebhook() {
         webhook = new TestWebhook();
         harness = new NotifyHarness(openStore());
-        harness.addReceiver("hook", "webhook", Map.of("url", webhook.url("/hook"), "secret", SECRET), null);
+        harness.addReceiver(hook, "webhook", Map.of("url", webhook.url("/hook"), "secret", SECRET), null);
         harness.start();
     }
 
@@ -69,7 +73,7 @@ abstract class OutboxContractTest {
         for (TestWebhook.Received r : received) {
             assertThat(r.header("X-Pgharvest-Signature")).isEqualTo("sha256=" + hmac(r.body()));
         }
-        awaitAllFinished("hook");
+        awaitAllFinished(hook);
         assertThat(webhook.received()).hasSize(2);
     }
 
@@ -81,10 +85,10 @@ abstract class OutboxContractTest {
         harness.notifications.transition(firing("xid_age", "db3", "critical", start));
 
         await().atMost(WAIT).until(() -> webhook.received().size() >= 2);
-        awaitAllFinished("hook");
+        awaitAllFinished(hook);
         assertThat(webhook.received()).extracting(r -> r.json().get("labels").get("source").asString())
                 .containsExactlyInAnyOrder("db2", "db3");
-        assertThat(harness.store.entries("hook")).hasSize(2);
+        assertThat(harness.store.entries(hook)).hasSize(2);
     }
 
     @Test
@@ -98,11 +102,11 @@ abstract class OutboxContractTest {
 
         webhook.down(false);
         await().atMost(WAIT).until(() -> webhook.received().size() == 2);
-        awaitAllFinished("hook");
+        awaitAllFinished(hook);
         assertThat(webhook.received()).extracting(r -> r.json().get("status").asString())
                 .containsExactly("firing", "resolved");
         // The firing was retried while the receiver was down; its resolution waited behind it, in order.
-        assertThat(harness.store.entries("hook")).extracting(OutboxEntry::attempts)
+        assertThat(harness.store.entries(hook)).extracting(OutboxEntry::attempts)
                 .satisfies(attempts -> assertThat(attempts.getFirst()).isGreaterThanOrEqualTo(3));
     }
 
@@ -110,7 +114,7 @@ abstract class OutboxContractTest {
     void aRestartDeliversWhatWasPendingOnceAndNothingDeliveredAgain() throws InterruptedException {
         harness.notifications.transition(firing("deadlocks", "db5", "warning", start));
         await().atMost(WAIT).until(() -> webhook.received().size() == 1);
-        awaitAllFinished("hook");
+        awaitAllFinished(hook);
         webhook.down(true);
         harness.notifications.transition(firing("deadlocks", "db6", "warning", start));
         await().atMost(WAIT).until(() -> webhook.refused() >= 1);
@@ -120,7 +124,7 @@ abstract class OutboxContractTest {
         harness = new NotifyHarness(openStore()).start();
 
         await().atMost(WAIT).until(() -> webhook.received().size() == 2);
-        awaitAllFinished("hook");
+        awaitAllFinished(hook);
         assertThat(webhook.received()).extracting(r -> r.json().get("labels").get("source").asString())
                 .containsExactly("db5", "db6");
     }
@@ -134,9 +138,9 @@ abstract class OutboxContractTest {
         harness.notifications.transition(firing("idle_in_transaction", "db-loud", "warning", start));
 
         await().atMost(WAIT).until(() -> webhook.received().size() == 1);
-        awaitAllFinished("hook");
+        awaitAllFinished(hook);
         assertThat(webhook.received().getFirst().json().get("labels").get("source").asString()).isEqualTo("db-loud");
-        assertThat(harness.store.entries("hook")).filteredOn(e -> e.transition().labels().get("source").equals("db-quiet"))
+        assertThat(harness.store.entries(hook)).filteredOn(e -> e.transition().labels().get("source").equals("db-quiet"))
                 .singleElement().satisfies(e -> {
                     assertThat(e.status()).isEqualTo(OutboxEntry.Status.SILENCED);
                     assertThat(e.note()).contains("s1");

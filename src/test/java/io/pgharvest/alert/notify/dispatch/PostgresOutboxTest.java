@@ -10,24 +10,23 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
 import java.util.stream.Collectors;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /** The outbox in the configuration database, which several instances share. */
 class PostgresOutboxTest extends OutboxContractTest {
 
-    private NotifyHarness.PostgresDatabase database;
+    /** One database for the class (each test has a receiver of its own): a migration costs seconds. */
+    private static NotifyHarness.PostgresDatabase database;
 
-    @BeforeEach
-    @Override
-    void startWebhook() {
+    @BeforeAll
+    static void createDatabase() {
         database = NotifyHarness.freshDatabase();
-        super.startWebhook();
     }
 
-    @AfterEach
-    void closeDatabase() {
+    @AfterAll
+    static void closeDatabase() {
         database.close();
     }
 
@@ -44,7 +43,7 @@ class PostgresOutboxTest extends OutboxContractTest {
                 harness.notifications.transition(firing("sequence_max", "db" + i, "warning", start));
             }
             await().atMost(Duration.ofSeconds(30)).until(() -> webhook.received().size() >= 40);
-            awaitAllFinished("hook");
+            awaitAllFinished(hook);
             Map<String, Long> perSource = webhook.received().stream().collect(Collectors.groupingBy(
                     r -> r.json().get("labels").get("source").asString(), Collectors.counting()));
             assertThat(perSource).hasSize(40).allSatisfy((source, count) -> assertThat(count).isEqualTo(1));
