@@ -11,7 +11,7 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
 import org.springframework.validation.annotation.Validated;
 
 /**
- * How notifications leave the outbox, bound from {@code pgharvest.alerts.notifications.*}
+ * How notifications leave the outbox, bound from {@code pgharvest.alert.notifications.*}
  * (docs/alerts.md, "Receiver outage").
  *
  * @param retryFirst the wait after a receiver's first failed send
@@ -25,7 +25,7 @@ import org.springframework.validation.annotation.Validated;
  *     twice, e.g. after a crash, one notification)
  * @param receiverRefresh how often receivers other instances changed are picked up
  */
-@ConfigurationProperties("pgharvest.alerts.notifications")
+@ConfigurationProperties("pgharvest.alert.notifications")
 @Validated
 public record NotifyProperties(
         @DefaultValue("2s") @NotNull @DurationMin(millis = 10) Duration retryFirst,
@@ -39,7 +39,7 @@ public record NotifyProperties(
 
     public NotifyProperties {
         if (retryFirst != null && retryMax != null && retryMax.compareTo(retryFirst) < 0) {
-            throw new IllegalArgumentException("pgharvest.alerts.notifications.retry-max must not be below retry-first");
+            throw new IllegalArgumentException("pgharvest.alert.notifications.retry-max must not be below retry-first");
         }
     }
 

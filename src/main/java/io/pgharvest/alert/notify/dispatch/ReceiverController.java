@@ -123,7 +123,7 @@ class ReceiverController {
     @GetMapping(BASE + "/{name}/notifications")
     @Operation(summary = "What became of a receiver's notifications", description = "Pending, delivered, silenced,"
             + " superseded or abandoned, with attempts and the last failure; finished ones are kept for"
-            + " pgharvest.alerts.notifications.retention.")
+            + " pgharvest.alert.notifications.retention.")
     List<NotificationResponse> notifications(@PathVariable String name) {
         stored(name);
         return store.entries(name).stream().map(e -> new NotificationResponse(e.transition().rule(),
