@@ -14,7 +14,7 @@ export function emptyText(spec, series, reads) {
   }
   const none = collected.find(r => r.rows === 0);
   if (none) {
-    return `${spec.none ?? 'Collected, nothing to show'}: ${none.metric} was read ${when(none)} and returned no row.`;
+    return `${spec.none ?? 'Collected, nothing to show'}: ${none.metric} was read at ${when(none)} and returned no row.`;
   }
   if (collected.length) {
     return `Collected (${collected.map(r => r.metric).join(', ')}), no point in this span yet.`;
