@@ -7,9 +7,7 @@ import io.pgharvest.kind.postgres.PostgresSession;
 import io.pgharvest.kind.postgres.SessionOpener;
 import io.pgharvest.model.Measurement;
 import io.pgharvest.model.connection.ConnectionString;
-import io.pgharvest.nativemetric.NativeTarget;
 import io.pgharvest.nativemetric.PlanningLogin;
-import io.pgharvest.nativemetric.SourceShelf;
 import io.pgharvest.testsupport.TestPostgres;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -60,7 +58,7 @@ class PlanChangeMarkTest {
         String indexedHash;
         String seqHash;
         try (Connection work = pg.connect(DB); PostgresSession session = monitor()) {
-            var feed = new Feed(session);
+            var feed = new StatementFeed(session, "plan-change", DB);
             var plans = new QueryPlansCollector(10, Duration.ofDays(1), Duration.ofHours(1), Duration.ofSeconds(5),
                     PLANNER, 2, new PlanShapes(file, t0));
             Measurement.Row first = planOnce(feed, plans, work, t0);
@@ -94,13 +92,13 @@ class PlanChangeMarkTest {
         try (Connection work = pg.connect(DB); PostgresSession session = monitor()) {
             var plans = new QueryPlansCollector(10, Duration.ofDays(1), Duration.ofHours(1), Duration.ofSeconds(5),
                     PLANNER, 2, new PlanShapes(file, t1));
-            Measurement.Row back = planOnce(new Feed(session), plans, work, t1);
+            Measurement.Row back = planOnce(new StatementFeed(session, "plan-change", DB), plans, work, t1);
             assertThat(back.values()).containsEntry("plan_hash", indexedHash).containsEntry("previous_plan_hash", seqHash);
         }
     }
 
     /** A fresh source's first plan of the top read: baseline, workload, texts, a ranked read, a round. */
-    private static Measurement.Row planOnce(Feed feed, QueryPlansCollector plans, Connection work, Instant at)
+    private static Measurement.Row planOnce(StatementFeed feed, QueryPlansCollector plans, Connection work, Instant at)
             throws Exception {
         selects(work); // warm: the pace compared later is not that of cold buffers
         feed.stats(at);
@@ -131,29 +129,4 @@ class PlanChangeMarkTest {
                 "postgresql://plan_change_monitor@" + pg.host() + ":" + pg.port() + "/" + DB), Instant.now());
     }
 
-    /** query_stats and query_texts of one source sharing its shelf with query_plans. */
-    private static final class Feed {
-        private final PostgresSession session;
-        private final SourceShelf shelf = new SourceShelf();
-        private final QueryStatsCollector stats = new QueryStatsCollector(50);
-        private final QueryTextsCollector texts = new QueryTextsCollector(Duration.ofSeconds(30));
-
-        Feed(PostgresSession session) {
-            this.session = session;
-        }
-
-        void stats(Instant now) throws Exception {
-            stats.collect(target(now));
-        }
-
-        void texts(Instant now) throws Exception {
-            texts.collect(target(now));
-        }
-
-        NativeTarget target(Instant now) {
-            return new NativeTarget("plan-change", DB, session.facts().versionNum() / 10000, ":0", true,
-                    new QueryPlansCollectorTest.SessionReader(session), Duration.ofSeconds(60), now, null,
-                    session::openPlanning, shelf);
-        }
-    }
 }
