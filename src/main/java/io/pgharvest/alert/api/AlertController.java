@@ -56,7 +56,7 @@ class AlertController {
     @GetMapping("/history")
     @Operation(summary = "History", description = "Firings and resolutions from 'from' (default: a day ago) to 'to'"
             + " (default: now), ISO-8601 instants, oldest first, at most " + HISTORY_LIMIT + ".")
-    List<AlertTransition> history(@RequestParam(required = false) String from,
+    List<HistoryEntry> history(@RequestParam(required = false) String from,
             @RequestParam(required = false) String to) {
         var problems = new ArrayList<FieldProblem>();
         Instant now = Instant.now();
@@ -68,7 +68,16 @@ class AlertController {
         if (!problems.isEmpty()) {
             throw new InvalidParameterException(problems);
         }
-        return history.between(start, end, HISTORY_LIMIT);
+        return history.between(start, end, HISTORY_LIMIT).stream().map(HistoryEntry::of).toList();
+    }
+
+    /** One firing ({@code state} firing, from {@code startsAt}) or resolution (at {@code endsAt}) of an alert. */
+    record HistoryEntry(String fingerprint, String alertname, String state, java.util.Map<String, String> labels,
+            java.util.Map<String, String> annotations, Instant startsAt, Instant endsAt, String value) {
+        static HistoryEntry of(AlertTransition t) {
+            return new HistoryEntry(t.fingerprint(), t.rule(), t.state().name().toLowerCase(java.util.Locale.ROOT),
+                    t.labels(), t.annotations(), t.startsAt(), t.endsAt(), t.value());
+        }
     }
 
     private static Instant instant(String text, String field, Instant fallback, List<FieldProblem> problems) {
