@@ -188,8 +188,9 @@ class WindowController {
         List<Statement> statements = window.source(name).map(w -> w.statements(read.fromMillis(), read.to().toEpochMilli()))
                 .orElse(List.of())
                 .stream().filter(s -> dbname == null || dbname.equals(s.dbname()))
-                // a statement seen before the span but not in it has only zeros here: not one of the span's
-                .filter(s -> s.calls() > 0 || s.totalExecTime() > 0)
+                // a statement seen before the span but not in it has only zeros here: not one of the span's,
+                // unless it runs now (a statement running for the first time has no calls yet)
+                .filter(s -> s.calls() > 0 || s.totalExecTime() > 0 || s.runningSessions() > 0)
                 .sorted(Statement.MOST_TIME_FIRST).toList();
         return read.answer(new SourceStatements(name, read.from(), read.to(), windowSpan(), Series.WINDOW, null,
                 statements));

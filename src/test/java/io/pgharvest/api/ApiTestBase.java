@@ -38,6 +38,8 @@ public abstract class ApiTestBase {
         registry.add("pgharvest.api.blocking.max-waiting-per-client", () -> "10000");
         // A plan stands 5 s instead of a day, so a test sees a plan change within a minute.
         registry.add("pgharvest.query-insights.plan-every", () -> "5s");
+        // active_sessions delivers its samplings every 2 s instead of 10 s: a running statement shows sooner.
+        registry.add("pgharvest.query-insights.sample-rows-every", () -> "2s");
         // query_plans plans on a planning role's own login (docs/security.md): one for every test source.
         registry.add("pgharvest.query-insights.planning-user", () -> {
             io.pgharvest.testsupport.TestPostgres.shared().execute("postgres",
