@@ -79,7 +79,10 @@ export function renderQueries(view, name) {
           : el('a', {href: statementHref(s)}, el('code', {}, shorten(text))),
         s.planChangedAt ? [' ', el('a', {class: 'plan-changed', href: statementHref(s),
           title: `Its plan in ${s.dbname} changed at ${new Date(s.planChangedAt).toLocaleString()}; see the statement's plans`},
-        'plan changed')] : null),
+        'plan changed')] : null,
+        s.runningSessions > 0 ? [' ', el('span', {class: 'running-now', role: 'status',
+          title: `${s.runningSessions} session(s) ran it at the latest sampling`},
+        s.runningSessions > 1 ? `running \u00d7${s.runningSessions}` : 'running')] : null),
         el('td', {'data-label': 'Database'}, s.dbname), el('td', {'data-label': 'User'}, s.user),
         COLUMNS.map(([column, label, format]) => el('td', {'data-label': label, class: `number col-${column}`},
             s[column] === null || s[column] === undefined ? '' : format(s[column]))));

@@ -44,7 +44,8 @@ final class RecentWindow {
             Map<String, SeriesKind> columns = ChartedColumns.of(m.metric());
             boolean activity = m.metric().equals(SessionSamples.METRIC) || m.metric().equals(QueryTexts.METRIC)
                     || m.metric().equals(StatementPlans.METRIC);
-            if ((columns == null && !activity) || m.rows().isEmpty()) {
+            // An empty sampling counts: it says that nothing runs now.
+            if ((columns == null && !activity) || m.rows().isEmpty() && !m.metric().equals(SessionSamples.METRIC)) {
                 continue;
             }
             SourceWindow window = sources.computeIfAbsent(m.source(),
