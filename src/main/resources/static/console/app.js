@@ -8,6 +8,7 @@ import {renderQueries, renderStatement} from './queries.js';
 import {renderMetrics, renderPresets} from './catalog.js';
 import {renderSinks} from './sinks.js';
 import {renderLogs} from './logs.js';
+import {renderLogEvents} from './log-events.js';
 import {renderImport} from './import.js';
 
 const view = document.getElementById('view');
@@ -36,6 +37,7 @@ const routes = [
   [/^\/sources\/([^/]+)\/edit$/, (v, name) => renderSourceForm(v, name, false)],
   [/^\/sources\/([^/]+)\/copy$/, (v, name) => renderSourceForm(v, name, true)],
   [/^\/sources\/([^/]+)\/queries$/, renderQueries],
+  [/^\/sources\/([^/]+)\/log$/, renderLogEvents],
   [/^\/sources\/([^/]+)\/queries\/([^/]+)$/, renderStatement],
   [/^\/sources\/([^/]+)$/, renderSource],
   [/^\/metrics$/, renderMetrics],

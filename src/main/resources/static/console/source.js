@@ -30,6 +30,7 @@ export function renderSource(view, name) {
   fill(view, heading(name,
       el('label', {class: 'inline'}, toggle, ' enabled'),
       el('a', {class: 'button', href: `#/sources/${enc(name)}/queries`, id: 'queries-link'}, 'Queries'),
+      el('a', {class: 'button', href: `#/sources/${enc(name)}/log`, id: 'log-link'}, 'Log'),
       dashboards,
       el('a', {class: 'button', href: `#/sources/${enc(name)}/edit`}, 'Edit'),
       el('a', {class: 'button', href: `#/sources/${enc(name)}/copy`}, 'Copy'),
