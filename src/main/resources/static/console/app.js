@@ -10,6 +10,9 @@ import {renderSinks} from './sinks.js';
 import {renderLogs} from './logs.js';
 import {renderLogEvents} from './log-events.js';
 import {renderImport} from './import.js';
+import {renderSessions} from './sessions.js';
+import {renderTables, renderIndexes} from './tables.js';
+import {renderServer} from './server.js';
 
 const view = document.getElementById('view');
 const nav = document.getElementById('nav');
@@ -38,6 +41,10 @@ const routes = [
   [/^\/sources\/([^/]+)\/copy$/, (v, name) => renderSourceForm(v, name, true)],
   [/^\/sources\/([^/]+)\/queries$/, renderQueries],
   [/^\/sources\/([^/]+)\/log$/, renderLogEvents],
+  [/^\/sources\/([^/]+)\/sessions$/, renderSessions],
+  [/^\/sources\/([^/]+)\/tables$/, renderTables],
+  [/^\/sources\/([^/]+)\/indexes$/, renderIndexes],
+  [/^\/sources\/([^/]+)\/server$/, renderServer],
   [/^\/sources\/([^/]+)\/queries\/([^/]+)$/, renderStatement],
   [/^\/sources\/([^/]+)$/, renderSource],
   [/^\/metrics$/, renderMetrics],

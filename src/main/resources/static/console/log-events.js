@@ -4,6 +4,7 @@
 // Every value comes from the monitored server (table names, messages): text only, never markup.
 import {el, fill, heading, timeCell, keepAgesCurrent} from './dom.js';
 import {get, enc} from './api.js';
+import {sourceTabs} from './views.js';
 
 const CATEGORIES = ['autovacuum', 'checkpoints', 'lock_waits', 'deadlocks', 'temp_files', 'errors',
   'connection_failures', 'slow_statements', 'plans'];
@@ -21,7 +22,7 @@ export function renderLogEvents(view, name) {
   const notice = el('p', {class: 'notice', role: 'status'});
   const rows = el('tbody', {id: 'log-events'});
   const bound = el('p', {class: 'hint', id: 'log-events-bound'});
-  fill(view, heading(`${name}: log`, el('a', {class: 'button', href: `#/sources/${enc(name)}`}, 'Source')),
+  fill(view, heading(`Log of ${name}`), sourceTabs(name, 'log'),
       el('div', {class: 'toolbar'}, category, severity, table, queryid), notice, bound,
       el('table', {class: 'log-events'}, el('thead', {}, el('tr', {},
           ['When', 'Event', 'Database', 'Query ID', 'Details'].map(h => el('th', {}, h)))), rows));

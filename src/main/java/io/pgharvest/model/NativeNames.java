@@ -14,11 +14,13 @@ public final class NativeNames {
     /** Name -> what it collects. */
     public static final Map<String, String> KNOWN = Map.copyOf(new TreeMap<>(Map.ofEntries(
             Map.entry("cpu_load", "load averages of the machine pgharvest runs on (server on this host only)"),
-            Map.entry("psutil_cpu", "CPU utilisation and load of this host, as pgwatch's psutil_cpu (server on this host only)"),
+            Map.entry("psutil_cpu", "CPU utilisation and load of this host, as pgwatch's psutil_cpu (server on this"
+                    + " host only)"),
             Map.entry("psutil_mem", "memory and swap of this host, as pgwatch's psutil_mem (server on this host only)"),
             Map.entry("psutil_disk", "file systems of the server's data, WAL and log directories and tablespaces"
                     + " (server on this host only)"),
-            Map.entry("psutil_disk_io_total", "disk reads and writes of this host since boot (server on this host only)"),
+            Map.entry("psutil_disk_io_total", "disk reads and writes of this host since boot (server on this host"
+                    + " only)"),
             Map.entry("server_log_event_counts", "log lines by severity from the server's CSV or JSON log"),
             Map.entry("query_stats", "per-interval changes of pg_stat_statements, top statements plus other"
                     + " (docs/query-insights.md)"),
@@ -34,7 +36,10 @@ public final class NativeNames {
             Map.entry("log_errors", "errors, fatals and panics from the server log by SQLSTATE and query ID (docs/log-insights.md)"),
             Map.entry("log_connection_failures", "refused connections from the server log by cause and client address (docs/log-insights.md)"),
             Map.entry("log_slow_statements", "statements over log_min_duration_statement from the server log (docs/log-insights.md)"),
-            Map.entry("log_plans", "auto_explain's actual plans from the server log, hashed by shape (docs/log-insights.md)"))));
+            Map.entry("log_plans", "auto_explain's actual plans from the server log, hashed by shape (docs/log-insights.md)"),
+            Map.entry("active_sessions", "the sessions that are not idle, sampled at each run and summed per session,"
+                    + " statement and wait every pgharvest.query-insights.sample-rows-every"
+                    + " (docs/query-insights.md)"))));
 
     private NativeNames() {
     }

@@ -17,7 +17,11 @@ import java.time.Instant;
  * @param text the normalized text, or null until {@code query_texts} has read it
  * @param planChangedAt when the statement's plan in this database changed (the window read another
  *     plan hash than the one before) if that was within the span, else null
+ * @param runningSessions how many sessions ran it (state active) at the source's newest session
+ *     sampling, when that was recent ({@code query_samples}, {@code active_sessions}); 0 otherwise.
+ *     A statement running now is listed even before its first query_stats row (with no calls)
  */
 record Statement(String queryid, String dbname, String user, String toplevel, double calls, double totalExecTime,
-        Double meanExecTime, double rows, double sharedBlksRead, String text, Instant planChangedAt) {
+        Double meanExecTime, double rows, double sharedBlksRead, String text, Instant planChangedAt,
+        int runningSessions) {
 }

@@ -150,8 +150,11 @@ class WindowController {
             @Parameter(description = ApiDocs.WAIT_PARAM) @RequestParam(required = false) String wait) {
         var request = WindowRequest.parse(span, index, wait, windowSpan(), problems -> { });
         var read = awaitSource(name, request);
-        List<Statement> statements = window.source(name).map(w -> w.statements(read.fromMillis())).orElse(List.of())
+        List<Statement> statements = window.source(name).map(w -> w.statements(read.fromMillis(), read.to().toEpochMilli()))
+                .orElse(List.of())
                 .stream().filter(s -> dbname == null || dbname.equals(s.dbname()))
+                // a statement seen before the span but not in it has only zeros here: not one of the span's
+                .filter(s -> s.calls() > 0 || s.totalExecTime() > 0)
                 .sorted(Comparator.comparingDouble(Statement::totalExecTime).reversed()
                         .thenComparing(Statement::queryid)).toList();
         return read.answer(new SourceStatements(name, read.from(), read.to(), windowSpan(), statements));

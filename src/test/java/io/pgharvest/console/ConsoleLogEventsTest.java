@@ -44,7 +44,7 @@ class ConsoleLogEventsTest extends ConsoleTestBase {
                 .formatted(pg.connStr("consolelog")));
         try {
             open("#/sources/log-tab");
-            browser.driver().findElement(By.id("log-link")).click();
+            browser.driver().findElement(By.id("tab-log")).click();
             // a workload repeated until its events show: the first read of a log starts at its end
             String row = browser.waiting(Duration.ofSeconds(60)).until(d -> {
                 pg.execute("consolelog", "create table if not exists \"" + TABLE + "\" (id int) with"
