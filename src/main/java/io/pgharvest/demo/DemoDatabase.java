@@ -101,10 +101,11 @@ final class DemoDatabase implements SmartLifecycle {
         Preset preset = store.snapshot().presets().get(PRESET);
         var metrics = new LinkedHashMap<String, Integer>();
         preset.metrics().keySet().forEach(metric -> metrics.put(metric, DEMO_INTERVAL_SECONDS));
-        // The queries view's data (docs/query-insights.md): statements' cost and sessions at the demo's
-        // pace, texts once a minute (only ids not seen before are read).
+        // The queries view's data (docs/query-insights.md): statements' cost at the demo's pace, sessions
+        // sampled every second (a short statement is seen), texts once a minute and with query_stats for
+        // statements new to its top.
         metrics.put("query_stats", DEMO_INTERVAL_SECONDS);
-        metrics.put("query_samples", DEMO_INTERVAL_SECONDS);
+        metrics.put("active_sessions", 1);
         metrics.put("query_texts", 60);
         return new Source(SOURCE, connStr, null, null, true, PRESET, metrics, null, null,
                 Map.of("env", "demo"), false, null, null);

@@ -32,6 +32,8 @@ final class SourceWindow {
     private final ChangeNotifier changes = new ChangeNotifier(0);
     private long recorded;
     private long newest;
+    /** The collection time of the first measurement recorded (0 before any): what the window can answer from. */
+    private long oldest;
 
     private final LongAdder refusedSeries;
     private final SessionSamples samples;
@@ -65,6 +67,7 @@ final class SourceWindow {
                 }
             }
             newest = Math.max(newest, time);
+            oldest = oldest == 0 ? time : Math.min(oldest, time);
             sequence = ++recorded;
         } finally {
             lock.unlock();
@@ -108,6 +111,11 @@ final class SourceWindow {
      * row yet is listed too.
      */
     List<Statement> statements(long from, long now) {
+        return statements(from, Long.MAX_VALUE, now);
+    }
+
+    /** As {@link #statements(long, long)}, over the points from {@code from} to {@code to} inclusive. */
+    List<Statement> statements(long from, long to, long now) {
         lock.lock();
         try {
             var sums = new HashMap<Map<String, String>, double[]>();
@@ -117,7 +125,7 @@ final class SourceWindow {
                 if (key.metric().equals(QUERY_STATS) && column >= 0) {
                     SeriesRing ring = entry.getValue();
                     double[] sum = sums.computeIfAbsent(key.tags(), tags -> new double[STATEMENT_COLUMNS.size()]);
-                    for (int i = ring.firstAtOrAfter(from); i < ring.size(); i++) {
+                    for (int i = ring.firstAtOrAfter(from); i < ring.size() && ring.time(i) <= to; i++) {
                         sum[column] += ring.value(i);
                     }
                 }
@@ -135,12 +143,12 @@ final class SourceWindow {
                         tags.getOrDefault("toplevel", ""), sum[0], sum[1], sum[0] > 0 ? sum[1] / sum[0] : null, sum[2],
                         sum[3], texts.text(queryid),
                         planChanged != null && planChanged.toEpochMilli() >= from ? planChanged : null,
-                        running.getOrDefault(statement, 0)));
+                        running.getOrDefault(statement, 0), null));
             });
             running.forEach((statement, sessions) -> {
                 if (!listed.contains(statement)) {
                     found.add(new Statement(statement.queryid(), statement.dbname(), "", "", 0, 0, null, 0, 0,
-                            texts.text(statement.queryid()), null, sessions));
+                            texts.text(statement.queryid()), null, sessions, null));
                 }
             });
             return found;
@@ -171,9 +179,15 @@ final class SourceWindow {
 
     /** The samples at or after {@code from} running {@code queryid} (every sample when null), newest first. */
     List<Sample> samples(long from, String queryid, int limit) {
+        return samples(from, Long.MAX_VALUE, queryid, limit);
+    }
+
+    /** The samples from {@code from} to {@code to} inclusive running {@code queryid} (all when null), newest first. */
+    List<Sample> samples(long from, long to, String queryid, int limit) {
         lock.lock();
         try {
-            return samples.read(from, sample -> queryid == null || queryid.equals(sample.queryid()), limit);
+            return samples.read(from, sample -> (queryid == null || queryid.equals(sample.queryid()))
+                    && sample.time().toEpochMilli() <= to, limit);
         } finally {
             lock.unlock();
         }
@@ -194,6 +208,11 @@ final class SourceWindow {
 
     /** The series of {@code metrics} (all when empty) with their points at or after {@code from}. */
     List<Series> read(long from, Set<String> metrics) {
+        return read(from, Long.MAX_VALUE, metrics);
+    }
+
+    /** The series of {@code metrics} (all when empty) with their points from {@code from} to {@code to} inclusive. */
+    List<Series> read(long from, long to, Set<String> metrics) {
         var found = new ArrayList<Series>();
         lock.lock();
         try {
@@ -201,7 +220,7 @@ final class SourceWindow {
                 SeriesKey key = entry.getKey();
                 if (metrics.isEmpty() || metrics.contains(key.metric())) {
                     SeriesKind kind = ChartedColumns.kind(key.metric(), key.column()).orElse(SeriesKind.GAUGE);
-                    found.add(SeriesReader.read(key, kind, entry.getValue(), from));
+                    found.add(SeriesReader.read(key, kind, entry.getValue(), from, to));
                 }
             }
         } finally {
@@ -274,6 +293,16 @@ final class SourceWindow {
                 return true;
             }
             return false;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** The collection time of the first measurement this window recorded, 0 when none. */
+    long oldest() {
+        lock.lock();
+        try {
+            return oldest;
         } finally {
             lock.unlock();
         }

@@ -29,6 +29,7 @@ final class AlertBook {
     private final AlertStorage storage;
     private final Map<String, Map<String, AlertState>> bySource = new HashMap<>();
     private final Set<String> changed = new HashSet<>();
+    private boolean loadedAlerts;
 
     AlertBook(AlertStorage storage) {
         this.storage = storage;
@@ -116,7 +117,18 @@ final class AlertBook {
     }
 
     private Map<String, AlertState> statesOf(String source) {
-        return bySource.computeIfAbsent(source, s -> new LinkedHashMap<>(storage.readStates(s)));
+        return bySource.computeIfAbsent(source, s -> {
+            var stored = new LinkedHashMap<>(storage.readStates(s));
+            loadedAlerts |= !stored.isEmpty();
+            return stored;
+        });
+    }
+
+    /** Whether stored alerts were read (a restart, a takeover) since the last call: the list shows them now. */
+    boolean takeLoaded() {
+        boolean loaded = loadedAlerts;
+        loadedAlerts = false;
+        return loaded;
     }
 
     static Collection<AlertState> firing(Collection<AlertState> states) {

@@ -127,15 +127,20 @@ public final class AlertEvaluator {
         Set<String> active = rulesByMetric().values().stream().flatMap(List::stream).map(CompiledRule::name)
                 .collect(Collectors.toSet());
         var transitions = new ArrayList<AlertTransition>();
+        boolean evicted = false;
         for (String source : book.sources()) {
             if (!evaluatedHere.test(source)) {
                 book.evict(source);
+                evicted = true;
                 continue;
             }
             book.releaseWhere(source, state -> !active.contains(state.rule()),
                     state -> transitions.add(AlertBook.transition(state, AlertTransition.State.RESOLVED, now)));
         }
         settle(transitions);
+        if (evicted) { // another instance shows these now
+            publishCurrent();
+        }
         Instant endsAt = now.plus(round.multipliedBy(RESEND_ROUNDS));
         List<AlertTransition> firing = AlertBook.firing(book.all()).stream()
                 .map(state -> AlertBook.transition(state, AlertTransition.State.FIRING, endsAt)).toList();
@@ -160,11 +165,15 @@ public final class AlertEvaluator {
                 }
             }
         }
-        if (book.flush()) {
-            current = List.copyOf(book.all());
-            changes.advanceTo(changes.index() + 1);
-            listener.accept(current);
+        if (book.flush() | book.takeLoaded()) {
+            publishCurrent();
         }
+    }
+
+    private void publishCurrent() {
+        current = List.copyOf(book.all());
+        changes.advanceTo(changes.index() + 1);
+        listener.accept(current);
     }
 
     private AlertTransition firing(AlertState state, Instant now) {

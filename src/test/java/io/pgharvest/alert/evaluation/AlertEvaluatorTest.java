@@ -128,6 +128,34 @@ class AlertEvaluatorTest {
     }
 
     private final List<AlertTransition> resent = new ArrayList<>();
+    private volatile boolean heldHere = true;
+
+    @Test
+    void aSourceHandedToAnotherInstanceIsForgottenSilentlyAndTakenBackFiringWithoutANewFiring() {
+        AlertEvaluator evaluator = evaluator(true);
+        evaluator.evaluate(List.of(backends("db3", 10)));
+        now = T0.plusSeconds(2);
+        evaluator.evaluate(List.of(backends("db3", 10)));
+        assertThat(sent).hasSize(1);
+        heldHere = false; // the lease moved: another instance evaluates db3 from its stored state
+        evaluator.round();
+        assertThat(evaluator.current()).isEmpty();
+        assertThat(sent).hasSize(1);
+        heldHere = true; // and back: the state is read from the storage again
+        AlertEvaluator takeover = evaluator(false);
+        now = T0.plusSeconds(3);
+        takeover.evaluate(List.of(backends("db3", 11)));
+        assertThat(sent).hasSize(1);
+        assertThat(takeover.current()).singleElement().satisfies(state -> {
+            assertThat(state.status()).isEqualTo(AlertState.Status.FIRING);
+            assertThat(state.firingSince()).isEqualTo(T0.plusSeconds(2));
+        });
+        now = T0.plusSeconds(9);
+        takeover.evaluate(List.of(backends("db3", 0)));
+        assertThat(sent).extracting(AlertTransition::state)
+                .containsExactly(AlertTransition.State.FIRING, AlertTransition.State.RESOLVED);
+        assertThat(sent.get(1).startsAt()).isEqualTo(T0.plusSeconds(2));
+    }
 
     private AlertEvaluator evaluator(boolean createRules) {
         var storage = new FileAlertStorage(dir);
@@ -166,7 +194,7 @@ class AlertEvaluatorTest {
                 return now;
             }
         };
-        return new AlertEvaluator(rules, name -> null, name -> true, new AlertBook(storage), () -> List.of(recorder),
+        return new AlertEvaluator(rules, name -> null, name -> heldHere, new AlertBook(storage), () -> List.of(recorder),
                 clock, Duration.ofSeconds(10));
     }
 

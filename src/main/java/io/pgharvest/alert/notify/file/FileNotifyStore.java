@@ -73,8 +73,10 @@ public final class FileNotifyStore implements NotifyStore {
                 JSON.readValue(outboxFile.toFile(), OutboxFile.class).entries().forEach(e -> outbox.put(e.key(), e));
             }
         } catch (RuntimeException e) {
-            throw new IllegalStateException("cannot read the alert receivers and outbox in " + dataDir + ": "
-                    + e.getMessage(), e);
+            // Neither the parser's message nor the cause: they may quote the file, which holds secrets.
+            throw new IllegalStateException("cannot read the alert receivers and outbox in " + dataDir + " ("
+                    + RECEIVERS + ", " + OUTBOX + "): " + e.getClass().getSimpleName()
+                    + "; correct or move the file and start again");
         }
     }
 
