@@ -8,6 +8,7 @@ import {renderQueries, renderStatement} from './queries.js';
 import {renderMetrics, renderPresets} from './catalog.js';
 import {renderSinks} from './sinks.js';
 import {renderLogs} from './logs.js';
+import {renderLogEvents} from './log-events.js';
 import {renderImport} from './import.js';
 import {renderSessions} from './sessions.js';
 import {renderTables, renderIndexes} from './tables.js';
@@ -39,6 +40,7 @@ const routes = [
   [/^\/sources\/([^/]+)\/edit$/, (v, name) => renderSourceForm(v, name, false)],
   [/^\/sources\/([^/]+)\/copy$/, (v, name) => renderSourceForm(v, name, true)],
   [/^\/sources\/([^/]+)\/queries$/, renderQueries],
+  [/^\/sources\/([^/]+)\/log$/, renderLogEvents],
   [/^\/sources\/([^/]+)\/sessions$/, renderSessions],
   [/^\/sources\/([^/]+)\/tables$/, renderTables],
   [/^\/sources\/([^/]+)\/indexes$/, renderIndexes],

@@ -4,7 +4,7 @@
 import {el, fill, heading, place, morph} from './dom.js';
 import {live, enc} from './api.js';
 import {chartFigure, updateChart, followResize, showSpans, formatCount, formatMillis} from './charts.js';
-import {planSection} from './plans.js';
+import {planSection, actualPlanSection} from './plans.js';
 import {sourceTabs} from './views.js';
 
 const COLUMNS = [
@@ -133,6 +133,7 @@ export function renderStatement(view, name, queryid) {
   const noSamples = el('p', {class: 'empty', hidden: true},
       'No session ran it at a sample within the span (query_samples samples the sessions that are not idle).');
   const plans = planSection();
+  const actualPlans = actualPlanSection(name, queryid);
   fill(view, heading(`Statement ${queryid}`, el('a', {class: 'button', href: `#/sources/${enc(name)}/queries`}, 'Queries'),
       el('a', {class: 'button', href: `#/sources/${enc(name)}`}, 'Source')),
   el('div', {class: 'toolbar'}, el('label', {class: 'inline'}, 'last ', spanSelect)), notice,
@@ -141,7 +142,7 @@ export function renderStatement(view, name, queryid) {
   el('section', {}, el('h2', {}, 'Recent samples'), el('div', {class: 'table-wrap'}, el('table', {class: 'cards'},
       el('thead', {}, el('tr', {}, ['Time', 'PID', 'Database', 'State', 'Wait event', 'Running for', 'Blocked by',
         'Application', 'User'].map(h => el('th', {scope: 'col'}, h)))), samples)), noSamples),
-  plans.section);
+  plans.section, actualPlans.section);
 
   function render(answer) {
     notice.replaceChildren();
@@ -173,7 +174,7 @@ export function renderStatement(view, name, queryid) {
   spanSelect.addEventListener('change', () => { span = spanSelect.value; start(); });
   const stopResize = followResize(charts);
   start();
-  return () => { stop?.(); stopResize(); };
+  return () => { stop?.(); stopResize(); actualPlans.stop(); };
 }
 
 /** The series of one column (several users or top-level flags) added per time. */
