@@ -1,18 +1,28 @@
 package io.pgharvest.window;
 
+import java.time.Duration;
 import java.util.Map;
 
 /**
- * One series as read from the window for a span, counters already turned into rates per second.
+ * One series as read for a span, counters already turned into rates per second.
  *
  * @param metric the metric's storage name
  * @param column the column
  * @param tags the row's tags (empty for one-row metrics)
  * @param kind {@code gauge}: as read; {@code rate}: a counter's change per second between two
  *     points (a reset gives no point); {@code delta}: the amount of each collection interval
+ * @param store which store answered: {@code window} (recorded since this process started), or
+ *     {@code snapshot} while some of its points were restored from the window's snapshot after a
+ *     restart (until they leave the span)
+ * @param step the resolution a store aggregated to; null when the points are as collected (the window)
  * @param times epoch milliseconds, oldest first
  * @param values one per time
  */
-record Series(String metric, String column, Map<String, String> tags, SeriesKind kind, long[] times,
-        double[] values) {
+record Series(String metric, String column, Map<String, String> tags, SeriesKind kind, String store, Duration step,
+        long[] times, double[] values) {
+
+    /** The store name of the recent window's own series. */
+    static final String WINDOW = "window";
+    /** The store name of series with points restored from the window's snapshot. */
+    static final String SNAPSHOT = "snapshot";
 }

@@ -26,7 +26,8 @@ final class SeriesReader {
                 kept++;
             }
         }
-        return new Series(key.metric(), key.column(), key.tags(), kind, Arrays.copyOf(times, kept),
+        return new Series(key.metric(), key.column(), key.tags(), kind,
+                ring.restoredSince(from) ? Series.SNAPSHOT : Series.WINDOW, null, Arrays.copyOf(times, kept),
                 Arrays.copyOf(values, kept));
     }
 

@@ -55,8 +55,14 @@ class WindowController {
     record SourceSeries(String source, Instant from, Instant to, Duration windowSpan, List<Series> series) {
     }
 
-    /** A source's statements over a span, most execution time first. */
-    record SourceStatements(String source, Instant from, Instant to, Duration windowSpan, List<Statement> statements) {
+    /**
+     * A source's statements over a span, most execution time first.
+     *
+     * @param store which store answered: {@code window}, or {@code snapshot} while some of the sums
+     *     come from points the window restored from its snapshot after a restart
+     */
+    record SourceStatements(String source, Instant from, Instant to, Duration windowSpan, List<Statement> statements,
+            String store) {
     }
 
     /**
@@ -154,7 +160,10 @@ class WindowController {
                 .stream().filter(s -> dbname == null || dbname.equals(s.dbname()))
                 .sorted(Comparator.comparingDouble(Statement::totalExecTime).reversed()
                         .thenComparing(Statement::queryid)).toList();
-        return read.answer(new SourceStatements(name, read.from(), read.to(), windowSpan(), statements));
+        boolean restored = window.source(name).map(w -> w.restoredSince(read.fromMillis(), SourceWindow.QUERY_STATS))
+                .orElse(false);
+        return read.answer(new SourceStatements(name, read.from(), read.to(), windowSpan(), statements,
+                restored ? Series.SNAPSHOT : Series.WINDOW));
     }
 
     @GetMapping("/api/v1/sources/{name}/queries/{queryid}")
