@@ -86,8 +86,8 @@ export function rangeControls(initial, {prefix, compare = false, onChange}) {
   let range = initial;
   const lastSelect = el('select', {id: `${prefix}-range`, 'aria-label': 'Range'},
       RELATIVE.map(([value]) => el('option', {value}, `last ${value}`)), el('option', {value: 'custom'}, 'from … to …'));
-  const fromInput = el('input', {type: 'datetime-local', id: `${prefix}-from`, 'aria-label': 'From', step: 60});
-  const toInput = el('input', {type: 'datetime-local', id: `${prefix}-to`, 'aria-label': 'To', step: 60});
+  const fromInput = el('input', {type: 'datetime-local', id: `${prefix}-from`, 'aria-label': 'From', step: 1});
+  const toInput = el('input', {type: 'datetime-local', id: `${prefix}-to`, 'aria-label': 'To', step: 1});
   const error = el('span', {class: 'field-error', id: `${prefix}-range-error`, role: 'alert'});
   const apply = el('button', {type: 'button', id: `${prefix}-apply`}, 'Show');
   const picker = el('span', {class: 'range-picker'}, fromInput, ' to ', toInput, apply, error);
@@ -137,10 +137,10 @@ export function rangeControls(initial, {prefix, compare = false, onChange}) {
   return {element, show};
 }
 
-/** A Date as a datetime-local input's value (local time, minutes). */
+/** A Date as a datetime-local input's value (local time, to the second). */
 function localInput(date) {
   const local = new Date(date.getTime() - date.getTimezoneOffset() * 60000);
-  return local.toISOString().slice(0, 16);
+  return local.toISOString().slice(0, 19);
 }
 
 /**

@@ -18,6 +18,7 @@ import java.util.LinkedHashMap;
 import org.springframework.boot.EnvironmentPostProcessor;
 import org.springframework.boot.SpringApplication;
 import org.springframework.core.env.ConfigurableEnvironment;
+import org.springframework.core.env.EnumerablePropertySource;
 import org.springframework.core.env.MapPropertySource;
 
 /**
@@ -50,6 +51,16 @@ public final class DemoHistory implements EnvironmentPostProcessor {
         int next = 0;
         while (environment.containsProperty("pgharvest.sinks[" + next + "].type")) {
             next++;
+        }
+        // Spring binds a list from one property source: the configured entries go into ours too.
+        for (var source : environment.getPropertySources()) {
+            if (source instanceof EnumerablePropertySource<?> names) {
+                for (String name : names.getPropertyNames()) {
+                    if (name.startsWith("pgharvest.sinks[") && !added.containsKey(name)) {
+                        added.put(name, environment.getProperty(name));
+                    }
+                }
+            }
         }
         if (next == 0) {
             added.put("pgharvest.sinks[0].type", "jsonfile");

@@ -13,9 +13,14 @@ import java.util.Optional;
  * activity, connections, cache, size, replication lag, locks, transaction ages, temp files, WAL,
  * checkpoints and the query-insights statistics. Everything else a reaper collects goes to the
  * sinks only. Columns are the built-in catalog's names; a metric an operator redefines under the
- * same name is kept when its columns keep those names.
+ * same name is kept when its columns keep those names. The history readers read the same columns
+ * with the same kinds back from the stores, so a chart is one definition whether memory or a store
+ * answers it.
  */
-final class ChartedColumns {
+public final class ChartedColumns {
+
+    /** The query-insights statistics: per-interval deltas of each statement, summed over a range. */
+    public static final String QUERY_STATS = SourceWindow.QUERY_STATS;
 
     private static final Map<String, Map<String, SeriesKind>> KEPT = build();
 
@@ -58,17 +63,17 @@ final class ChartedColumns {
     }
 
     /** The columns kept of {@code metric}, or null when the window keeps none of it. */
-    static Map<String, SeriesKind> of(String metric) {
+    public static Map<String, SeriesKind> of(String metric) {
         return KEPT.get(metric);
     }
 
-    static Optional<SeriesKind> kind(String metric, String column) {
+    public static Optional<SeriesKind> kind(String metric, String column) {
         Map<String, SeriesKind> columns = KEPT.get(metric);
         return Optional.ofNullable(columns == null ? null : columns.get(column));
     }
 
     /** Every kept metric name (the API's {@code metric} parameter accepts these). */
-    static java.util.Set<String> metrics() {
+    public static java.util.Set<String> metrics() {
         return KEPT.keySet();
     }
 }

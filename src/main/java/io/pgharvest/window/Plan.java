@@ -22,7 +22,7 @@ import java.time.Instant;
  * @param omitted why {@code plan} is null (larger than the per-plan bound, the memory bound reached,
  *     not JSON), or null
  */
-record Plan(String dbname, String queryid,
+public record Plan(String dbname, String queryid,
         @Schema(description = "EXPLAIN (FORMAT JSON)'s output, constants redacted; null when omitted",
                 type = "array", implementation = Object.class) @JsonRawValue String plan,
         String hash, Instant readAt, String previousHash, Instant previousReadAt, Instant changedAt, String omitted) {

@@ -20,6 +20,9 @@ import java.util.concurrent.atomic.LongAdder;
  */
 final class RecentWindow {
 
+    /** How much later than a range's start the window's first point may be for it to answer the range. */
+    static final long COVERAGE_SLACK_MILLIS = 90_000;
+
     private final WindowLimits limits;
     private final MemoryBudget budget;
     private final Clock clock;
@@ -62,6 +65,23 @@ final class RecentWindow {
     List<Series> read(String source, long fromMillis, Set<String> metrics) {
         SourceWindow window = sources.get(source);
         return window == null ? List.of() : window.read(fromMillis, metrics);
+    }
+
+    /** The source's series of {@code metrics} (all when empty) from {@code fromMillis} to {@code toMillis} inclusive. */
+    List<Series> read(String source, long fromMillis, long toMillis, Set<String> metrics) {
+        SourceWindow window = sources.get(source);
+        return window == null ? List.of() : window.read(fromMillis, toMillis, metrics);
+    }
+
+    /**
+     * Whether the window holds the source's points from {@code from} on: {@code from} is within its
+     * span and it recorded the source since at most {@link #COVERAGE_SLACK_MILLIS} after {@code from}
+     * (a process that started ten minutes ago does not hold the last hour).
+     */
+    boolean holdsSince(String source, long from) {
+        SourceWindow window = sources.get(source);
+        long oldest = window == null ? 0 : window.oldest();
+        return from >= clock.millis() - limits.spanMillis() && oldest != 0 && oldest <= from + COVERAGE_SLACK_MILLIS;
     }
 
     /** Every source's key numbers, by name. */

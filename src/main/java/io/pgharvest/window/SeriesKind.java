@@ -3,7 +3,7 @@ package io.pgharvest.window;
 import com.fasterxml.jackson.annotation.JsonProperty;
 
 /** How a column's values are kept and shown. */
-enum SeriesKind {
+public enum SeriesKind {
     /** A level (connections, bytes, seconds): shown as read. */
     @JsonProperty("gauge") GAUGE,
     /** A cumulative counter (commits, bytes written): kept as read, shown as a rate per second. */

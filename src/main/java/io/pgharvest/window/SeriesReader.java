@@ -12,13 +12,15 @@ final class SeriesReader {
     private SeriesReader() {
     }
 
-    static Series read(SeriesKey key, SeriesKind kind, SeriesRing ring, long from) {
+    /** The points from {@code from} up to and including {@code to} (epoch milliseconds). */
+    static Series read(SeriesKey key, SeriesKind kind, SeriesRing ring, long from, long to) {
         int first = ring.firstAtOrAfter(from);
-        int count = ring.size() - first;
+        int end = to == Long.MAX_VALUE ? ring.size() : ring.firstAtOrAfter(to + 1);
+        int count = Math.max(0, end - first);
         long[] times = new long[count];
         double[] values = new double[count];
         int kept = 0;
-        for (int i = first; i < ring.size(); i++) {
+        for (int i = first; i < end; i++) {
             double value = kind == SeriesKind.COUNTER ? rate(ring, i) : ring.value(i);
             if (!Double.isNaN(value)) {
                 times[kept] = ring.time(i);

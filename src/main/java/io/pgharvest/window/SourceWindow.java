@@ -31,6 +31,8 @@ final class SourceWindow {
     private final ChangeNotifier changes = new ChangeNotifier(0);
     private long recorded;
     private long newest;
+    /** The collection time of the first measurement recorded (0 before any): what the window can answer from. */
+    private long oldest;
 
     private final LongAdder refusedSeries;
     private final SessionSamples samples;
@@ -64,6 +66,7 @@ final class SourceWindow {
                 }
             }
             newest = Math.max(newest, time);
+            oldest = oldest == 0 ? time : Math.min(oldest, time);
             sequence = ++recorded;
         } finally {
             lock.unlock();
@@ -91,6 +94,11 @@ final class SourceWindow {
 
     /** Every statement's cost summed over the points at or after {@code from}, with its text when known. */
     List<Statement> statements(long from) {
+        return statements(from, Long.MAX_VALUE);
+    }
+
+    /** Every statement's cost summed over the points from {@code from} to {@code to} inclusive. */
+    List<Statement> statements(long from, long to) {
         lock.lock();
         try {
             var sums = new HashMap<Map<String, String>, double[]>();
@@ -100,7 +108,7 @@ final class SourceWindow {
                 if (key.metric().equals(QUERY_STATS) && column >= 0) {
                     SeriesRing ring = entry.getValue();
                     double[] sum = sums.computeIfAbsent(key.tags(), tags -> new double[STATEMENT_COLUMNS.size()]);
-                    for (int i = ring.firstAtOrAfter(from); i < ring.size(); i++) {
+                    for (int i = ring.firstAtOrAfter(from); i < ring.size() && ring.time(i) <= to; i++) {
                         sum[column] += ring.value(i);
                     }
                 }
@@ -113,7 +121,7 @@ final class SourceWindow {
                 found.add(new Statement(queryid, dbname, tags.getOrDefault("user", ""),
                         tags.getOrDefault("toplevel", ""), sum[0], sum[1], sum[0] > 0 ? sum[1] / sum[0] : null, sum[2],
                         sum[3], texts.text(queryid),
-                        planChanged != null && planChanged.toEpochMilli() >= from ? planChanged : null));
+                        planChanged != null && planChanged.toEpochMilli() >= from ? planChanged : null, null));
             });
             return found;
         } finally {
@@ -158,9 +166,15 @@ final class SourceWindow {
 
     /** The samples at or after {@code from} running {@code queryid} (every sample when null), newest first. */
     List<Sample> samples(long from, String queryid, int limit) {
+        return samples(from, Long.MAX_VALUE, queryid, limit);
+    }
+
+    /** The samples from {@code from} to {@code to} inclusive running {@code queryid} (all when null), newest first. */
+    List<Sample> samples(long from, long to, String queryid, int limit) {
         lock.lock();
         try {
-            return samples.read(from, sample -> queryid == null || queryid.equals(sample.queryid()), limit);
+            return samples.read(from, sample -> (queryid == null || queryid.equals(sample.queryid()))
+                    && sample.time().toEpochMilli() <= to, limit);
         } finally {
             lock.unlock();
         }
@@ -181,6 +195,11 @@ final class SourceWindow {
 
     /** The series of {@code metrics} (all when empty) with their points at or after {@code from}. */
     List<Series> read(long from, Set<String> metrics) {
+        return read(from, Long.MAX_VALUE, metrics);
+    }
+
+    /** The series of {@code metrics} (all when empty) with their points from {@code from} to {@code to} inclusive. */
+    List<Series> read(long from, long to, Set<String> metrics) {
         var found = new ArrayList<Series>();
         lock.lock();
         try {
@@ -188,7 +207,7 @@ final class SourceWindow {
                 SeriesKey key = entry.getKey();
                 if (metrics.isEmpty() || metrics.contains(key.metric())) {
                     SeriesKind kind = ChartedColumns.kind(key.metric(), key.column()).orElse(SeriesKind.GAUGE);
-                    found.add(SeriesReader.read(key, kind, entry.getValue(), from));
+                    found.add(SeriesReader.read(key, kind, entry.getValue(), from, to));
                 }
             }
         } finally {
@@ -266,6 +285,16 @@ final class SourceWindow {
         }
     }
 
+    /** The collection time of the first measurement this window recorded, 0 when none. */
+    long oldest() {
+        lock.lock();
+        try {
+            return oldest;
+        } finally {
+            lock.unlock();
+        }
+    }
+
     /** A copy of this source's series (points as recorded) and texts, for the window's snapshot. */
     WindowPicture.SourcePicture picture() {
         var copied = new ArrayList<WindowPicture.SeriesPicture>();
@@ -311,8 +340,10 @@ final class SourceWindow {
                     }
                 }
                 if (ring != null) {
+                    // The window answers a range from its restored points as from recorded ones.
                     ring.markRestored();
                     newest = Math.max(newest, ring.newestTime());
+                    oldest = oldest == 0 ? ring.time(0) : Math.min(oldest, ring.time(0));
                 }
             }
             picture.texts().forEach(texts::keep);

@@ -17,7 +17,16 @@ import java.time.Instant;
  * @param text the normalized text, or null until {@code query_texts} has read it
  * @param planChangedAt when the statement's plan in this database changed (the window read another
  *     plan hash than the one before) if that was within the span, else null
+ * @param approximate true when a store's sum includes an interval the collector marked approximate
+ *     (pg_stat_statements evicted entries, so the deltas may miss calls); null from the window,
+ *     which does not keep the mark
  */
-record Statement(String queryid, String dbname, String user, String toplevel, double calls, double totalExecTime,
-        Double meanExecTime, double rows, double sharedBlksRead, String text, Instant planChangedAt) {
+public record Statement(String queryid, String dbname, String user, String toplevel, double calls,
+        double totalExecTime, Double meanExecTime, double rows, double sharedBlksRead, String text,
+        Instant planChangedAt, Boolean approximate) {
+
+    /** Most execution time first, then by query id: the order of every statement list. */
+    public static final java.util.Comparator<Statement> MOST_TIME_FIRST =
+            java.util.Comparator.comparingDouble(Statement::totalExecTime).reversed()
+                    .thenComparing(Statement::queryid);
 }

@@ -18,11 +18,11 @@ import io.swagger.v3.oas.annotations.tags.Tag;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.Comparator;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
@@ -34,16 +34,16 @@ import org.springframework.web.bind.annotation.RestController;
 @Tag(name = "Recent window", description = "Recent numeric series of each source, kept in memory for the charts")
 class WindowController {
 
-    private static final int MAX_SAMPLES = 100;
-
     private final RecentWindow window;
     private final ConfigStore store;
+    private final RangeSource ranges;
     private final Clock clock;
 
-    WindowController(RecentWindow window, ConfigStore store) {
+    WindowController(RecentWindow window, ConfigStore store, ObjectProvider<StoredHistory> history) {
         this.window = window;
         this.store = store;
         this.clock = Clock.systemUTC();
+        this.ranges = new RangeSource(window, history.getIfAvailable(), clock);
     }
 
     /**
@@ -52,17 +52,16 @@ class WindowController {
      * @param span how far back, at most the window's span
      * @param metric which metrics; all kept ones when absent
      */
-    record SourceSeries(String source, Instant from, Instant to, Duration windowSpan, List<Series> series) {
+    record SourceSeries(String source, Instant from, Instant to, Duration windowSpan,
+            @Schema(description = "which store answered: window, postgres, prometheus or snapshot") String store,
+            @Schema(description = "the bucket width the store aggregated to; null: points as collected") Duration step,
+            @Schema(description = "null, or why the store answered nothing or part (slow, down)") String error,
+            List<Series> series) {
     }
 
-    /**
-     * A source's statements over a span, most execution time first.
-     *
-     * @param store which store answered: {@code window}, or {@code snapshot} while some of the sums
-     *     come from points the window restored from its snapshot after a restart
-     */
-    record SourceStatements(String source, Instant from, Instant to, Duration windowSpan, List<Statement> statements,
-            String store) {
+    /** A source's statements over a span, most execution time first. */
+    record SourceStatements(String source, Instant from, Instant to, Duration windowSpan, String store, String error,
+            List<Statement> statements) {
     }
 
     /**
@@ -71,7 +70,8 @@ class WindowController {
      * filter them).
      */
     record StatementHistory(String source, String queryid, String text, Instant from, Instant to, Duration windowSpan,
-            List<Series> series, List<Sample> samples, List<Plan> plans) {
+            String store, Duration step, String error, List<Series> series, List<Sample> samples, List<Plan> plans,
+            List<WaitShare> waits) {
     }
 
     @GetMapping("/api/v1/sources/{name}/window")
@@ -86,14 +86,17 @@ class WindowController {
     @ApiResponse(responseCode = "404", description = "No such source",
             content = @Content(mediaType = ApiDocs.PROBLEM_JSON, schema = @Schema(implementation = ApiDocs.Problem.class)))
     ResponseEntity<SourceSeries> series(@PathVariable String name,
-            @Parameter(description = "how far back, e.g. 15m or 1h; at most the window's span (pgharvest.window.span),"
-                    + " which is the default") @RequestParam(required = false) String span,
-            @Parameter(description = "a metric to return (repeatable); every kept metric when absent")
+            @Parameter(description = SPAN) @RequestParam(required = false) String span,
+            @Parameter(description = FROM) @RequestParam(required = false) String from,
+            @Parameter(description = TO) @RequestParam(required = false) String to,
+            @Parameter(description = STEP) @RequestParam(required = false) String step,
+            @Parameter(description = "a metric to return (repeatable); every kept metric when absent (from a store:"
+                    + " every kept metric but query_stats, which the statement endpoints read)")
             @RequestParam(required = false) List<String> metric,
             @Parameter(description = ApiDocs.INDEX_PARAM) @RequestParam(required = false) String index,
             @Parameter(description = ApiDocs.WAIT_PARAM) @RequestParam(required = false) String wait) {
         Set<String> metrics = new LinkedHashSet<>(metric == null ? List.of() : metric);
-        var request = WindowRequest.parse(span, index, wait, windowSpan(), problems -> {
+        var request = parse(span, from, to, step, index, wait, name, problems -> {
             Set<String> unknown = new TreeSet<>(metrics);
             unknown.removeAll(ChartedColumns.metrics());
             if (!unknown.isEmpty()) {
@@ -102,8 +105,34 @@ class WindowController {
             }
         });
         var read = awaitSource(name, request);
-        return read.answer(new SourceSeries(name, read.from(), read.to(), windowSpan(),
-                window.read(name, read.fromMillis(), metrics)));
+        if (request.range() != null) {
+            return read.answer(ranges.series(name, request.range(), metrics, windowSpan()));
+        }
+        List<Series> series = window.read(name, read.fromMillis(), metrics);
+        return read.answer(new SourceSeries(name, read.from(), read.to(), windowSpan(), Series.storeOf(series), null,
+                null, series));
+    }
+
+    private static final String SPAN = "how far back, e.g. 15m or 1h; at most the window's span (pgharvest.window.span),"
+            + " which is the default. With from or to: the range's length on that side (e.g. 7d)";
+    private static final String FROM = "the range's start, RFC 3339 (e.g. 2026-12-01T03:00:00Z); within the recent"
+            + " window read from memory, before it from the store that holds the source's history";
+    private static final String TO = "the range's end, RFC 3339; now when absent";
+    private static final String STEP = "a store's bucket width, e.g. 5m; at least the range / 600 (the default is the"
+            + " smallest round width within 600 points)";
+
+    /** The parameters, every problem named in one 400. */
+    private WindowRequest parse(String span, String from, String to, String step, String index, String wait,
+            String name, java.util.function.Consumer<List<FieldProblem>> moreChecks) {
+        var request = WindowRequest.parse(new WindowRequest.RangeParameters(span, from, to, step), index, wait,
+                windowSpan(), clock.instant(), moreChecks);
+        return request;
+    }
+
+    /** {@code snapshot} while the source's query_stats sums from {@code from} include restored points, else {@code window}. */
+    private String windowStore(String name, long from) {
+        return window.source(name).map(w -> w.restoredSince(from, SourceWindow.QUERY_STATS)).orElse(false)
+                ? Series.SNAPSHOT : Series.WINDOW;
     }
 
     private Duration windowSpan() {
@@ -118,6 +147,9 @@ class WindowController {
     private SpanRead awaitSource(String name, WindowRequest request) {
         if (window.source(name).isEmpty() && !store.snapshot().sources().containsKey(name)) {
             throw new NoSuchItemException(StoreTable.SOURCES, name);
+        }
+        if (request.range() != null) {
+            ranges.check(name, request.range());
         }
         long seen = request.query().await(window.changesOf(name));
         Instant to = clock.instant();
@@ -149,21 +181,22 @@ class WindowController {
     @ApiResponse(responseCode = "404", description = "No such source",
             content = @Content(mediaType = ApiDocs.PROBLEM_JSON, schema = @Schema(implementation = ApiDocs.Problem.class)))
     ResponseEntity<SourceStatements> statements(@PathVariable String name,
-            @Parameter(description = "how far back, e.g. 15m; at most the window's span, which is the default")
-            @RequestParam(required = false) String span,
+            @Parameter(description = SPAN) @RequestParam(required = false) String span,
+            @Parameter(description = FROM) @RequestParam(required = false) String from,
+            @Parameter(description = TO) @RequestParam(required = false) String to,
             @Parameter(description = "only this database's statements") @RequestParam(required = false) String dbname,
             @Parameter(description = ApiDocs.INDEX_PARAM) @RequestParam(required = false) String index,
             @Parameter(description = ApiDocs.WAIT_PARAM) @RequestParam(required = false) String wait) {
-        var request = WindowRequest.parse(span, index, wait, windowSpan(), problems -> { });
+        var request = parse(span, from, to, null, index, wait, name, problems -> { });
         var read = awaitSource(name, request);
+        if (request.range() != null) {
+            return read.answer(ranges.statements(name, request.range(), dbname, windowSpan()));
+        }
         List<Statement> statements = window.source(name).map(w -> w.statements(read.fromMillis())).orElse(List.of())
                 .stream().filter(s -> dbname == null || dbname.equals(s.dbname()))
-                .sorted(Comparator.comparingDouble(Statement::totalExecTime).reversed()
-                        .thenComparing(Statement::queryid)).toList();
-        boolean restored = window.source(name).map(w -> w.restoredSince(read.fromMillis(), SourceWindow.QUERY_STATS))
-                .orElse(false);
-        return read.answer(new SourceStatements(name, read.from(), read.to(), windowSpan(), statements,
-                restored ? Series.SNAPSHOT : Series.WINDOW));
+                .sorted(Statement.MOST_TIME_FIRST).toList();
+        return read.answer(new SourceStatements(name, read.from(), read.to(), windowSpan(),
+                windowStore(name, read.fromMillis()), null, statements));
     }
 
     @GetMapping("/api/v1/sources/{name}/queries/{queryid}")
@@ -179,23 +212,22 @@ class WindowController {
     @ApiResponse(responseCode = "404", description = "No such source",
             content = @Content(mediaType = ApiDocs.PROBLEM_JSON, schema = @Schema(implementation = ApiDocs.Problem.class)))
     ResponseEntity<StatementHistory> statement(@PathVariable String name, @PathVariable String queryid,
-            @Parameter(description = "how far back, e.g. 15m; at most the window's span, which is the default")
-            @RequestParam(required = false) String span,
+            @Parameter(description = SPAN) @RequestParam(required = false) String span,
+            @Parameter(description = FROM) @RequestParam(required = false) String from,
+            @Parameter(description = TO) @RequestParam(required = false) String to,
+            @Parameter(description = STEP) @RequestParam(required = false) String step,
             @Parameter(description = ApiDocs.INDEX_PARAM) @RequestParam(required = false) String index,
             @Parameter(description = ApiDocs.WAIT_PARAM) @RequestParam(required = false) String wait) {
-        var request = WindowRequest.parse(span, index, wait, windowSpan(), problems -> {
+        var request = parse(span, from, to, step, index, wait, name, problems -> {
             if (!isQueryId(queryid)) {
                 problems.add(new FieldProblem("queryid", "must be a query id (a 64-bit integer) or other"));
             }
         });
         var read = awaitSource(name, request);
-        List<Series> series = window.read(name, read.fromMillis(), Set.of(SourceWindow.QUERY_STATS)).stream()
-                .filter(s -> queryid.equals(s.tags().get("queryid"))).toList();
-        var source = window.source(name);
-        return read.answer(new StatementHistory(name, queryid, source.map(w -> w.text(queryid)).orElse(null),
-                read.from(), read.to(), windowSpan(), series,
-                source.map(w -> w.samples(read.fromMillis(), queryid, MAX_SAMPLES)).orElse(List.of()),
-                source.map(w -> w.plans(queryid)).orElse(List.of())));
+        if (request.range() != null) {
+            return read.answer(ranges.statement(name, queryid, request.range(), windowSpan()));
+        }
+        return read.answer(ranges.statementFromWindow(name, queryid, read.from(), read.to(), windowSpan()));
     }
 
     private static boolean isQueryId(String queryid) {

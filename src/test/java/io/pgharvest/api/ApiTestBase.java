@@ -19,6 +19,8 @@ public abstract class ApiTestBase {
 
     protected static final String TOKEN = "test-token-0123456789abcdef";
     protected static final Path DATA_DIR = createDataDir();
+    /** The storage database of the context's history reader (pgharvest.history[0]). */
+    protected static final String HISTORY_DB = "api_history";
     private static final int PROMETHEUS_PORT = freePort();
 
     @LocalServerPort
@@ -52,6 +54,13 @@ public abstract class ApiTestBase {
         registry.add("pgharvest.sinks[2].type", () -> "test-memory");
         registry.add("pgharvest.sinks[2].name", () -> "api-memory");
         registry.add("pgharvest.sinks[2].batch-delay", () -> "50ms");
+        // History beyond the window from a storage database the history tests write through a postgres sink.
+        registry.add("pgharvest.history[0].type", () -> "postgres");
+        registry.add("pgharvest.history[0].url", () -> {
+            io.pgharvest.testsupport.TestPostgres.shared().createDatabase(HISTORY_DB);
+            return io.pgharvest.testsupport.TestPostgres.shared().connStr(HISTORY_DB);
+        });
+        registry.add("pgharvest.history[0].retention", () -> "30d");
     }
 
     protected ApiClient api() {

@@ -43,18 +43,25 @@ public class SinkConfiguration {
         return new ConfigStoreMetricCatalog(store::getIfAvailable);
     }
 
-    /** The {@link io.pgharvest.model.MeasurementPublisher}: started early, stopped after the reapers. */
+    /** The entries of {@code pgharvest.sinks} (or the defaults), bound once: the dispatcher and the history readers read them. */
     @Bean
-    SinkDispatcher sinkDispatcher(Environment environment, SinkRegistry registry, DataDirectory dataDir,
-            MetricCatalog catalog, ObjectProvider<MeterRegistry> meters, ObjectProvider<Clock> clock,
-            ObjectProvider<FleetInstance> fleetInstance) {
+    ConfiguredSinks configuredSinks(Environment environment, SinkRegistry registry) {
         var entries = new SinkEntries(registry);
         List<BoundSink> configured = entries.bind(environment);
         boolean implicit = configured.isEmpty();
-        List<BoundSink> bound = implicit ? entries.defaults(DEFAULT_TYPES) : configured;
         if (implicit) {
             log.info("No pgharvest.sinks configured: running the default sinks {}", DEFAULT_TYPES);
         }
+        return new ConfiguredSinks(implicit ? entries.defaults(DEFAULT_TYPES) : configured, implicit);
+    }
+
+    /** The {@link io.pgharvest.model.MeasurementPublisher}: started early, stopped after the reapers. */
+    @Bean
+    SinkDispatcher sinkDispatcher(Environment environment, ConfiguredSinks sinks, DataDirectory dataDir,
+            MetricCatalog catalog, ObjectProvider<MeterRegistry> meters, ObjectProvider<Clock> clock,
+            ObjectProvider<FleetInstance> fleetInstance) {
+        boolean implicit = sinks.implicit();
+        List<BoundSink> bound = sinks.bound();
         MeterRegistry registryOfMeters = meters.getIfAvailable(SimpleMeterRegistry::new);
         FleetInstance instance = fleetInstance.getIfAvailable();
         var host = new BoundSink.Host(catalog, clock.getIfAvailable(Clock::systemUTC), dataDir.path(),

@@ -400,10 +400,14 @@ public final class PostgresSink implements Sink {
         }
     }
 
-    /** Where the sink connects: the JDBC form of the configured URL, with credentials kept apart. */
-    record Target(String jdbcUrl, Properties properties, String masked) {
+    /**
+     * Where the sink connects: the JDBC form of the configured URL, with credentials kept apart (the
+     * history reader of a postgres sink connects to the same database with it).
+     */
+    public record Target(String jdbcUrl, Properties properties, String masked) {
 
-        static Target of(String property, PostgresSinkProperties settings) {
+        /** @throws IllegalArgumentException naming {@code property + ".url"} when the URL is unusable */
+        public static Target of(String property, PostgresSinkProperties settings) {
             String url = settings.url().strip();
             Properties properties = new Properties();
             String jdbcUrl;

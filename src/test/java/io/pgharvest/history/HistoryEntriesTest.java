@@ -1,0 +1,68 @@
+package io.pgharvest.history;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.pgharvest.history.postgres.PostgresHistorySettings;
+import io.pgharvest.sink.dispatch.ConfiguredSinks;
+import io.pgharvest.sink.postgres.PostgresSinkProperties;
+import io.pgharvest.support.plugin.PluginRegistry;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.springframework.mock.env.MockEnvironment;
+
+/**
+ * {@code pgharvest.history} binding: entries by type with their kind's options, every problem named
+ * with its entry and option at once, and, without entries, a postgres reader for each postgres sink.
+ */
+@Tag("fast")
+class HistoryEntriesTest {
+
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    private final HistoryEntries entries = new HistoryEntries((PluginRegistry) PluginRegistry.load(HistoryReaderPlugin.class));
+
+    @Test
+    void anEntryBindsItsKindsOptions() {
+        var environment = new MockEnvironment()
+                .withProperty("pgharvest.history[0].type", "postgres")
+                .withProperty("pgharvest.history[0].url", "postgresql://ro@store:5432/metrics")
+                .withProperty("pgharvest.history[0].pool-size", "3")
+                .withProperty("pgharvest.history[0].retention", "30d");
+        List<HistoryEntries.BoundReader> bound = entries.bind(environment);
+        assertThat(bound).hasSize(1);
+        assertThat(bound.getFirst().name()).isEqualTo("postgres-0");
+        assertThat(bound.getFirst().settings()).isEqualTo(new PostgresHistorySettings(
+                "postgresql://ro@store:5432/metrics", null, null, 3, Duration.ofSeconds(10), Duration.ofDays(30)));
+    }
+
+    @Test
+    void anUnknownTypeAnOptionOfNoneAndABadValueAreAllNamedWithTheirEntry() {
+        var environment = new MockEnvironment()
+                .withProperty("pgharvest.history[0].type", "influx")
+                .withProperty("pgharvest.history[1].type", "postgres")
+                .withProperty("pgharvest.history[1].url", "postgresql://user:hunter2@store/metrics")
+                .withProperty("pgharvest.history[1].bogus", "x")
+                .withProperty("pgharvest.history[1].pool-size", "40");
+        assertThatThrownBy(() -> entries.bind(environment)).isInstanceOf(HistoryConfigurationException.class)
+                .hasMessageContaining("pgharvest.history[0].type: this build has no history reader of type 'influx'"
+                        + " (it has postgres)")
+                .hasMessageContaining("pgharvest.history[1].bogus is not an option of a postgres history reader")
+                .hasMessageContaining("pgharvest.history[1].pool-size must be 1 to 16 (was 40)")
+                .message().doesNotContain("hunter2");
+    }
+
+    @Test
+    void withoutEntriesAPostgresSinkGivesAReaderOfItsDatabaseWithItsRetention() {
+        var sink = new ConfiguredSinks.Entry("pgharvest.sinks[1]", "storage", "postgres",
+                PostgresSinkProperties.of("postgresql://w@store/metrics").withRetention(Duration.ofDays(21)));
+        List<HistoryEntries.BoundReader> derived = entries.derived(List.of(sink));
+        assertThat(derived).singleElement().satisfies(reader -> {
+            assertThat(reader.name()).isEqualTo("storage");
+            assertThat(reader.settings()).isEqualTo(new PostgresHistorySettings("postgresql://w@store/metrics", null,
+                    null, null, null, Duration.ofDays(21)));
+        });
+        assertThat(entries.bind(new MockEnvironment())).isEmpty();
+    }
+}
