@@ -8,6 +8,6 @@ cd "$(dirname "$0")/.."
 CP="target/test-classes:target/classes:$(cat target/bench-classpath.txt)"
 for sources in 60 300; do
   for interval in 60 10; do
-    java -Xmx1g -cp "$CP" io.pgharvest.window.WindowSnapshotBench "$sources" "$interval"
+    "${JAVA_HOME:-/usr/lib/jvm/temurin-25-jdk-amd64}/bin/java" -Xmx1g -cp "$CP" io.pgharvest.window.WindowSnapshotBench "$sources" "$interval"
   done
 done

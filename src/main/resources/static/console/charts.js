@@ -182,7 +182,10 @@ export function updateChart(chart, allLines, from, to, about = {}) {
     values: line.values, dashed: true}, from, to)).filter(line => line.times.length > 0) : [];
   const errors = [...(about.errors ?? []), ...(about.compare?.errors ?? [])];
   chart.failure.hidden = errors.length === 0;
-  chart.failure.textContent = errors.map(e => `${e.store}: ${e.message}`).join('; ');
+  // The store's name and the start of what it said; the whole text in the tooltip.
+  const said = errors.map(e => `${e.store}: ${e.message}`).join('; ');
+  chart.failure.textContent = said.length > 240 ? `${said.slice(0, 239)}…` : said;
+  chart.failure.title = said;
   chart.figure.dataset.error = errors.map(e => e.store).join(' ');
   if (about.series) {
     const origin = provenance(about.series.filter(s => !s.error), about.step);
@@ -224,6 +227,7 @@ export function showFailure(chart, error) {
   const store = error.problem?.store || error.problem?.errors?.find(e => e.store)?.store;
   chart.failure.hidden = false;
   chart.failure.textContent = `${store ? `${store}: ` : ''}${error.message}`;
+  chart.failure.title = chart.failure.textContent;
   chart.figure.dataset.error = store || 'request';
   chart.empty.hidden = true;
 }

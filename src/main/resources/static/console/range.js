@@ -168,10 +168,22 @@ function typicalInterval(series) {
 }
 
 function formatStep(seconds) {
-  if (seconds < 120) return `${seconds} s`;
-  if (seconds < 7200) return `${Math.round(seconds / 60)} min`;
-  if (seconds < 172800) return `${Math.round(seconds / 3600)} h`;
-  return `${Math.round(seconds / 86400)} d`;
+  for (const [unit, size] of [['d', 86400], ['h', 3600], ['min', 60]]) {
+    if (seconds >= size && seconds % size === 0) return `${seconds / size} ${unit}`;
+  }
+  return seconds < 120 ? `${seconds} s` : `${Math.round(seconds / 60)} min`;
+}
+
+/**
+ * An answer's error as the parts about `metrics`: a store names each metric it could not read
+ * ("postgres: db_stats: …; backends: …"); an error that names none is kept whole.
+ */
+function errorParts(store, error, metrics) {
+  const text = error.startsWith(`${store}: `) ? error.slice(store.length + 2) : error;
+  const parts = text.split(/; (?=[a-z_][a-z0-9_]*: )/);
+  const named = parts.map(part => [/^([a-z_][a-z0-9_]*): /.exec(part)?.[1], part]);
+  if (!metrics || named.some(([metric]) => !metric)) return [{store, message: text}];
+  return named.filter(([metric]) => metrics.includes(metric)).map(([, part]) => ({store, message: part}));
 }
 
 /**
@@ -179,7 +191,7 @@ function formatStep(seconds) {
  * `store` slow or down), series that carry one, and an answer's `errors` list.
  */
 export function storeErrors(answer, metrics) {
-  const found = answer?.error ? [{store: answer.store || 'store', message: answer.error}] : [];
+  const found = answer?.error ? errorParts(answer.store || 'store', answer.error, metrics) : [];
   for (const s of answer?.series ?? []) {
     if (s.error && (!metrics || metrics.includes(s.metric))) found.push({store: s.store || 'store', message: s.error});
   }

@@ -104,6 +104,10 @@ class DemoProfileTest {
                 Awaitility.await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(500))
                         .until(() -> historyRows(app, dataDir).rows() > firstRunsRows);
                 assertThat(app.getBean(ConfigStore.class).snapshot().sources()).containsKey(DemoDatabase.SOURCE);
+                // 6 hours reach before this run's window: the history reader on the demo's sink answers them
+                String sixHours = get(app, "/api/v1/sources/demo/window?metric=db_stats&from="
+                        + java.time.Instant.now().minus(Duration.ofHours(6)));
+                assertThat(sixHours).contains("\"store\":\"postgres\"").contains("\"column\":\"xact_commit\"");
             }
         } finally {
             removeCluster(dataDir);
@@ -144,6 +148,17 @@ class DemoProfileTest {
             try (var tree = Files.walk(cluster)) {
                 tree.sorted(java.util.Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
             }
+        }
+    }
+
+    private static String get(ConfigurableApplicationContext app, String path) throws Exception {
+        try (HttpClient client = HttpClient.newHttpClient()) {
+            var answer = client.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:"
+                    + app.getEnvironment().getProperty("local.server.port") + path))
+                    .header("Authorization", "Bearer demo-test-token-0123456789").build(),
+                    HttpResponse.BodyHandlers.ofString());
+            assertThat(answer.statusCode()).as(answer.body()).isEqualTo(200);
+            return answer.body();
         }
     }
 
