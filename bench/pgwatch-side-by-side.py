@@ -66,14 +66,15 @@ def source_counters(cluster):
     return {"statements": statements, "sessions": sessions, "transactions": xacts, "pgss_dealloc": dealloc}
 
 
-def statement_profile(source, limit=12):
-    """The statements with the most execution time in the bench databases since the run's reset,
-    summed over databases: [calls, total ms, first 100 characters of the query]."""
+def statement_profile(source, limit=12, order="2"):
+    """The statements with the most execution time (order "2"; "1": the most calls) in the bench
+    databases since the run's reset, summed over databases: [calls, total ms, first 100
+    characters of the query]."""
     rows = source.sql(
         "select sum(s.calls)::int8, round(sum(s.total_exec_time)::numeric, 1),"
         " left(regexp_replace(s.query, '\\s+', ' ', 'g'), 100)"
         " from pg_stat_statements s join pg_database d on d.oid = s.dbid"
-        f" where d.{BENCH_DBS} group by 3 order by 2 desc limit {limit}")
+        f" where d.{BENCH_DBS} group by 3 order by {order} desc limit {limit}")
     return [[int(c), float(ms), q] for c, ms, q in (line.split("|", 2) for line in rows.splitlines())]
 
 
@@ -191,6 +192,7 @@ def run_once(args, side, n, run_no, metrics, clusters, files):
     source.sql("select pg_stat_statements_reset()")
     sources_yaml = files[f"sources_{n}"]
     start = start_pgwatch if side == "pgwatch" else start_pgharvest
+    quiet = await_quiet(args.quiet_load, args.quiet_wait)
     launched = time.time()
     collector = start(args, work, sources_yaml, files["metrics"], sink.url(sink_db))
     try:
@@ -233,6 +235,7 @@ def run_once(args, side, n, run_no, metrics, clusters, files):
         prom1 = pgharvest_prometheus(collector) if side == "pgharvest" else {}
         load_end = load_average()
         profile = statement_profile(source)
+        most_called = statement_profile(source, order="1")
         hwm = None
         for line in Path(f"/proc/{collector.pid}/status").read_text().splitlines():
             if line.startswith("VmHWM:"):
@@ -290,14 +293,35 @@ def run_once(args, side, n, run_no, metrics, clusters, files):
         "rows_and_measurements_per_metric_at_window_end": rows_at_end[2],
         "log_errors": errors,
         "load_start": load_start, "load_end": load_end,
+        "load_before_warmup": quiet["load"], "quiet_wait_s": quiet["waited_s"], "quiet": quiet["reached"],
     }
+    if measurements:
+        result["cpu_ms_per_1000_measurements"] = round(result["collector_cpu_s"] * 1e6 / measurements, 1)
     result["top_statements"] = profile
+    result["most_called_statements"] = most_called
     if lanes is not None:
         result["pgharvest_lanes"] = lanes
     if prom1:
         result["pgharvest_counters"] = {k: round(v - prom0.get(k, 0)) for k, v in sorted(prom1.items())
                                         if v - prom0.get(k, 0) != 0}
     return result
+
+
+def await_quiet(limit, timeout):
+    """Waits until the 1-minute load average is under `limit` (a quiet start: what ran before, a
+    build or the other collector's shut-down, must not be counted in this run's warm-up), at most
+    `timeout` seconds; returns the load it started with and whether it was reached."""
+    began = time.time()
+    while True:
+        load = os.getloadavg()[0]
+        if load < limit or time.time() - began >= timeout:
+            waited = round(time.time() - began)
+            if load >= limit:
+                log(f"  load {load:.2f} still over {limit} after {waited} s: starting anyway (marked not quiet)")
+            elif waited:
+                log(f"  waited {waited} s for the load to fall under {limit}")
+            return {"load": round(load, 2), "waited_s": waited, "reached": load < limit}
+        time.sleep(5)
 
 
 def await_no_sessions(source, timeout=60):
@@ -417,6 +441,12 @@ def render(runs, label):
             firsts = [r.get("first_sink_rows_s") for r in rs if r["side"] == side]
             if firsts:
                 shown = ", ".join("–" if f is None else f"{f:.1f}" for f in firsts)
+                per_k = ", ".join(f"{r['cpu_ms_per_1000_measurements']:.0f}" if r.get("cpu_ms_per_1000_measurements")
+                                  else "–" for r in rs if r["side"] == side)
+                quiet = ", ".join(f"{r['load_before_warmup']}" + ("" if r.get("quiet") else " (not quiet)")
+                                  if "load_before_warmup" in r else "–" for r in rs if r["side"] == side)
+                out.append(f"- {side}: collector CPU-ms per 1,000 measurements timed in the window: {per_k}; "
+                           f"1-minute load at launch: {quiet}")
                 out.append(f"- {side}: seconds from launch to the first sink row: {shown}; "
                            f"statements per measurement timed in the window: "
                            + ", ".join(f"{r['statements'] / r['measurements_timed_in_window']:.2f}"
@@ -491,6 +521,10 @@ def main():
     p.add_argument("--source-cpus", type=float, default=None,
                    help="starve the monitored cluster of CPU: its processes share this many processors' worth of "
                         "time (a cgroup CPU quota, e.g. 0.3), a saturated server whatever else the machine runs")
+    p.add_argument("--quiet-load", type=float, default=1.5,
+                   help="before each launch, wait until the 1-minute load average is under this (default 1.5)")
+    p.add_argument("--quiet-wait", type=int, default=900,
+                   help="longest wait for --quiet-load, seconds; a run started above it is marked not quiet")
     p.add_argument("--exclude", default="", help="metrics,... left out on both sides (e.g. those failing on a plain server)")
     p.add_argument("--commit", default=None, help="what the jar was built from (default: git describe of its checkout)")
     p.add_argument("--label", default="run", help="groups runs in the report (e.g. baseline)")

@@ -60,9 +60,10 @@ public final class QueryTextRedaction {
                 measurement.tags());
     }
 
-    /** Rows of one result share their column names: those are looked at once. */
+    /** Rows of one result share their column and tag names: those are looked at once. */
     private static boolean carriesQueryText(List<Measurement.Row> rows) {
         RowValues.Columns seen = null;
+        RowTags seenTags = null;
         for (Measurement.Row row : rows) {
             if (row.values() instanceof RowValues values) {
                 if (values.columns() != seen) {
@@ -80,9 +81,13 @@ public final class QueryTextRedaction {
                     }
                 }
             }
-            for (String name : row.tags().keySet()) {
-                if (isQueryText(name)) {
-                    return true;
+            RowTags tags = RowTags.copyOf(row.tags());
+            if (!tags.sharesNamesWith(seenTags)) {
+                seenTags = tags;
+                for (int i = 0; i < tags.size(); i++) {
+                    if (isQueryText(tags.name(i))) {
+                        return true;
+                    }
                 }
             }
         }
@@ -110,12 +115,12 @@ public final class QueryTextRedaction {
         String[] values = new String[size];
         for (int i = 0; i < size; i++) {
             names[i] = row.name(i);
-            values[i] = isQueryText(names[i]) ? LiteralRedactor.redact(row.value(i)) : row.value(i);
+            values[i] = isQueryText(names[i]) ? RedactedTexts.redact(row.value(i)) : row.value(i);
         }
         return RowTags.of(names, values, size);
     }
 
     private static Object redacted(String name, Object value) {
-        return value instanceof String text && isQueryText(name) ? LiteralRedactor.redact(text) : value;
+        return value instanceof String text && isQueryText(name) ? RedactedTexts.redact(text) : value;
     }
 }

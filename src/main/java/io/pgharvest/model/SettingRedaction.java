@@ -69,16 +69,35 @@ public final class SettingRedaction {
 
     /** {@code value} of setting {@code setting} as it may leave pgharvest. */
     public static String shown(String setting, String value, boolean keepCommands) {
-        if (value == null || value.isEmpty()) {
-            return value;
+        return Described.of(setting).shown(value, keepCommands);
+    }
+
+    /**
+     * A setting's name with what it says about its values, worked out once per row (a row of
+     * {@code settings_num} has a dozen values of one setting; this runs on every row of every batch).
+     */
+    private record Described(boolean connection, boolean commandOrSecret) {
+
+        private static final Described PLAIN = new Described(false, false);
+
+        static Described of(String setting) {
+            boolean connection = holdsConnection(setting);
+            boolean secret = holdsCommandOrSecret(setting);
+            return connection || secret ? new Described(connection, secret) : PLAIN;
         }
-        if (holdsConnection(setting)) {
-            return ConnectionSecrets.masked(value);
+
+        String shown(String value, boolean keepCommands) {
+            if (value == null || value.isEmpty()) {
+                return value;
+            }
+            if (connection) {
+                return ConnectionSecrets.masked(value);
+            }
+            if (commandOrSecret && !keepCommands) {
+                return ConnectionString.MASK;
+            }
+            return ConnectionSecrets.maskedIfConnection(value);
         }
-        if (holdsCommandOrSecret(setting) && !keepCommands) {
-            return ConnectionString.MASK;
-        }
-        return ConnectionSecrets.maskedIfConnection(value);
     }
 
     /** {@code batch} with its settings' secrets removed; the same list when it has none. */
@@ -156,7 +175,8 @@ public final class SettingRedaction {
     }
 
     private static Measurement.Row redact(Measurement.Row row, boolean keepCommands) {
-        String setting = settingNamed(row);
+        String name = settingNamed(row);
+        Described setting = name == null ? null : Described.of(name);
         Map<String, Object> values = values(row.values(), setting, keepCommands);
         Map<String, String> tags = tags((RowTags) row.tags(), setting, keepCommands);
         return values == row.values() && tags == row.tags() ? row : new Measurement.Row(values, tags);
@@ -178,15 +198,15 @@ public final class SettingRedaction {
         return null;
     }
 
-    /** The setting whose value a column or tag holds: the row's setting, else its own name. */
-    private static String settingOf(String key, String rowSetting, List<String> nameKeys) {
+    /** What the setting whose value a column or tag holds says: the row's setting, else the key's own name. */
+    private static Described settingOf(String key, Described rowSetting, List<String> nameKeys) {
         if (rowSetting != null && !DESCRIPTIVE.contains(key) && !nameKeys.contains(key)) {
             return rowSetting;
         }
-        return holdsConnection(key) || holdsCommandOrSecret(key) ? key : null;
+        return holdsConnection(key) || holdsCommandOrSecret(key) ? Described.of(key) : null;
     }
 
-    private static Map<String, Object> values(Map<String, Object> values, String rowSetting, boolean keep) {
+    private static Map<String, Object> values(Map<String, Object> values, Described rowSetting, boolean keep) {
         if (values instanceof RowValues row) {
             RowValues.Columns columns = row.columns();
             Object[] copy = null;
@@ -215,25 +235,25 @@ public final class SettingRedaction {
         return changed[0] ? copy : values;
     }
 
-    private static Object shownValue(String column, Object value, String rowSetting, boolean keep) {
+    private static Object shownValue(String column, Object value, Described rowSetting, boolean keep) {
         if (!(value instanceof String text)) {
             return value;
         }
-        String setting = settingOf(column, rowSetting, NAME_COLUMNS);
+        Described setting = settingOf(column, rowSetting, NAME_COLUMNS);
         if (setting == null) {
             return value;
         }
-        String shown = shown(setting, text, keep);
+        String shown = setting.shown(text, keep);
         return shown.equals(text) ? value : shown;
     }
 
-    private static Map<String, String> tags(RowTags tags, String rowSetting, boolean keep) {
+    private static Map<String, String> tags(RowTags tags, Described rowSetting, boolean keep) {
         String[] values = null;
         for (int i = 0; i < tags.size(); i++) {
             String name = tags.name(i);
             String value = tags.value(i);
-            String setting = settingOf(name, rowSetting, NAME_TAGS);
-            String shown = setting == null ? value : shown(setting, value, keep);
+            Described setting = settingOf(name, rowSetting, NAME_TAGS);
+            String shown = setting == null ? value : setting.shown(value, keep);
             if (!shown.equals(value) && values == null) {
                 values = new String[tags.size()];
                 for (int j = 0; j < tags.size(); j++) {

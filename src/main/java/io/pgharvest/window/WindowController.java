@@ -96,7 +96,7 @@ class WindowController {
             @Parameter(description = ApiDocs.INDEX_PARAM) @RequestParam(required = false) String index,
             @Parameter(description = ApiDocs.WAIT_PARAM) @RequestParam(required = false) String wait) {
         Set<String> metrics = new LinkedHashSet<>(metric == null ? List.of() : metric);
-        var request = parse(span, from, to, step, index, wait, name, problems -> {
+        var request = parse(span, from, to, step, index, wait, problems -> {
             Set<String> unknown = new TreeSet<>(metrics);
             unknown.removeAll(ChartedColumns.metrics());
             if (!unknown.isEmpty()) {
@@ -123,7 +123,7 @@ class WindowController {
 
     /** The parameters, every problem named in one 400. */
     private WindowRequest parse(String span, String from, String to, String step, String index, String wait,
-            String name, java.util.function.Consumer<List<FieldProblem>> moreChecks) {
+            java.util.function.Consumer<List<FieldProblem>> moreChecks) {
         var request = WindowRequest.parse(new WindowRequest.RangeParameters(span, from, to, step), index, wait,
                 windowSpan(), clock.instant(), moreChecks);
         return request;
@@ -187,7 +187,7 @@ class WindowController {
             @Parameter(description = "only this database's statements") @RequestParam(required = false) String dbname,
             @Parameter(description = ApiDocs.INDEX_PARAM) @RequestParam(required = false) String index,
             @Parameter(description = ApiDocs.WAIT_PARAM) @RequestParam(required = false) String wait) {
-        var request = parse(span, from, to, null, index, wait, name, problems -> { });
+        var request = parse(span, from, to, null, index, wait, problems -> { });
         var read = awaitSource(name, request);
         if (request.range() != null) {
             return read.answer(ranges.statements(name, request.range(), dbname, windowSpan()));
@@ -218,7 +218,7 @@ class WindowController {
             @Parameter(description = STEP) @RequestParam(required = false) String step,
             @Parameter(description = ApiDocs.INDEX_PARAM) @RequestParam(required = false) String index,
             @Parameter(description = ApiDocs.WAIT_PARAM) @RequestParam(required = false) String wait) {
-        var request = parse(span, from, to, step, index, wait, name, problems -> {
+        var request = parse(span, from, to, step, index, wait, problems -> {
             if (!isQueryId(queryid)) {
                 problems.add(new FieldProblem("queryid", "must be a query id (a 64-bit integer) or other"));
             }

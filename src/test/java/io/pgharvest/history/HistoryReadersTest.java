@@ -114,9 +114,6 @@ class HistoryReadersTest {
             assertThat(answer.items()).isEmpty();
             assertThat(answer.error()).startsWith("postgres: db_stats: ").contains("127.0.0.1:" + closed)
                     .doesNotContain("secret-pw");
-            StoredHistory.Answer<io.pgharvest.window.Statement> statements = down.statements("one",
-                    TimeRange.of(START, END));
-            assertThat(statements.error()).startsWith("postgres: query_stats: ");
         }
     }
 
@@ -137,6 +134,12 @@ class HistoryReadersTest {
                 new WaitShare("", "", 120, 1.0 / 3));
         assertThat(past.series()).extracting(Series::column)
                 .containsExactlyInAnyOrder("calls", "total_exec_time", "rows", "shared_blks_read");
+        // The list of statements marks the newest change within the range.
+        var listed = readers.statements("one", TimeRange.of(START, END)).items().stream()
+                .filter(s -> s.queryid().equals(FleetHistory.STATEMENT)).findFirst().orElseThrow();
+        assertThat(listed.planChangedAt()).isEqualTo(START.plus(Duration.ofMinutes(80)));
+        assertThat(readers.statements("one", TimeRange.of(START, START.plus(Duration.ofMinutes(30)))).items())
+                .allMatch(s -> s.planChangedAt() == null);
     }
 
     private static Measurement.Row sample(String type, String event) {

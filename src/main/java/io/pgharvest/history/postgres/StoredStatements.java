@@ -7,6 +7,7 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -18,7 +19,8 @@ import java.util.Map;
  * delta of one collection interval, so a range's cost is their sum per (query id, database, role,
  * top level), the {@code other} row (statements outside the top N, summed) kept as its own
  * statement, and {@code approximate} true when any interval summed was. Texts from
- * {@code query_texts}, wait shares from {@code query_samples}.
+ * {@code query_texts}, the newest plan change within the range from {@code query_plans}, wait
+ * shares from {@code query_samples}.
  */
 final class StoredStatements {
 
@@ -42,6 +44,19 @@ final class StoredStatements {
               FROM public.query_texts
              WHERE dbname = ? AND tag_data ->> 'queryid' = ANY (?)
              ORDER BY tag_data ->> 'queryid', time DESC
+            """;
+
+    /** The newest plan change per statement and database within the range: a plan hash read after another. */
+    static final String PLAN_CHANGES = """
+            SELECT db, queryid, max(time) AS changed_at
+              FROM (SELECT time, coalesce(tag_data ->> 'dbname', '') AS db, tag_data ->> 'queryid' AS queryid,
+                           data ->> 'plan_hash' AS hash,
+                           lag(data ->> 'plan_hash') OVER (PARTITION BY tag_data ->> 'dbname', tag_data ->> 'queryid'
+                                                           ORDER BY time) AS before
+                      FROM public.query_plans
+                     WHERE dbname = ? AND time >= ? AND time < ?) reads
+             WHERE before IS DISTINCT FROM hash AND before IS NOT NULL
+             GROUP BY 1, 2
             """;
 
     static final String WAITS = """
@@ -75,8 +90,9 @@ final class StoredStatements {
             }
         }
         Map<String, String> texts = texts(c, source, statements.stream().map(Statement::queryid).distinct().toList());
-        return statements.stream().map(st -> texts.containsKey(st.queryid()) ? withText(st, texts.get(st.queryid())) : st)
-                .toList();
+        Map<List<String>, Instant> changes = planChanges(c, source, range);
+        return statements.stream().map(st -> with(st, texts.get(st.queryid()),
+                changes.get(List.of(st.dbname(), st.queryid())))).toList();
     }
 
     static String text(Connection c, String source, String queryid) throws SQLException {
@@ -121,8 +137,29 @@ final class StoredStatements {
         return WaitShare.of(counts);
     }
 
-    private static Statement withText(Statement s, String text) {
+    private static Statement with(Statement s, String text, Instant planChangedAt) {
         return new Statement(s.queryid(), s.dbname(), s.user(), s.toplevel(), s.calls(), s.totalExecTime(),
-                s.meanExecTime(), s.rows(), s.sharedBlksRead(), text, s.planChangedAt(), s.approximate());
+                s.meanExecTime(), s.rows(), s.sharedBlksRead(), text, planChangedAt, s.approximate());
+    }
+
+    /** (database, query id) to the newest plan change in the range; a missing query_plans table means none. */
+    private static Map<List<String>, Instant> planChanges(Connection c, String source, TimeRange range)
+            throws SQLException {
+        var changes = new HashMap<List<String>, Instant>();
+        try (PreparedStatement s = c.prepareStatement(PLAN_CHANGES)) {
+            s.setString(1, source);
+            PostgresHistoryReader.bindRange(s, 2, range.from(), range.to());
+            try (ResultSet rs = s.executeQuery()) {
+                while (rs.next()) {
+                    changes.put(List.of(rs.getString(1), rs.getString(2)),
+                            rs.getObject(3, java.time.OffsetDateTime.class).toInstant());
+                }
+            }
+        } catch (SQLException e) {
+            if (!"42P01".equals(e.getSQLState())) {
+                throw e;
+            }
+        }
+        return changes;
     }
 }

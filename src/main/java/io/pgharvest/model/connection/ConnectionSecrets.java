@@ -56,7 +56,9 @@ public final class ConnectionSecrets {
     /** A case-insensitive search without a lower-cased copy: this runs on every string of a settings row. */
     private static boolean containsPasswordWord(String text) {
         for (int i = 0, last = text.length() - PASSWORD.length(); i <= last; i++) {
-            if (text.regionMatches(true, i, PASSWORD, 0, PASSWORD.length())) {
+            char first = text.charAt(i);
+            // The first letter before the region: most values (numbers, words) have no p at all.
+            if ((first == 'p' || first == 'P') && text.regionMatches(true, i, PASSWORD, 0, PASSWORD.length())) {
                 return true;
             }
         }
