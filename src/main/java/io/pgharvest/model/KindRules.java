@@ -4,6 +4,7 @@ import io.pgharvest.model.connection.ConnectionString;
 import io.pgharvest.model.connection.ConnectionSyntax;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.Set;
 
@@ -56,6 +57,15 @@ public interface KindRules {
      */
     default Map<String, String> addedNativeMetrics() {
         return Map.of();
+    }
+
+    /**
+     * Why a selection being imported from pgwatch that names {@code metric}, which no definition
+     * has, loses nothing for sources of this kind (the kind collects it without a selection);
+     * empty when the kind does not collect it.
+     */
+    default Optional<String> collectsUnselected(String metric) {
+        return Optional.empty();
     }
 
     /** Whether the kind lists databases by name patterns ({@code includePattern}, {@code excludePattern}). */

@@ -115,7 +115,9 @@ public final class OutputNames {
         Object lastTags = null;
         for (Measurement.Row row : rows) {
             Object values = row.values() instanceof RowValues shared ? shared.columns() : row.values().keySet();
-            if (values != lastValues) {
+            // Rows of one result share their names: one look per result, not per row (rows built
+            // as maps have a key set of their own each, equal to the one before).
+            if (values != lastValues && !values.equals(lastValues)) {
                 Optional<String> clash = valueClash(metric, counter, row.values());
                 if (clash.isPresent()) {
                     return clash;

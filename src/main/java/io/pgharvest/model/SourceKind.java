@@ -7,6 +7,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.ServiceLoader;
 import java.util.stream.Collectors;
 
@@ -54,6 +55,11 @@ public final class SourceKind {
     }
 
     /** Every registered kind, in the order of the registration file (the default first there). */
+    /** {@link KindRules#collectsUnselected}: why a pgwatch selection naming {@code metric} needs no definition. */
+    public Optional<String> collectsUnselected(String metric) {
+        return rules.collectsUnselected(metric);
+    }
+
     public static List<SourceKind> values() {
         return Registered.KINDS;
     }

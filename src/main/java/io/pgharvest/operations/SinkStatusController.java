@@ -1,9 +1,10 @@
 package io.pgharvest.operations;
 
-import io.pgharvest.sink.SinkOption;
-import io.pgharvest.sink.SinkRegistry;
+import io.pgharvest.sink.SinkPlugin;
 import io.pgharvest.sink.SinkStatus;
 import io.pgharvest.sink.dispatch.SinkDispatcher;
+import io.pgharvest.support.plugin.PluginOption;
+import io.pgharvest.support.plugin.PluginRegistry;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.media.Schema;
 import io.swagger.v3.oas.annotations.responses.ApiResponse;
@@ -22,9 +23,9 @@ import org.springframework.web.bind.annotation.RestController;
 class SinkStatusController {
 
     private final SinkDispatcher dispatcher;
-    private final SinkRegistry registry;
+    private final PluginRegistry<SinkPlugin<?>> registry;
 
-    SinkStatusController(SinkDispatcher dispatcher, SinkRegistry registry) {
+    SinkStatusController(SinkDispatcher dispatcher, PluginRegistry<SinkPlugin<?>> registry) {
         this.dispatcher = dispatcher;
         this.registry = registry;
     }
@@ -53,6 +54,6 @@ class SinkStatusController {
     record SinkTypeResponse(
             @Schema(example = "postgres") String type,
             @Schema(description = "where this kind of sink writes") String description,
-            @Schema(description = "the options of its own, with their defaults") List<SinkOption> options) {
+            @Schema(description = "the options of its own, with their defaults") List<PluginOption> options) {
     }
 }

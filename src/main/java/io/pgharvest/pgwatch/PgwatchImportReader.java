@@ -55,8 +55,9 @@ public final class PgwatchImportReader {
     /** pgwatch source fields pgharvest knows but does not use, and why. */
     private static final Map<String, String> UNSUPPORTED_SOURCE_FIELDS = Map.of(
             "is_superuser", "not used: pgharvest never creates helper functions or extensions on monitored servers",
-            "host_config", "not supported: pgwatch v1's Patroni and log settings; a patroni source names its DCS"
-                    + " in conn_str, and server_log_event_counts reads the log of servers on this machine");
+            "host_config", "not supported: pgwatch v1's host settings (of a cluster and of logs); a source that"
+                    + " stands for a cluster names it in conn_str, and server_log_event_counts reads the log of"
+                    + " servers on this machine");
     /** pgharvest's API field names as they are spelled in pgwatch's files. */
     private static final Map<String, String> PGWATCH_FIELDS = Map.ofEntries(
             Map.entry("connStr", "conn_str"),

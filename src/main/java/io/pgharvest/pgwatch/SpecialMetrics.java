@@ -1,5 +1,6 @@
 package io.pgharvest.pgwatch;
 
+import io.pgharvest.model.SourceKind;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -27,12 +28,6 @@ final class SpecialMetrics {
             "change_events", List.of("table_hashes", "index_hashes", "sproc_hashes", "configuration_hashes",
                     "privilege_changes"));
 
-    /**
-     * pgwatch's preset {@code patroni} names the families of Patroni's REST API {@code /metrics}, which
-     * its file defines no SQL for; pgharvest reads them for every Patroni member without a selection.
-     */
-    private static final String PATRONI_API_PREFIX = "patroni_";
-
     private SpecialMetrics() {
     }
 
@@ -41,12 +36,9 @@ final class SpecialMetrics {
      * or empty when nothing collects it.
      */
     static Optional<String> collectedWithoutSelection(String name) {
-        if (name.startsWith(PATRONI_API_PREFIX)) {
-            return Optional.of("pgharvest reads the patroni_* families from every member's Patroni REST API"
-                    + " (/metrics) for every patroni source, every pgharvest.patroni.api-metrics-interval,"
-                    + " without a selection");
-        }
-        return Optional.empty();
+        // A kind may collect metrics without a selection (what its discovery adds); its rules say which.
+        return SourceKind.values().stream().map(kind -> kind.collectsUnselected(name)).flatMap(Optional::stream)
+                .findFirst();
     }
 
     /** The metrics a selection naming {@code name} gets instead; empty when it is dropped or not special. */

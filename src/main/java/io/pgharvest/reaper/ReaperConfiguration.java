@@ -40,8 +40,9 @@ class ReaperConfiguration {
             MeasurementPublisher publisher, MeterRegistry registry, ReaperProperties properties,
             EndpointRegistry endpoints, SourceExpansion expansion, NativeMetricRegistry natives) {
         // Without a fleet (file store), this instance collects every source.
-        return new ReaperService(store, ownership.getIfAvailable(() -> SourceOwnership.ALL), publisher, registry,
-                properties, endpoints, expansion, Clock.systemUTC(), natives);
+        return new ReaperService(ReaperService.Parts.of(store, publisher, registry, properties, endpoints)
+                .withOwnership(ownership.getIfAvailable(() -> SourceOwnership.ALL)).withExpansion(expansion)
+                .withNatives(natives));
     }
 
     /** Named {@code sources}: the health component operators look for. */

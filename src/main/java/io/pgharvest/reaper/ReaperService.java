@@ -18,7 +18,7 @@ import io.pgharvest.reaper.ownership.SourceOwnership;
 import io.pgharvest.reaper.schedule.IdleSessionWatch;
 import io.pgharvest.reaper.schedule.EarlyStarts;
 import io.pgharvest.reaper.schedule.TickTimer;
-import io.pgharvest.reaper.tick.ReaperConfig;
+import io.pgharvest.reaper.tick.CollectionPlan;
 import io.pgharvest.reaper.tick.ReaperMeters;
 import io.pgharvest.store.ConfigStore;
 import io.pgharvest.support.Backoff;
@@ -80,7 +80,7 @@ public class ReaperService implements SmartLifecycle {
     private final ReentrantLock reconcileLock = new ReentrantLock();
     private final Map<String, SourceReaper> reapers = new ConcurrentHashMap<>();
     private final EarlyStarts earlyStarts = new EarlyStarts();
-    private final Map<String, ReaperConfig> configs = new HashMap<>();
+    private final Map<String, CollectionPlan> configs = new HashMap<>();
     /** How each running reaper's source came about (its discovery role); owned under the reconcile lock. */
     private final Map<String, SourceExpansion.Collected> discoveredBy = new HashMap<>();
     /** The fleet lease each started reaper runs under, until that reaper has stopped and released it. */
@@ -90,41 +90,69 @@ public class ReaperService implements SmartLifecycle {
     private volatile Thread watcher;
     private volatile Thread ownershipWatcher;
 
-    /** An engine without discoverers: every source is collected as configured. */
-    public ReaperService(ConfigStore store, MeasurementPublisher publisher, MeterRegistry registry,
-            ReaperProperties properties, EndpointRegistry endpoints, Clock clock) {
-        this(store, SourceOwnership.ALL, publisher, registry, properties, endpoints, SourceExpansion.none(),
-                TickTimer.system(clock), NativeMetricRegistry.none());
-    }
-
     /**
-     * An engine that collects only the sources {@code ownership} gives this instance, each
-     * discovering source expanded by {@code expansion}.
+     * What an engine is built from: {@link #of} takes the parts every engine needs; the others
+     * start as an engine that collects every source as configured (no fleet, no discovery),
+     * without native metrics, on the system clock, and each {@code with} method replaces one.
+     *
+     * @param ownership which sources this instance collects ({@code lease.LeaseCoordinator} in a fleet)
+     * @param expansion what each discovering source stands for
+     * @param timer the clock reapers tick by
+     * @param natives the implementations of native metrics ({@code native:} in a definition)
      */
-    public ReaperService(ConfigStore store, SourceOwnership ownership, MeasurementPublisher publisher,
-            MeterRegistry registry, ReaperProperties properties, EndpointRegistry endpoints, SourceExpansion expansion,
-            Clock clock) {
-        this(store, ownership, publisher, registry, properties, endpoints, expansion, TickTimer.system(clock),
-                NativeMetricRegistry.none());
+    public record Parts(ConfigStore store, MeasurementPublisher publisher, MeterRegistry meters,
+            ReaperProperties properties, EndpointRegistry endpoints, SourceOwnership ownership,
+            SourceExpansion expansion, TickTimer timer, NativeMetricRegistry natives) {
+
+        public Parts {
+            Objects.requireNonNull(store, "store");
+            Objects.requireNonNull(publisher, "publisher");
+            Objects.requireNonNull(meters, "meters");
+            Objects.requireNonNull(properties, "properties");
+            Objects.requireNonNull(endpoints, "endpoints");
+            Objects.requireNonNull(ownership, "ownership");
+            Objects.requireNonNull(expansion, "expansion");
+            Objects.requireNonNull(timer, "timer");
+            Objects.requireNonNull(natives, "natives");
+        }
+
+        public static Parts of(ConfigStore store, MeasurementPublisher publisher, MeterRegistry meters,
+                ReaperProperties properties, EndpointRegistry endpoints) {
+            return new Parts(store, publisher, meters, properties, endpoints, SourceOwnership.ALL,
+                    SourceExpansion.none(), TickTimer.system(Clock.systemUTC()), NativeMetricRegistry.none());
+        }
+
+        public Parts withOwnership(SourceOwnership other) {
+            return new Parts(store, publisher, meters, properties, endpoints, other, expansion, timer, natives);
+        }
+
+        public Parts withExpansion(SourceExpansion other) {
+            return new Parts(store, publisher, meters, properties, endpoints, ownership, other, timer, natives);
+        }
+
+        public Parts withClock(Clock clock) {
+            return withTimer(TickTimer.system(clock));
+        }
+
+        public Parts withTimer(TickTimer other) {
+            return new Parts(store, publisher, meters, properties, endpoints, ownership, expansion, other, natives);
+        }
+
+        public Parts withNatives(NativeMetricRegistry other) {
+            return new Parts(store, publisher, meters, properties, endpoints, ownership, expansion, timer, other);
+        }
     }
 
-    /** As above, with the implementations of native metrics ({@code native:} in a definition). */
-    public ReaperService(ConfigStore store, SourceOwnership ownership, MeasurementPublisher publisher,
-            MeterRegistry registry, ReaperProperties properties, EndpointRegistry endpoints, SourceExpansion expansion,
-            Clock clock, NativeMetricRegistry natives) {
-        this(store, ownership, publisher, registry, properties, endpoints, expansion, TickTimer.system(clock),
-                natives);
-    }
-
-    ReaperService(ConfigStore store, MeasurementPublisher publisher, MeterRegistry registry,
-            ReaperProperties properties, EndpointRegistry endpoints, TickTimer timer) {
-        this(store, SourceOwnership.ALL, publisher, registry, properties, endpoints, SourceExpansion.none(), timer,
-                NativeMetricRegistry.none());
-    }
-
-    ReaperService(ConfigStore store, SourceOwnership ownership, MeasurementPublisher publisher,
-            MeterRegistry registry, ReaperProperties properties, EndpointRegistry endpoints, SourceExpansion expansion,
-            TickTimer timer, NativeMetricRegistry natives) {
+    public ReaperService(Parts parts) {
+        ConfigStore store = parts.store();
+        SourceOwnership ownership = parts.ownership();
+        ReaperProperties properties = parts.properties();
+        TickTimer timer = parts.timer();
+        SourceExpansion expansion = parts.expansion();
+        MeasurementPublisher publisher = parts.publisher();
+        MeterRegistry registry = parts.meters();
+        EndpointRegistry endpoints = parts.endpoints();
+        NativeMetricRegistry natives = parts.natives();
         this.store = store;
         this.ownership = ownership;
         this.leases = new SharedLeases(ownership);
@@ -266,7 +294,7 @@ public class ReaperService implements SmartLifecycle {
             if (!running) {
                 return;
             }
-            var wanted = new HashMap<String, ReaperConfig>();
+            var wanted = new HashMap<String, CollectionPlan>();
             var rolesChangedIn = new HashSet<String>();
             var enabled = snapshot.sources().values().stream()
                     .filter(source -> source.enabled() && ownership.holds(source.name())).toList();
@@ -278,7 +306,7 @@ public class ReaperService implements SmartLifecycle {
                     continue;
                 }
                 try {
-                    wanted.put(source.name(), ReaperConfig.of(source, snapshot, collected.added()));
+                    wanted.put(source.name(), CollectionPlan.of(source, snapshot, collected.added()));
                     SourceExpansion.Collected before = discoveredBy.put(source.name(), collected);
                     if (before != null && !Objects.equals(before.role(), collected.role())) {
                         log.info("Source {}: discovery reports its role changed from {} to {}; the members of {}"
@@ -315,7 +343,7 @@ public class ReaperService implements SmartLifecycle {
         }
     }
 
-    private void startOrUpdate(String name, ReaperConfig config) {
+    private void startOrUpdate(String name, CollectionPlan config) {
         SourceReaper existing = reapers.get(name);
         if (existing == null) {
             String lease = leaseOf(name);

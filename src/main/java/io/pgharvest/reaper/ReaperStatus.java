@@ -12,7 +12,7 @@ import io.pgharvest.reaper.schedule.ScheduleStretch;
 import io.pgharvest.reaper.schedule.TickSchedule;
 import io.pgharvest.reaper.tick.MetricLedger;
 import io.pgharvest.reaper.tick.NativeLane;
-import io.pgharvest.reaper.tick.ReaperConfig;
+import io.pgharvest.reaper.tick.CollectionPlan;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -128,7 +128,7 @@ final class ReaperStatus {
      * @param config the configuration in force; null before the first one was applied
      * @param inactive selected metrics not collected now, with the reason
      */
-    void publish(SessionState forcedState, String loopFailure, ReaperConfig config, TickSchedule schedule,
+    void publish(SessionState forcedState, String loopFailure, CollectionPlan config, TickSchedule schedule,
             Map<String, MetricLane> inactive) {
         try {
             SourceRuntimeStatus next = build(forcedState, loopFailure, config, schedule, inactive);
@@ -139,7 +139,7 @@ final class ReaperStatus {
         }
     }
 
-    private SourceRuntimeStatus build(SessionState forcedState, String loopFailure, ReaperConfig config,
+    private SourceRuntimeStatus build(SessionState forcedState, String loopFailure, CollectionPlan config,
             TickSchedule schedule, Map<String, MetricLane> inactive) {
         ServerFacts facts = keeper.facts();
         SessionState state = forcedState != null ? forcedState
@@ -191,7 +191,7 @@ final class ReaperStatus {
         return names;
     }
 
-    private List<MetricRuntimeStatus> metrics(ReaperConfig config, TickSchedule schedule,
+    private List<MetricRuntimeStatus> metrics(CollectionPlan config, TickSchedule schedule,
             Map<String, MetricLane> inactive, ServerFacts facts) {
         var metrics = new ArrayList<MetricRuntimeStatus>();
         Map<String, Duration> intervals = schedule.intervals();
@@ -214,7 +214,7 @@ final class ReaperStatus {
      * server version), not on every tick: at 300 sources, building it every tick was 2-3 % of the
      * collector's CPU.
      */
-    private SourceRuntimeStatus.InstanceShare instanceShare(ReaperConfig config, TickSchedule schedule,
+    private SourceRuntimeStatus.InstanceShare instanceShare(CollectionPlan config, TickSchedule schedule,
             ServerFacts facts) {
         Instance current = keeper.instance();
         if (!current.shared()) {
@@ -228,7 +228,7 @@ final class ReaperStatus {
         return share;
     }
 
-    private static SourceRuntimeStatus.InstanceShare buildInstanceShare(ReaperConfig config, TickSchedule schedule,
+    private static SourceRuntimeStatus.InstanceShare buildInstanceShare(CollectionPlan config, TickSchedule schedule,
             ServerFacts facts, Instance current) {
         var fannedOut = new ArrayList<String>();
         for (String metric : schedule.intervals().keySet()) {
@@ -243,7 +243,7 @@ final class ReaperStatus {
     }
 
     /** What an instance share is built from, compared by identity: each part is replaced, never changed. */
-    private record ShareInputs(ReaperConfig config, Map<String, Duration> intervals, Instance instance,
+    private record ShareInputs(CollectionPlan config, Map<String, Duration> intervals, Instance instance,
             Object membership, int majorVersion) {
 
         boolean sameAs(ShareInputs other) {

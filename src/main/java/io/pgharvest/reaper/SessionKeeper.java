@@ -5,7 +5,7 @@ import io.pgharvest.kind.SessionRefusedException;
 import io.pgharvest.kind.SourceSession;
 import io.pgharvest.model.BoundedText;
 import io.pgharvest.reaper.instance.Instance;
-import io.pgharvest.reaper.tick.ReaperConfig;
+import io.pgharvest.reaper.tick.CollectionPlan;
 import io.pgharvest.reaper.tick.SourceDownException;
 import java.sql.SQLException;
 import java.time.Duration;
@@ -120,7 +120,7 @@ final class SessionKeeper {
     }
 
     /** Opens a session unless one is open or the reconnect back-off has not passed; re-plans after connecting. */
-    boolean ensure(ReaperConfig config, Instant now) {
+    boolean ensure(CollectionPlan config, Instant now) {
         if (session != null) {
             return true;
         }
@@ -221,7 +221,7 @@ final class SessionKeeper {
      * after a reconnect to another server, or leaves when there is no session or the instance is
      * unknown). Called after every re-plan.
      */
-    void syncInstance(ReaperConfig config, Set<String> activeMetrics) {
+    void syncInstance(CollectionPlan config, Set<String> activeMetrics) {
         ServerFacts facts = facts();
         String key = facts == null ? null : facts.instanceKey(config.connection().hosts().getFirst().toString());
         if (instance.shared() && !instance.key().equals(key)) {

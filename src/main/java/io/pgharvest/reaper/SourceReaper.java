@@ -18,7 +18,7 @@ import io.pgharvest.reaper.schedule.TickTimer;
 import io.pgharvest.reaper.schedule.WakeSignal;
 import io.pgharvest.reaper.tick.MetricLedger;
 import io.pgharvest.reaper.tick.NativeLane;
-import io.pgharvest.reaper.tick.ReaperConfig;
+import io.pgharvest.reaper.tick.CollectionPlan;
 import io.pgharvest.reaper.tick.ReaperMeters;
 import io.pgharvest.reaper.tick.SourceDownException;
 import io.pgharvest.reaper.tick.TickRunner;
@@ -45,7 +45,7 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Threading: all fields without {@code volatile}, and the parts above, are owned by the reaper
  * thread. Other threads talk to it only through {@link #reconfigure} (a new immutable
- * {@link ReaperConfig} plus one wake-up), {@link #recheckServerFactsUntil}, {@link #stop()} and
+ * {@link CollectionPlan} plus one wake-up), {@link #recheckServerFactsUntil}, {@link #stop()} and
  * {@link #status()} (an immutable snapshot).
  *
  * <p>Lifecycle: {@link #start()} once, {@link #stop()} (non-blocking) then
@@ -70,7 +70,7 @@ final class SourceReaper {
     private final WakeSignal wake = new WakeSignal();
     private final AtomicBoolean started = new AtomicBoolean();
     private final ReaperMeters.SourceMeters sourceMeters;
-    private volatile ReaperConfig pendingConfig;
+    private volatile CollectionPlan pendingConfig;
     private volatile boolean stopRequested;
     private volatile Thread thread;
     /**
@@ -86,7 +86,7 @@ final class SourceReaper {
     private volatile String loopFailure;
 
     // Owned by the reaper thread.
-    private ReaperConfig config;
+    private CollectionPlan config;
     /** When the first plan was made (a tick is never late from before it); null before. */
     private Instant firstPlanned;
     private TickSchedule schedule = TickSchedule.empty();
@@ -104,7 +104,7 @@ final class SourceReaper {
     /** The runner of the tick in progress, so that its measurements survive any exception. */
     private TickRunner lastRunner;
 
-    SourceReaper(ReaperConfig config, ReaperContext context, TickTimer timer) {
+    SourceReaper(CollectionPlan config, ReaperContext context, TickTimer timer) {
         this.name = config.name();
         this.context = context;
         this.timer = timer;
@@ -159,7 +159,7 @@ final class SourceReaper {
     }
 
     /** Hands over a new configuration; the reaper re-plans at once, keeping due times. */
-    void reconfigure(ReaperConfig next) {
+    void reconfigure(CollectionPlan next) {
         pendingConfig = next;
         wake.raise();
     }
@@ -306,7 +306,7 @@ final class SourceReaper {
     }
 
     private void applyPendingConfig() {
-        ReaperConfig next = pendingConfig;
+        CollectionPlan next = pendingConfig;
         if (next == config) {
             return;
         }

@@ -1,19 +1,13 @@
 package io.pgharvest.sink;
 
+import io.pgharvest.support.plugin.PluginSettings;
 import java.nio.file.Path;
-import java.util.List;
 
 /**
- * What the settings record of a kind of sink answers about itself, once bound (absent options
- * already defaulted in its compact constructor).
+ * What the settings record of a kind of sink answers about itself once bound (absent options
+ * already defaulted in its compact constructor): its problems, and where its sink writes.
  */
-public interface SinkSettings {
-
-    /**
-     * Every problem, each starting with the option's full path under {@code prefix} (e.g.
-     * {@code pgharvest.sinks[0].url}); never quotes a secret back.
-     */
-    List<String> problems(String prefix);
+public interface SinkSettings extends PluginSettings {
 
     /**
      * Where a sink of these settings writes, for the status API and the console: never a user,

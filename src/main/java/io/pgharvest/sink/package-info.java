@@ -2,7 +2,7 @@
  * What a kind of sink implements: {@link io.pgharvest.sink.Sink} and
  * {@link io.pgharvest.sink.SinkPlugin} (one per kind, each in its own package -
  * {@code sink.postgres}, {@code sink.prometheus}, {@code sink.remotewrite}, {@code sink.jsonfile} -
- * with its own settings record), found by {@link io.pgharvest.sink.SinkRegistry} through
+ * with its own settings record), found by a {@link io.pgharvest.support.plugin.PluginRegistry} through
  * {@code META-INF/services/io.pgharvest.sink.SinkPlugin}; the exceptions a sink throws to refuse a
  * batch or ask for a delay, and the series mapping shared by the Prometheus sinks. The delivery
  * machinery around a sink is in {@code sink.delivery}, {@code sink.spill} and

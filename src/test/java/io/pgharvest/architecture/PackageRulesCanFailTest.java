@@ -20,7 +20,7 @@ import io.pgharvest.architecture.violations.reaper.ReaperOpeningAStore;
 import io.pgharvest.architecture.violations.reaper.ReaperWritingToASink;
 import io.pgharvest.architecture.violations.sink.Sink;
 import io.pgharvest.architecture.violations.sink.SinkCore;
-import io.pgharvest.architecture.violations.sink.postgres.PostgresSinkKind;
+import io.pgharvest.architecture.violations.sink.postgres.PostgresSinkPlugin;
 import io.pgharvest.architecture.violations.store.StoreCallingTheApi;
 import io.pgharvest.architecture.violations.store.StoreContract;
 import io.pgharvest.architecture.violations.store.StoreContractNamingItsFileStore;
@@ -94,8 +94,8 @@ class PackageRulesCanFailTest {
 
     @Test
     void theSinkCoreImportingASinkKindFails() {
-        assertFails(PackageRules.sinkCoreNeverImportsASinkKind(ROOT), classes(SinkCore.class), "PostgresSinkKind");
-        assertPasses(PackageRules.sinkCoreNeverImportsASinkKind(ROOT), classes(Sink.class, PostgresSinkKind.class));
+        assertFails(PackageRules.sinkCoreNeverImportsASinkKind(ROOT), classes(SinkCore.class), "PostgresSinkPlugin");
+        assertPasses(PackageRules.sinkCoreNeverImportsASinkKind(ROOT), classes(Sink.class, PostgresSinkPlugin.class));
     }
 
     @Test

@@ -3,13 +3,10 @@ package io.pgharvest.insights;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import io.pgharvest.discovery.SourceExpansion;
 import io.pgharvest.kind.postgres.SessionOpener;
 import io.pgharvest.kind.SessionSettings;
 import io.pgharvest.model.Measurement;
 import io.pgharvest.model.Source;
-import io.pgharvest.nativemetric.NativeMetricRegistry;
-import io.pgharvest.reaper.ownership.SourceOwnership;
 import io.pgharvest.reaper.ReaperProperties;
 import io.pgharvest.reaper.ReaperService;
 import io.pgharvest.store.ConfigStore;
@@ -20,7 +17,6 @@ import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.Statement;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -128,9 +124,8 @@ class QuerySamplesEngineTest {
                 Duration.ofMinutes(5), Duration.ofSeconds(5), false, 2, Duration.ofMinutes(2));
         var sessions = new SessionOpener(new SessionSettings(Duration.ofSeconds(2), Duration.ofSeconds(5),
                 Duration.ofSeconds(1), Duration.ofMinutes(1)));
-        var service = new ReaperService(store, SourceOwnership.ALL, publisher, new SimpleMeterRegistry(), properties,
-                io.pgharvest.kind.TestEndpoints.of(sessions), SourceExpansion.none(), Clock.systemUTC(),
-                NativeMetricRegistry.none());
+        var service = new ReaperService(ReaperService.Parts.of(store, publisher, new SimpleMeterRegistry(), properties,
+                io.pgharvest.kind.TestEndpoints.of(sessions)));
         service.start();
         store.putSource(new Source("samples", pg.connStr(DB), null, null, true, null, Map.of("query_samples", 1),
                 null, null, Map.of(), false, null, null));

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import io.pgharvest.discovery.SourceExpansion;
 import io.pgharvest.kind.SessionSettings;
 import io.pgharvest.kind.postgres.SessionOpener;
 import io.pgharvest.model.Measurement;
@@ -13,7 +12,6 @@ import io.pgharvest.nativemetric.NativeMetricRegistry;
 import io.pgharvest.nativemetric.ServerLocality;
 import io.pgharvest.reaper.ReaperProperties;
 import io.pgharvest.reaper.ReaperService;
-import io.pgharvest.reaper.ownership.SourceOwnership;
 import io.pgharvest.store.ConfigStore;
 import io.pgharvest.store.TestStores;
 import io.pgharvest.testsupport.RecordingPublisher;
@@ -21,7 +19,6 @@ import io.pgharvest.testsupport.TestPostgres;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -220,8 +217,9 @@ class QueryStatsInstanceReadTest {
                 Duration.ofMinutes(5), Duration.ofSeconds(5), false, 2, Duration.ofMinutes(2));
         var sessions = new SessionOpener(new SessionSettings(Duration.ofSeconds(2), Duration.ofSeconds(5),
                 Duration.ofSeconds(1), Duration.ofMinutes(1)));
-        var service = new ReaperService(store, SourceOwnership.ALL, publisher, new SimpleMeterRegistry(), properties,
-                io.pgharvest.kind.TestEndpoints.of(sessions), SourceExpansion.none(), Clock.systemUTC(), natives);
+        var service = new ReaperService(ReaperService.Parts.of(store, publisher, new SimpleMeterRegistry(), properties,
+                io.pgharvest.kind.TestEndpoints.of(sessions))
+                .withNatives(natives));
         service.start();
         for (String database : DATABASES) {
             String connStr = pg.connStr(database).replace("postgresql://postgres@", "postgresql://" + MONITOR + "@");

@@ -1,9 +1,9 @@
 package io.pgharvest.kind;
 
 import io.pgharvest.kind.continuous.ContinuousEndpoint;
-import io.pgharvest.kind.pooler.ConsoleDialect;
-import io.pgharvest.kind.pooler.ConsoleEndpoint;
-import io.pgharvest.kind.pooler.ConsoleOpener;
+import io.pgharvest.kind.pooler.AdminConsoleDialect;
+import io.pgharvest.kind.pooler.AdminConsoleEndpoint;
+import io.pgharvest.kind.pooler.AdminConsoleOpener;
 import io.pgharvest.kind.postgres.ConnectionTester;
 import io.pgharvest.kind.postgres.PostgresEndpoint;
 import io.pgharvest.kind.postgres.SessionOpener;
@@ -17,10 +17,10 @@ public final class TestEndpoints {
 
     /** PostgreSQL (continuous discovery's too), pgbouncer and pgpool endpoints opening sessions with {@code sessions}. */
     public static EndpointRegistry of(SessionOpener sessions) {
-        var consoles = new ConsoleOpener(sessions.settings());
+        var consoles = new AdminConsoleOpener(sessions.settings());
         var postgres = new PostgresEndpoint(sessions, new ConnectionTester(sessions));
         return new EndpointRegistry(List.of(postgres, new ContinuousEndpoint(postgres),
-                new ConsoleEndpoint(ConsoleDialect.PGBOUNCER, consoles),
-                new ConsoleEndpoint(ConsoleDialect.PGPOOL, consoles)));
+                new AdminConsoleEndpoint(AdminConsoleDialect.PGBOUNCER, consoles),
+                new AdminConsoleEndpoint(AdminConsoleDialect.PGPOOL, consoles)));
     }
 }

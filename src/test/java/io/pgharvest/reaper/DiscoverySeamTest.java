@@ -1,7 +1,6 @@
 package io.pgharvest.reaper;
 
 import io.pgharvest.kind.TestEndpoints;
-import io.pgharvest.reaper.ownership.SourceOwnership;
 import static io.pgharvest.reaper.ReaperTestKit.metric;
 import static io.pgharvest.reaper.ReaperTestKit.source;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -64,9 +63,9 @@ class DiscoverySeamTest {
                 Duration.ofMinutes(5), Duration.ofSeconds(5), false, 2, Duration.ofMinutes(2));
         var expansion = new SourceExpansion(List.of(new ListedDatabases()),
                 new DiscoveryProperties(Duration.ofSeconds(1), Duration.ofMinutes(10)), Clock.systemUTC());
-        service = new ReaperService(store, SourceOwnership.ALL, publisher, new SimpleMeterRegistry(), properties,
-                TestEndpoints.of(ReaperTestKit.sessions()),
-                expansion, Clock.systemUTC());
+        service = new ReaperService(ReaperService.Parts.of(store, publisher, new SimpleMeterRegistry(), properties,
+                TestEndpoints.of(ReaperTestKit.sessions()))
+                .withExpansion(expansion));
         service.start();
     }
 

@@ -17,7 +17,6 @@ import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -259,8 +258,8 @@ class FanOutEquivalenceTest {
         var properties = new ReaperProperties(Duration.ofSeconds(1), Duration.ofSeconds(10), Duration.ofSeconds(1),
                 Duration.ofMinutes(1), Duration.ofMillis(200), Duration.ofSeconds(1), Duration.ofMinutes(1),
                 Duration.ofMinutes(5), Duration.ofSeconds(5), false, 2, Duration.ofMinutes(2));
-        var service = new ReaperService(store, publisher, new SimpleMeterRegistry(), properties,
-                TestEndpoints.of(ReaperTestKit.sessions()), Clock.systemUTC());
+        var service = new ReaperService(ReaperService.Parts.of(store, publisher, new SimpleMeterRegistry(), properties,
+                TestEndpoints.of(ReaperTestKit.sessions())));
         service.start();
         try {
             // Three rounds: the first may run before every source has joined the instance.

@@ -12,7 +12,6 @@ import io.pgharvest.store.TestStores;
 import io.pgharvest.testsupport.RecordingPublisher;
 import io.pgharvest.testsupport.TestPostgres;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.Map;
 import java.util.stream.IntStream;
@@ -42,8 +41,8 @@ class ReaperScaleTest {
             var properties = new ReaperProperties(Duration.ofSeconds(1), Duration.ofSeconds(5), Duration.ofSeconds(1),
                     Duration.ofMinutes(1), Duration.ofMillis(500), Duration.ofSeconds(5), Duration.ofMinutes(1),
                     Duration.ofMinutes(5), Duration.ofSeconds(10), false, 2, Duration.ofMinutes(2));
-            var service = new ReaperService(store, publisher, new SimpleMeterRegistry(), properties,
-                    TestEndpoints.of(ReaperTestKit.sessions()), Clock.systemUTC());
+            var service = new ReaperService(ReaperService.Parts.of(store, publisher, new SimpleMeterRegistry(), properties,
+                    TestEndpoints.of(ReaperTestKit.sessions())));
             service.start();
             try {
                 addSources(store, pg, 0, 10);

@@ -20,7 +20,6 @@ import io.pgharvest.store.TestStores;
 import io.pgharvest.testsupport.RecordingPublisher;
 import io.pgharvest.testsupport.TestPostgres;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -54,8 +53,8 @@ class ReaperServiceTest {
         var properties = new ReaperProperties(Duration.ofSeconds(1), Duration.ofSeconds(5), Duration.ofSeconds(1),
                 Duration.ofMinutes(1), Duration.ofMillis(200), Duration.ofSeconds(1), Duration.ofMinutes(1),
                 Duration.ofMinutes(5), Duration.ofSeconds(5), false, 2, Duration.ofMinutes(2));
-        service = new ReaperService(store, publisher, new SimpleMeterRegistry(), properties, TestEndpoints.of(ReaperTestKit.sessions()),
-                Clock.systemUTC());
+        service = new ReaperService(ReaperService.Parts.of(store, publisher, new SimpleMeterRegistry(), properties,
+                TestEndpoints.of(ReaperTestKit.sessions())));
         service.start();
     }
 

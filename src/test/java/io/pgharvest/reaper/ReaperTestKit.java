@@ -16,7 +16,7 @@ import io.pgharvest.model.SourceRuntimeStatus;
 import io.pgharvest.model.StoreTable;
 import io.pgharvest.nativemetric.NativeMetricRegistry;
 import io.pgharvest.reaper.instance.InstanceRegistry;
-import io.pgharvest.reaper.tick.ReaperConfig;
+import io.pgharvest.reaper.tick.CollectionPlan;
 import io.pgharvest.reaper.tick.ReaperMeters;
 import io.pgharvest.support.Backoff;
 import io.pgharvest.testsupport.RecordingPublisher;
@@ -102,12 +102,12 @@ final class ReaperTestKit {
     }
 
     /** A configuration snapshot holding {@code metrics} and {@code source}. */
-    static ReaperConfig config(Source source, List<MetricDefinition> metrics) {
+    static CollectionPlan config(Source source, List<MetricDefinition> metrics) {
         var byName = new HashMap<String, MetricDefinition>();
         metrics.forEach(m -> byName.put(m.name(), m));
         var snapshot = new ConfigSnapshot(1, Map.of(source.name(), source), byName, Map.of(),
                 Map.of(StoreTable.SOURCES, Map.of()));
-        return ReaperConfig.of(source, snapshot);
+        return CollectionPlan.of(source, snapshot);
     }
 
     /** The session opener of the engine's tests: 2 s connect, 5 s statements, 1 s locks. */

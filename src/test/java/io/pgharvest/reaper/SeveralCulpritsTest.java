@@ -1,6 +1,6 @@
 package io.pgharvest.reaper;
 
-import io.pgharvest.reaper.tick.ReaperConfig;
+import io.pgharvest.reaper.tick.CollectionPlan;
 import static io.pgharvest.reaper.ReaperTestKit.metric;
 import static io.pgharvest.reaper.ReaperTestKit.metricWithTimeout;
 import static io.pgharvest.reaper.ReaperTestKit.source;
@@ -218,7 +218,7 @@ class SeveralCulpritsTest {
             reaper.start();
         }
 
-        private ReaperConfig config() {
+        private CollectionPlan config() {
             return ReaperTestKit.config(source(name, pg.connStr(name + "_db"), selection), metrics);
         }
 

@@ -2,8 +2,8 @@ package io.pgharvest.testsupport;
 
 import io.pgharvest.embedded.PostgresBinaries;
 import io.pgharvest.embedded.ServerAccount;
-import io.pgharvest.kind.pooler.ConsoleClientSession;
-import io.pgharvest.kind.pooler.ConsoleOpener;
+import io.pgharvest.kind.pooler.AdminConsoleClientSession;
+import io.pgharvest.kind.pooler.AdminConsoleOpener;
 import io.pgharvest.kind.SessionSettings;
 import io.pgharvest.model.connection.ConnectionString;
 import io.pgharvest.model.Measurement;
@@ -164,10 +164,10 @@ public final class TestPgbouncer implements AutoCloseable {
      * returns the rows as text.
      */
     public List<Map<String, String>> queryConsole(String command) throws IOException {
-        var opener = new ConsoleOpener(new SessionSettings(START_TIMEOUT, START_TIMEOUT, START_TIMEOUT, START_TIMEOUT));
+        var opener = new AdminConsoleOpener(new SessionSettings(START_TIMEOUT, START_TIMEOUT, START_TIMEOUT, START_TIMEOUT));
         var conn = ConnectionString.parse("postgresql://" + TestPostgres.SUPERUSER + "@127.0.0.1:" + port + "/" + CONSOLE
                 + "?sslmode=disable");
-        try (ConsoleClientSession session = opener.openConsole(conn, io.pgharvest.kind.pooler.ConsoleDialect.PGBOUNCER)) {
+        try (AdminConsoleClientSession session = opener.openConsole(conn, io.pgharvest.kind.pooler.AdminConsoleDialect.PGBOUNCER)) {
             var rows = new ArrayList<Map<String, String>>();
             for (Measurement.Row row : session.run(command, START_TIMEOUT)) {
                 var text = new LinkedHashMap<String, String>();

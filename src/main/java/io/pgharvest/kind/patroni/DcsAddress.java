@@ -5,6 +5,7 @@ import io.pgharvest.model.connection.ConnectionSyntax;
 import io.pgharvest.model.connection.InvalidConnectionStringException;
 import io.pgharvest.model.connection.ParsedConnection;
 import io.pgharvest.model.connection.PercentEncoding;
+import io.pgharvest.model.connection.UriHosts;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -83,8 +84,8 @@ record DcsAddress(List<ConnectionString.HostPort> endpoints, String namespace, O
             password = colon < 0 ? null : decode(info.substring(colon + 1));
         }
         List<ConnectionString.HostPort> endpoints = new ArrayList<>();
-        for (String hostPort : authority.split(",", -1)) {
-            endpoints.add(hostPort(hostPort));
+        for (UriHosts.Entry entry : UriHosts.split(authority, position -> "etcd endpoint " + position)) {
+            endpoints.add(endpoint(entry));
         }
 
         List<String> segments = new ArrayList<>();
@@ -233,31 +234,19 @@ record DcsAddress(List<ConnectionString.HostPort> endpoints, String namespace, O
         return masked();
     }
 
-    private static ConnectionString.HostPort hostPort(String text) {
-        if (text.isEmpty()) {
+    private static ConnectionString.HostPort endpoint(UriHosts.Entry entry) {
+        if (entry.host().isEmpty()) {
             throw new InvalidConnectionStringException("an etcd endpoint is empty");
         }
-        String host = text;
-        int port = DEFAULT_PORT;
-        int colon = text.lastIndexOf(':');
-        if (text.startsWith("[")) {
-            int close = text.indexOf(']');
-            if (close < 0) {
-                throw new InvalidConnectionStringException("an IPv6 etcd endpoint lacks its closing ']'");
-            }
-            host = text.substring(1, close);
-            colon = text.indexOf(':', close);
-        } else if (colon >= 0) {
-            host = text.substring(0, colon);
+        if (entry.port().isEmpty()) {
+            return new ConnectionString.HostPort(entry.host(), DEFAULT_PORT);
         }
-        if (colon >= 0) {
-            try {
-                port = Integer.parseInt(text.substring(colon + 1));
-            } catch (NumberFormatException e) {
-                throw new InvalidConnectionStringException("the port of etcd endpoint " + host + " is not a number");
-            }
+        try {
+            return new ConnectionString.HostPort(entry.host(), Integer.parseInt(entry.port()));
+        } catch (NumberFormatException e) {
+            throw new InvalidConnectionStringException("the port of etcd endpoint " + entry.host()
+                    + " is not a number from 1 to 65535");
         }
-        return new ConnectionString.HostPort(host, port);
     }
 
     private static String decode(String text) {

@@ -4,6 +4,7 @@ import io.pgharvest.model.KindRules;
 import io.pgharvest.model.SourceKind;
 import io.pgharvest.model.connection.ConnectionSyntax;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -38,6 +39,14 @@ public final class PatroniKindRules implements KindRules {
     @Override
     public Map<String, String> addedNativeMetrics() {
         return Map.of(PatroniRestMetric.NAME, "the patroni_* families of a Patroni member's REST API /metrics");
+    }
+
+    /** pgwatch's {@code patroni} preset names the REST API's families, which every member collects. */
+    @Override
+    public Optional<String> collectsUnselected(String metric) {
+        return metric.startsWith("patroni_") ? Optional.of("pgharvest reads the patroni_* families from every"
+                + " member's Patroni REST API (/metrics) for every patroni source, every"
+                + " pgharvest.patroni.api-metrics-interval, without a selection") : Optional.empty();
     }
 
     /** The registered kind. */

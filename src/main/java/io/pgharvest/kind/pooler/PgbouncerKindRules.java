@@ -1,9 +1,9 @@
 package io.pgharvest.kind.pooler;
 
 /** Kind {@code pgbouncer}: pgbouncer's admin console. */
-public final class PgbouncerKindRules extends ConsoleKindRules {
+public final class PgbouncerKindRules extends AdminConsoleKindRules {
 
     public PgbouncerKindRules() {
-        super(ConsoleDialect.PGBOUNCER);
+        super(AdminConsoleDialect.PGBOUNCER);
     }
 }

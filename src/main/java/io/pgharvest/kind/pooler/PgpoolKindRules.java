@@ -1,9 +1,9 @@
 package io.pgharvest.kind.pooler;
 
 /** Kind {@code pgpool}: pgpool-II's SHOW commands. */
-public final class PgpoolKindRules extends ConsoleKindRules {
+public final class PgpoolKindRules extends AdminConsoleKindRules {
 
     public PgpoolKindRules() {
-        super(ConsoleDialect.PGPOOL);
+        super(AdminConsoleDialect.PGPOOL);
     }
 }

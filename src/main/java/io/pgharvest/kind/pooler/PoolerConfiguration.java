@@ -4,24 +4,24 @@ import io.pgharvest.kind.SessionSettings;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
-/** Registers the pooler consoles: one {@link ConsoleEndpoint} per kind, each with its {@link ConsoleDialect}. */
+/** Registers the pooler consoles: one {@link AdminConsoleEndpoint} per kind, each with its {@link AdminConsoleDialect}. */
 @Configuration(proxyBeanMethods = false)
 class PoolerConfiguration {
 
     @Bean
-    ConsoleOpener consoleOpener(SessionSettings settings) {
-        return new ConsoleOpener(settings);
+    AdminConsoleOpener consoleOpener(SessionSettings settings) {
+        return new AdminConsoleOpener(settings);
     }
 
     /** pgbouncer's admin console. */
     @Bean
-    ConsoleEndpoint pgbouncerEndpoint(ConsoleOpener sessions) {
-        return new ConsoleEndpoint(ConsoleDialect.PGBOUNCER, sessions);
+    AdminConsoleEndpoint pgbouncerEndpoint(AdminConsoleOpener sessions) {
+        return new AdminConsoleEndpoint(AdminConsoleDialect.PGBOUNCER, sessions);
     }
 
     /** pgpool-II, whose SHOW commands read like pgbouncer's console. */
     @Bean
-    ConsoleEndpoint pgpoolEndpoint(ConsoleOpener sessions) {
-        return new ConsoleEndpoint(ConsoleDialect.PGPOOL, sessions);
+    AdminConsoleEndpoint pgpoolEndpoint(AdminConsoleOpener sessions) {
+        return new AdminConsoleEndpoint(AdminConsoleDialect.PGPOOL, sessions);
     }
 }

@@ -52,40 +52,41 @@ final class ExtensionObjects {
      * unqualified name resolves there, and must go on doing so (orafce's oracle.substr is not
      * what a metric's substr means).
      */
-    static final String MEMBERS = """
-            select 'r', n.nspname::text, c.relname::text, c.oid::int8
-              from pg_catalog.pg_extension e
-              join pg_catalog.pg_depend d on d.refclassid = 'pg_catalog.pg_extension'::pg_catalog.regclass
-                                         and d.refobjid = e.oid and d.deptype = 'e'
-              join pg_catalog.pg_class c on c.oid = d.objid
-              join pg_catalog.pg_namespace n on n.oid = c.relnamespace
-              join pg_catalog.pg_roles r on r.oid = c.relowner
-              join pg_catalog.pg_database db on db.datname = pg_catalog.current_database()
-             where d.classid = 'pg_catalog.pg_class'::pg_catalog.regclass
-               and c.relkind in ('r', 'v', 'm', 'f', 'p') and n.nspname <> 'pg_catalog'
-               and (r.rolsuper or not pg_catalog.pg_has_role(db.datdba, r.oid, 'MEMBER'))
-               and not exists (select from pg_catalog.pg_class x
-                                where x.relnamespace = 'pg_catalog'::pg_catalog.regnamespace and x.relname = c.relname)
-            union all
-            select 'f', n.nspname::text, p.proname::text, p.oid::int8
-              from pg_catalog.pg_extension e
-              join pg_catalog.pg_depend d on d.refclassid = 'pg_catalog.pg_extension'::pg_catalog.regclass
-                                         and d.refobjid = e.oid and d.deptype = 'e'
-              join pg_catalog.pg_proc p on p.oid = d.objid
-              join pg_catalog.pg_namespace n on n.oid = p.pronamespace
-              join pg_catalog.pg_roles r on r.oid = p.proowner
-              join pg_catalog.pg_database db on db.datname = pg_catalog.current_database()
-             where d.classid = 'pg_catalog.pg_proc'::pg_catalog.regclass
-               and n.nspname <> 'pg_catalog' and (r.rolsuper or not pg_catalog.pg_has_role(db.datdba, r.oid, 'MEMBER'))
-               and not exists (select from pg_catalog.pg_proc x
-                                where x.pronamespace = 'pg_catalog'::pg_catalog.regnamespace and x.proname = p.proname)
+    static final String MEMBERS = members("r", "pg_class", "c", "rel",
+            "\n   and c.relkind in ('r', 'v', 'm', 'f', 'p')")
+            + "\nunion all\n"
+            + members("f", "pg_proc", "p", "pro", """
+
                and not exists (
                  select from pg_catalog.pg_proc q join pg_catalog.pg_roles qr on qr.oid = q.proowner
                   where q.pronamespace = p.pronamespace and q.proname = p.proname
                     and (not (qr.rolsuper or not pg_catalog.pg_has_role(db.datdba, qr.oid, 'MEMBER')) or not exists (
                       select from pg_catalog.pg_depend qd
                        where qd.classid = 'pg_catalog.pg_proc'::pg_catalog.regclass and qd.objid = q.oid
-                         and qd.refclassid = 'pg_catalog.pg_extension'::pg_catalog.regclass and qd.deptype = 'e')))""";
+                         and qd.refclassid = 'pg_catalog.pg_extension'::pg_catalog.regclass and qd.deptype = 'e')))""");
+
+    /**
+     * The members of one catalog ({@code pg_class}, {@code pg_proc}) that {@link #MEMBERS} reads,
+     * with the conditions both share and the catalog's own {@code extra}; {@code column} is the
+     * catalog's column prefix ({@code rel}name, {@code pro}namespace, ...).
+     */
+    private static String members(String tag, String catalog, String alias, String column, String extra) {
+        return """
+                select '%1$s', n.nspname::text, %3$s.%4$sname::text, %3$s.oid::int8
+                  from pg_catalog.pg_extension e
+                  join pg_catalog.pg_depend d on d.refclassid = 'pg_catalog.pg_extension'::pg_catalog.regclass
+                                             and d.refobjid = e.oid and d.deptype = 'e'
+                  join pg_catalog.%2$s %3$s on %3$s.oid = d.objid
+                  join pg_catalog.pg_namespace n on n.oid = %3$s.%4$snamespace
+                  join pg_catalog.pg_roles r on r.oid = %3$s.%4$sowner
+                  join pg_catalog.pg_database db on db.datname = pg_catalog.current_database()
+                 where d.classid = 'pg_catalog.%2$s'::pg_catalog.regclass
+                   and n.nspname <> 'pg_catalog' and (r.rolsuper or not pg_catalog.pg_has_role(db.datdba, r.oid, 'MEMBER'))
+                   and not exists (select from pg_catalog.%2$s x
+                                    where x.%4$snamespace = 'pg_catalog'::pg_catalog.regnamespace
+                                      and x.%4$sname = %3$s.%4$sname)""".formatted(tag, catalog, alias, column)
+                + extra;
+    }
 
     /** Marks the guard's failure in the server's error ("invalid input syntax for type integer: ..."). */
     static final String GUARD_FAILED = "pgharvest: the objects of an extension changed";

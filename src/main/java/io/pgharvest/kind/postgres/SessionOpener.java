@@ -198,13 +198,9 @@ public final class SessionOpener {
                 .map(h -> Integer.toString(h.port())).collect(Collectors.joining(",")));
         props.setProperty(PGProperty.PG_DBNAME.getName(), conn.database());
         props.setProperty("ApplicationName", SessionSettings.APPLICATION_NAME);
-        long seconds = Math.max(1, connectTimeout.plusNanos(999_999_999).getSeconds());
-        String configured = props.getProperty("connectTimeout");
-        boolean configuredIsShorter = configured != null && !configured.equals("0")
-                && Long.parseLong(configured) < seconds;
-        if (!configuredIsShorter) {
-            props.setProperty("connectTimeout", Long.toString(seconds));
-        }
+        // pgjdbc counts whole seconds: the bound rounds up, the string's own value is whole already.
+        long seconds = Math.max(1, conn.connectTimeoutWithin(connectTimeout).plusNanos(999_999_999).getSeconds());
+        props.setProperty("connectTimeout", Long.toString(seconds));
         // Not loginTimeout: pgjdbc enforces it by running each attempt on a new platform thread
         // (abandoned, still blocked, when it expires). A server that accepts TCP but never
         // answers the login is bounded by the socket timeout instead, set to the connect

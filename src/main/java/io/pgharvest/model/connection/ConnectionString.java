@@ -1,5 +1,6 @@
 package io.pgharvest.model.connection;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -75,6 +76,8 @@ public final class ConnectionString implements ParsedConnection {
     private final String password;
     private final String database;
     private final SequencedMap<String, String> parameters;
+    /** The parameter connect_timeout, read once with the string; null when it has none or 0. */
+    private final Duration connectTimeout;
 
     private ConnectionString(Format format, String scheme, List<HostPort> hosts, String user, String password,
             String database, SequencedMap<String, String> parameters) {
@@ -85,6 +88,7 @@ public final class ConnectionString implements ParsedConnection {
         this.password = password;
         this.database = database;
         this.parameters = Collections.unmodifiableSequencedMap(new LinkedHashMap<>(parameters));
+        this.connectTimeout = JdbcParameters.connectTimeout(parameters).orElse(null);
     }
 
     /**
@@ -131,6 +135,19 @@ public final class ConnectionString implements ParsedConnection {
     /** Parameters other than host, port, dbname, user and password, in the order written. */
     public SequencedMap<String, String> parameters() {
         return parameters;
+    }
+
+    /** The string's {@code connect_timeout}; empty when it has none or 0 (libpq's "no limit"). */
+    public Optional<Duration> connectTimeout() {
+        return Optional.ofNullable(connectTimeout);
+    }
+
+    /**
+     * How long one connection attempt may take under pgharvest's own {@code bound}: the bound, or
+     * the string's {@code connect_timeout} when that is shorter.
+     */
+    public Duration connectTimeoutWithin(Duration bound) {
+        return connectTimeout != null && connectTimeout.compareTo(bound) < 0 ? connectTimeout : bound;
     }
 
     /** Names of {@link #parameters()} with no pgjdbc equivalent, which a JDBC connection ignores. */

@@ -85,34 +85,9 @@ final class ConnectionStringParser {
         }
         List<String> hosts = new ArrayList<>();
         List<String> ports = new ArrayList<>();
-        String[] entries = hostList.split(",", -1);
-        for (int i = 0; i < entries.length; i++) {
-            String entry = entries[i];
-            String position = "host " + (i + 1) + " of the URI";
-            String host;
-            String port;
-            if (entry.startsWith("[")) {
-                int close = entry.indexOf(']');
-                if (close < 0) {
-                    throw new InvalidConnectionStringException("'[' without ']' in " + position);
-                }
-                host = entry.substring(1, close);
-                String after = entry.substring(close + 1);
-                if (!after.isEmpty() && !after.startsWith(":")) {
-                    throw new InvalidConnectionStringException("unexpected text after ']' in " + position);
-                }
-                port = after.isEmpty() ? "" : after.substring(1);
-            } else {
-                int colon = entry.indexOf(':');
-                host = colon < 0 ? entry : entry.substring(0, colon);
-                port = colon < 0 ? "" : entry.substring(colon + 1);
-            }
-            if (!port.isEmpty() && !port.chars().allMatch(Character::isDigit)) {
-                throw new InvalidConnectionStringException("the port of " + position + " is not a number "
-                        + "(percent-encode characters such as @ : / in the user name and password)");
-            }
-            hosts.add(PercentEncoding.decode(host, position));
-            ports.add(port);
+        for (UriHosts.Entry entry : UriHosts.split(hostList, position -> "host " + position + " of the URI")) {
+            hosts.add(entry.host());
+            ports.add(entry.port());
         }
         keywords.put("host", String.join(",", hosts));
         if (ports.stream().anyMatch(port -> !port.isEmpty())) {

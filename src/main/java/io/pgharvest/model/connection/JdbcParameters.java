@@ -1,8 +1,10 @@
 package io.pgharvest.model.connection;
 
+import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Properties;
 import java.util.Set;
 import java.util.function.UnaryOperator;
@@ -84,6 +86,21 @@ final class JdbcParameters {
                 mapping.translate().apply(value);
             }
         });
+    }
+
+    /**
+     * The {@code connect_timeout} of {@code parameters}; empty when it is absent or 0, which libpq
+     * reads as no limit.
+     *
+     * @throws InvalidConnectionStringException when it is not a whole number of seconds
+     */
+    static Optional<Duration> connectTimeout(Map<String, String> parameters) {
+        String value = parameters.get("connect_timeout");
+        if (value == null) {
+            return Optional.empty();
+        }
+        long seconds = Long.parseLong(seconds(value));
+        return seconds == 0 ? Optional.empty() : Optional.of(Duration.ofSeconds(seconds));
     }
 
     /** Sets the pgjdbc properties for the libpq {@code parameters} that have one. */

@@ -55,7 +55,7 @@ public final class NativeLane {
      *     share state ({@link Instance#nativeShelf})
      * @throws SourceDownException when a metric's query found the session gone
      */
-    public void run(List<String> due, ReaperConfig config, SourceSession session, Instance instance,
+    public void run(List<String> due, CollectionPlan config, SourceSession session, Instance instance,
             Map<String, Duration> intervals, MetricLedger ledger, Instant now, List<Measurement> out)
             throws SourceDownException {
         ServerFacts facts = session.facts();

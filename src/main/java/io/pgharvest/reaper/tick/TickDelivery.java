@@ -25,7 +25,7 @@ import java.util.Set;
  */
 final class TickDelivery {
 
-    private final ReaperConfig config;
+    private final CollectionPlan config;
     private final Instance instance;
     private final String database;
     private final MetricLedger ledger;
@@ -34,7 +34,7 @@ final class TickDelivery {
     private final Set<String> fannedOut = new HashSet<>();
     private final List<Measurement> out = new ArrayList<>();
 
-    TickDelivery(ReaperConfig config, Instance instance, String database, MetricLedger ledger,
+    TickDelivery(CollectionPlan config, Instance instance, String database, MetricLedger ledger,
             ReaperMeters.SourceMeters sourceMeters) {
         this.config = config;
         this.instance = instance;

@@ -64,7 +64,7 @@ public final class TickRunner {
     /** Statement timeouts in a row, with the server answering others in time, that make a metric slow on its own. */
     static final int OVERRUNS_BEFORE_SOLO = 3;
 
-    private final ReaperConfig config;
+    private final CollectionPlan config;
     private final SourceSession session;
     private final SoloLane solo;
     private final SuspectGroups suspects;
@@ -90,7 +90,7 @@ public final class TickRunner {
     /** Suspects that timed out alone: their own fault only if the server answered others. */
     private final List<FailedRun> timedOutAlone = new ArrayList<>();
 
-    public TickRunner(ReaperConfig config, SourceSession session, SoloLane solo, MetricLedger ledger,
+    public TickRunner(CollectionPlan config, SourceSession session, SoloLane solo, MetricLedger ledger,
             Instance instance, String database, ReaperMeters meters, ReaperMeters.SourceMeters sourceMeters,
             Duration defaultTimeout, int maxExtraRoundTrips) {
         this.config = config;

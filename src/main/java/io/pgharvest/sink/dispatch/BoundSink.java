@@ -1,6 +1,7 @@
 package io.pgharvest.sink.dispatch;
 
 import io.micrometer.core.instrument.MeterRegistry;
+import io.pgharvest.config.plugin.PluginEntry;
 import io.pgharvest.sink.MetricCatalog;
 import io.pgharvest.sink.Sink;
 import io.pgharvest.sink.SinkPlugin;
@@ -21,6 +22,11 @@ import java.time.Clock;
  */
 record BoundSink(String property, String name, SinkPlugin<?> plugin, SinkEntryProperties common,
         SinkSettings settings) {
+
+    /** A bound entry of the list; its settings are its sink kind's, which are {@link SinkSettings}. */
+    BoundSink(PluginEntry<SinkPlugin<?>, SinkEntryProperties> entry) {
+        this(entry.property(), entry.name(), entry.plugin(), entry.common(), (SinkSettings) entry.settings());
+    }
 
     /** What every sink is started with besides its own entry. */
     record Host(MetricCatalog catalog, Clock clock, Path dataDir, int serverPort, String instanceId,

@@ -5,8 +5,9 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.pgharvest.config.DataDirectory;
 import io.pgharvest.model.FleetInstance;
 import io.pgharvest.sink.MetricCatalog;
-import io.pgharvest.sink.SinkRegistry;
+import io.pgharvest.sink.SinkPlugin;
 import io.pgharvest.store.ConfigStore;
+import io.pgharvest.support.plugin.PluginRegistry;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
@@ -20,7 +21,7 @@ import org.springframework.core.env.Environment;
 
 /**
  * Builds the sinks of {@code pgharvest.sinks} (or the embedded default: JSON lines under the data
- * directory plus a Prometheus endpoint) with the kinds of {@link SinkRegistry}, and the
+ * directory plus a Prometheus endpoint) with the kinds of sink in their {@link PluginRegistry}, and the
  * {@link io.pgharvest.model.MeasurementPublisher} reapers use.
  */
 @Configuration(proxyBeanMethods = false)
@@ -33,8 +34,8 @@ public class SinkConfiguration {
 
     /** Every kind of sink registered on the class path; closed after the sinks. */
     @Bean
-    SinkRegistry sinkRegistry() {
-        return SinkRegistry.load();
+    PluginRegistry<SinkPlugin<?>> sinkRegistry() {
+        return SinkPlugin.registry();
     }
 
     /** Metric definitions from the config store when there is one; every column a gauge otherwise. */
@@ -45,7 +46,7 @@ public class SinkConfiguration {
 
     /** The entries of {@code pgharvest.sinks} (or the defaults), bound once: the dispatcher and the history readers read them. */
     @Bean
-    ConfiguredSinks configuredSinks(Environment environment, SinkRegistry registry) {
+    ConfiguredSinks configuredSinks(Environment environment, PluginRegistry<SinkPlugin<?>> registry) {
         var entries = new SinkEntries(registry);
         List<BoundSink> configured = entries.bind(environment);
         boolean implicit = configured.isEmpty();

@@ -1,53 +1,25 @@
 package io.pgharvest.sink.dispatch;
 
-import io.pgharvest.sink.SinkKind;
-import io.pgharvest.sink.SinkOption;
+import io.pgharvest.config.plugin.PluginConfigurationException;
+import io.pgharvest.config.plugin.PluginEntries;
 import io.pgharvest.sink.SinkPlugin;
-import io.pgharvest.sink.SinkRegistry;
-import io.pgharvest.sink.SinkSettings;
-import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.HashSet;
-import java.util.LinkedHashMap;
+import io.pgharvest.support.plugin.PluginRegistry;
 import java.util.List;
-import java.util.Locale;
-import java.util.Map;
-import java.util.Optional;
-import java.util.Set;
-import java.util.TreeMap;
-import java.util.TreeSet;
-import java.util.stream.Collectors;
-import org.springframework.boot.context.properties.bind.BindException;
-import org.springframework.boot.context.properties.bind.Bindable;
-import org.springframework.boot.context.properties.bind.Binder;
-import org.springframework.boot.context.properties.bind.PropertySourcesPlaceholdersResolver;
-import org.springframework.boot.context.properties.source.ConfigurationPropertyName;
-import org.springframework.boot.context.properties.source.ConfigurationPropertyName.Form;
-import org.springframework.boot.context.properties.source.ConfigurationPropertySource;
-import org.springframework.boot.context.properties.source.ConfigurationPropertySources;
-import org.springframework.boot.context.properties.source.IterableConfigurationPropertySource;
-import org.springframework.boot.convert.ApplicationConversionService;
 import org.springframework.core.env.Environment;
 
 /**
- * Binds {@code pgharvest.sinks}: each entry's common options to {@link SinkEntryProperties} and,
- * by its {@code type}, the rest to its kind's settings record. An unknown type, an option that
- * belongs to another kind or to none, and every kind's own checks are collected and reported
- * together, each naming the entry and the option; nothing is started before all entries pass.
- *
- * <p>Like Spring Boot's own list binding, the entries come from the one property source that has
- * the highest precedence among those defining {@code pgharvest.sinks} (a list is replaced, not
- * merged); placeholders resolve against the whole environment.
+ * Binds {@code pgharvest.sinks} as {@link PluginEntries} binds any list of plug-ins: each entry's
+ * common options to {@link SinkEntryProperties} and, by its {@code type}, the rest to its kind's
+ * settings record; every problem of every entry is reported together.
  */
 final class SinkEntries {
 
     static final String ROOT = "pgharvest.sinks";
-    private static final ConfigurationPropertyName ROOT_NAME = ConfigurationPropertyName.of(ROOT);
 
-    private final SinkRegistry registry;
+    private final PluginEntries<SinkPlugin<?>, SinkEntryProperties> entries;
 
-    SinkEntries(SinkRegistry registry) {
-        this.registry = registry;
+    SinkEntries(PluginRegistry<SinkPlugin<?>> registry) {
+        this.entries = new PluginEntries<>(SinkPlugin.FAMILY, ROOT, registry, SinkEntryProperties.class);
     }
 
     /**
@@ -56,190 +28,15 @@ final class SinkEntries {
      * @throws SinkConfigurationException listing every problem of every entry
      */
     List<BoundSink> bind(Environment environment) {
-        Optional<IterableConfigurationPropertySource> source = sinksSource(environment);
-        if (source.isEmpty()) {
-            return List.of();
+        try {
+            return entries.bind(environment).stream().map(BoundSink::new).toList();
+        } catch (PluginConfigurationException e) {
+            throw new SinkConfigurationException(e.problems());
         }
-        var problems = new ArrayList<String>();
-        Map<Integer, Set<String>> options = optionsByIndex(source.get(), problems);
-        var binder = new Binder(List.of(source.get()), new PropertySourcesPlaceholdersResolver(environment),
-                ApplicationConversionService.getSharedInstance());
-        var entries = new ArrayList<BoundSink>();
-        int size = options.isEmpty() ? 0 : options.keySet().stream().max(Integer::compare).orElseThrow() + 1;
-        for (int i = 0; i < size; i++) {
-            String prefix = ROOT + "[" + i + "]";
-            if (!options.containsKey(i)) {
-                problems.add(prefix + " is missing: the entries of " + ROOT + " are numbered from 0 without gaps");
-                continue;
-            }
-            bindEntry(binder, prefix, options.get(i), problems).ifPresent(entries::add);
-        }
-        List<BoundSink> named = named(entries, problems);
-        if (!problems.isEmpty()) {
-            throw new SinkConfigurationException(problems);
-        }
-        return named;
     }
 
     /** The entries pgharvest runs when none are configured: each of {@code types} that this build has, at its defaults. */
     List<BoundSink> defaults(List<String> types) {
-        var binder = new Binder(List.of());
-        var entries = new ArrayList<BoundSink>();
-        for (String type : types) {
-            registry.plugin(type).ifPresent(plugin -> entries.add(new BoundSink(ROOT + " (default " + type + " sink)",
-                    type, plugin, SinkEntryProperties.defaults(type),
-                    binder.bindOrCreate(ROOT, Bindable.of(plugin.kind().settingsClass())))));
-        }
-        return entries;
-    }
-
-    private Optional<BoundSink> bindEntry(Binder binder, String prefix, Set<String> given, List<String> problems) {
-        String type = binder.bind(prefix + ".type", String.class).map(String::strip).orElse(null);
-        if (type == null || type.isEmpty()) {
-            problems.add(prefix + ".type is required (" + String.join(", ", registry.types()) + ")");
-            return Optional.empty();
-        }
-        Optional<SinkPlugin<?>> plugin = registry.plugin(type.toLowerCase(Locale.ROOT));
-        if (plugin.isEmpty()) {
-            problems.add(prefix + ".type: this build has no sink of type '" + type + "' (it has "
-                    + String.join(", ", registry.types()) + ")");
-            return Optional.empty();
-        }
-        checkOwnership(prefix, given, plugin.get(), problems);
-        SinkEntryProperties common = bind(binder, prefix, SinkEntryProperties.class, problems);
-        SinkSettings settings = bind(binder, prefix, plugin.get().kind().settingsClass(), problems);
-        if (common == null || settings == null) {
-            return Optional.empty();
-        }
-        problems.addAll(common.problems(prefix));
-        problems.addAll(settings.problems(prefix));
-        return Optional.of(new BoundSink(prefix, common.name(), plugin.get(), common, settings));
-    }
-
-    /** Every option given must be a common one or the kind's own; the others are named with their owners. */
-    private void checkOwnership(String prefix, Set<String> given, SinkPlugin<?> kind, List<String> problems) {
-        Set<String> allowed = uniform(SinkKind.optionNames(SinkEntryProperties.class));
-        allowed.addAll(uniform(SinkKind.optionNames(kind.kind().settingsClass())));
-        for (String option : given) {
-            if (allowed.contains(uniform(option))) {
-                continue;
-            }
-            Map<String, SinkOption> owners = owners(option);
-            if (owners.isEmpty()) {
-                problems.add(prefix + "." + option + " is not an option of any sink (the options of a " + kind.kind().type()
-                        + " sink are " + String.join(", ", SinkKind.optionNames(kind.kind().settingsClass())) + ")");
-            } else {
-                SinkOption owned = owners.values().iterator().next();
-                problems.add(prefix + "." + owned.name() + " applies to " + joined(owners.keySet()) + " sinks only ("
-                        + summary(owned.meaning()) + ")");
-            }
-        }
-    }
-
-    /** Type to option, for the kinds that have {@code option}. */
-    private Map<String, SinkOption> owners(String option) {
-        var owners = new LinkedHashMap<String, SinkOption>();
-        for (SinkPlugin<?> plugin : registry.plugins()) {
-            plugin.kind().options().stream().filter(o -> uniform(o.name()).equals(uniform(option))).findFirst()
-                    .ifPresent(o -> owners.put(plugin.kind().type(), o));
-        }
-        return owners;
-    }
-
-    private static <T> T bind(Binder binder, String prefix, Class<T> type, List<String> problems) {
-        try {
-            return binder.bindOrCreate(prefix, Bindable.of(type));
-        } catch (BindException e) {
-            // The property is named; a value that failed to convert is quoted only for non-text
-            // options (durations, sizes, numbers), and secrets are all text, which always converts.
-            String property = e.getProperty() == null ? prefix : e.getProperty().getName().toString();
-            Throwable cause = e.getCause() == null ? e : e.getCause();
-            while (cause.getCause() != null && cause.getCause() != cause) {
-                cause = cause.getCause();
-            }
-            problems.add(property + " cannot be read: " + cause.getMessage());
-            return null;
-        }
-    }
-
-    /** The highest-precedence source that defines entries of {@code pgharvest.sinks}. */
-    private static Optional<IterableConfigurationPropertySource> sinksSource(Environment environment) {
-        for (ConfigurationPropertySource source : ConfigurationPropertySources.get(environment)) {
-            if (source instanceof IterableConfigurationPropertySource iterable
-                    && iterable.stream().anyMatch(ROOT_NAME::isAncestorOf)) {
-                return Optional.of(iterable);
-            }
-        }
-        return Optional.empty();
-    }
-
-    /** Index to the options given for it (dashed), from the names below {@code pgharvest.sinks}. */
-    private static Map<Integer, Set<String>> optionsByIndex(IterableConfigurationPropertySource source,
-            List<String> problems) {
-        Map<Integer, Set<String>> options = new TreeMap<>();
-        int depth = ROOT_NAME.getNumberOfElements();
-        source.stream().filter(ROOT_NAME::isAncestorOf).forEach(name -> {
-            if (!name.isNumericIndex(depth)) {
-                problems.add(name + ": " + ROOT + " is a list; its entries are " + ROOT + "[0], " + ROOT + "[1], ...");
-            } else if (name.getNumberOfElements() == depth + 1) {
-                problems.add(name + " must be an entry with a type, not a value");
-            } else {
-                int index = Integer.parseInt(name.getElement(depth, Form.UNIFORM));
-                options.computeIfAbsent(index, i -> new TreeSet<>()).add(name.getElement(depth + 1, Form.DASHED));
-            }
-        });
-        return options;
-    }
-
-    /** Gives every sink a unique name: its own, its type, or type-index when a type repeats. */
-    private static List<BoundSink> named(List<BoundSink> entries, List<String> problems) {
-        Map<String, Integer> perType = new HashMap<>();
-        entries.forEach(entry -> perType.merge(entry.plugin().kind().type(), 1, Integer::sum));
-        var names = new HashSet<String>();
-        var result = new ArrayList<BoundSink>();
-        for (BoundSink entry : entries) {
-            String type = entry.plugin().kind().type();
-            String name = entry.name() != null ? entry.name()
-                    : perType.get(type) == 1 ? type : type + "-" + index(entry.property());
-            if (!names.add(name)) {
-                problems.add(entry.property() + ".name '" + name + "' is used by another sink");
-            }
-            result.add(new BoundSink(entry.property(), name, entry.plugin(), entry.common(), entry.settings()));
-        }
-        return List.copyOf(result);
-    }
-
-    private static String index(String property) {
-        return property.substring(property.indexOf('[') + 1, property.indexOf(']'));
-    }
-
-    private static Set<String> uniform(List<String> names) {
-        return names.stream().map(SinkEntries::uniform).collect(Collectors.toCollection(HashSet::new));
-    }
-
-    /** Spring Boot's relaxed form: {@code bearer-token}, {@code bearerToken} and {@code bearer_token} are one option. */
-    private static String uniform(String name) {
-        return name.replace("-", "").replace("_", "").toLowerCase(Locale.ROOT);
-    }
-
-    private static String joined(Set<String> types) {
-        var list = new ArrayList<>(types);
-        if (list.size() == 1) {
-            return list.getFirst();
-        }
-        return String.join(", ", list.subList(0, list.size() - 1)) + " and " + list.getLast();
-    }
-
-    /** The meaning up to its first full stop or semicolon, lower-cased, for a one-line message. */
-    private static String summary(String meaning) {
-        int end = meaning.length();
-        for (String stop : List.of(". ", "; ", ", e.g.")) {
-            int at = meaning.indexOf(stop);
-            if (at >= 0 && at < end) {
-                end = at;
-            }
-        }
-        String text = meaning.substring(0, end);
-        return Character.toLowerCase(text.charAt(0)) + text.substring(1);
+        return entries.defaults(types).stream().map(BoundSink::new).toList();
     }
 }

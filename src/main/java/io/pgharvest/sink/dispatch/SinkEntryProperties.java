@@ -4,8 +4,9 @@ import static io.pgharvest.sink.SettingChecks.checkPositive;
 import static io.pgharvest.sink.SettingChecks.checkRange;
 import static io.pgharvest.sink.SettingChecks.orDefault;
 
-import io.pgharvest.sink.SinkOption;
+import io.pgharvest.config.plugin.EntryOptions;
 import io.pgharvest.sink.delivery.DeliverySettings;
+import io.pgharvest.support.plugin.PluginOption;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -15,7 +16,7 @@ import org.springframework.util.unit.DataSize;
 /**
  * The options every entry of {@code pgharvest.sinks} has, whatever its type: which kind it is,
  * its name, and how its queue batches, spills and retries. The kind's own options are bound to
- * its {@link io.pgharvest.sink.SinkPlugin#settingsClass()}.
+ * its kind's settings record.
  *
  * @param type the kind of sink, one of the registry's types
  * @param name name in logs, health, meters and the spill directory; defaults to the type, or
@@ -38,26 +39,26 @@ record SinkEntryProperties(
         DataSize diskBound,
         Duration retryInitial,
         Duration retryMax,
-        Duration flushTimeout) {
+        Duration flushTimeout) implements EntryOptions {
 
     /** As the docs list them; one per component. */
-    static final List<SinkOption> OPTIONS = List.of(
-            new SinkOption("type", "required", "The kind of sink: one of the types below (`GET /api/v1/sink-types` "
+    static final List<PluginOption> OPTIONS = List.of(
+            new PluginOption("type", "required", "The kind of sink: one of the types below (`GET /api/v1/sink-types` "
                     + "lists those of the running build)"),
-            new SinkOption("name", "the type (`type-index` when a type repeats)", "Name in logs, health, meters and "
+            new PluginOption("name", "the type (`type-index` when a type repeats)", "Name in logs, health, meters and "
                     + "the spill directory"),
-            new SinkOption("batch-size", "`500`", "Most measurements per write (for prometheus-remote-write: per "
+            new PluginOption("batch-size", "`500`", "Most measurements per write (for prometheus-remote-write: per "
                     + "request)"),
-            new SinkOption("batch-delay", "`1s`", "Longest a measurement waits for its batch to fill; also the "
+            new PluginOption("batch-delay", "`1s`", "Longest a measurement waits for its batch to fill; also the "
                     + "shortest time between two batches that are not full, so measurements that arrive after a "
                     + "quiet spell (the first tick after start, a small fleet's tick) are written at once"),
-            new SinkOption("memory-queue", "`10000`", "Measurements kept in memory before older ones move to the "
+            new PluginOption("memory-queue", "`10000`", "Measurements kept in memory before older ones move to the "
                     + "spill log"),
-            new SinkOption("disk-bound", "`1GB`", "Size of the spill log above which the oldest measurements are "
+            new PluginOption("disk-bound", "`1GB`", "Size of the spill log above which the oldest measurements are "
                     + "dropped (at least 16KB)"),
-            new SinkOption("retry-initial", "`1s`", "Delay after the first failed write; doubles up to `retry-max`"),
-            new SinkOption("retry-max", "`30s`", "Longest delay between failed writes"),
-            new SinkOption("flush-timeout", "`10s`", "At shutdown, how long a healthy sink may take to receive the "
+            new PluginOption("retry-initial", "`1s`", "Delay after the first failed write; doubles up to `retry-max`"),
+            new PluginOption("retry-max", "`30s`", "Longest delay between failed writes"),
+            new PluginOption("flush-timeout", "`10s`", "At shutdown, how long a healthy sink may take to receive the "
                     + "queue before the rest is spilled"));
 
     private static final Pattern NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9_.-]{0,63}");
@@ -85,7 +86,8 @@ record SinkEntryProperties(
     }
 
     /** Every problem of the common options, each naming its option under {@code prefix}. */
-    List<String> problems(String prefix) {
+    @Override
+    public List<String> problems(String prefix) {
         var problems = new ArrayList<String>();
         if (name != null && !NAME.matcher(name).matches()) {
             problems.add(prefix + ".name must be 1-64 letters, digits, '_', '.' or '-' (was '" + name + "')");

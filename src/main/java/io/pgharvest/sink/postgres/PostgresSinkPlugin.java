@@ -1,35 +1,35 @@
 package io.pgharvest.sink.postgres;
 
 import io.pgharvest.sink.Sink;
-import io.pgharvest.sink.SinkKind;
-import io.pgharvest.sink.SinkOption;
 import io.pgharvest.sink.SinkPlugin;
 import io.pgharvest.sink.SinkSetup;
+import io.pgharvest.support.plugin.PluginKind;
+import io.pgharvest.support.plugin.PluginOption;
 import java.util.List;
 
 /** The {@code postgres} kind of sink; its connection pools share one housekeeping thread. */
 public final class PostgresSinkPlugin implements SinkPlugin<PostgresSinkProperties> {
 
-    private static final SinkKind<PostgresSinkProperties> KIND = new SinkKind<>("postgres",
+    private static final PluginKind<PostgresSinkProperties> KIND = new PluginKind<>(FAMILY, "postgres",
             "A PostgreSQL database laid out like pgwatch's: one time-partitioned table per metric, written with COPY",
             PostgresSinkProperties.class, List.of(
-                new SinkOption("url", "required", "`postgresql://user:password@host:port/db?params` (libpq URI, several "
+                new PluginOption("url", "required", "`postgresql://user:password@host:port/db?params` (libpq URI, several "
                         + "hosts allowed) or `jdbc:postgresql://…`. A secret: logs show it masked"),
-                new SinkOption("user", "from the URL", "Overrides the URL's user"),
-                new SinkOption("password", "from the URL", "Overrides the URL's password (keeps it out of the URL). "
+                new PluginOption("user", "from the URL", "Overrides the URL's user"),
+                new PluginOption("password", "from the URL", "Overrides the URL's password (keeps it out of the URL). "
                         + "A secret: never logged"),
-                new SinkOption("retention", "`14d`", "Partitions entirely older than this are dropped; `0` keeps "
+                new PluginOption("retention", "`14d`", "Partitions entirely older than this are dropped; `0` keeps "
                         + "everything; else at least `1h`"),
-                new SinkOption("partition-interval", "`1d`", "Time range of one partition; whole hours, at least `1h`"),
-                new SinkOption("partitions-ahead", "`2`", "Future partitions kept created"),
-                new SinkOption("maintenance-interval", "`1h`", "Period of partition pre-creation, retention and the "
+                new PluginOption("partition-interval", "`1d`", "Time range of one partition; whole hours, at least `1h`"),
+                new PluginOption("partitions-ahead", "`2`", "Future partitions kept created"),
+                new PluginOption("maintenance-interval", "`1h`", "Period of partition pre-creation, retention and the "
                         + "listing refresh")));
 
     /** Created on first use, so a build that never writes to PostgreSQL starts no thread for it. */
     private SinkPoolThreads threads;
 
     @Override
-    public SinkKind<PostgresSinkProperties> kind() {
+    public PluginKind<PostgresSinkProperties> kind() {
         return KIND;
     }
 

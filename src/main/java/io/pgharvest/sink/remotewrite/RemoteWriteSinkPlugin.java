@@ -2,38 +2,38 @@ package io.pgharvest.sink.remotewrite;
 
 import io.pgharvest.sink.SeriesMapping;
 import io.pgharvest.sink.Sink;
-import io.pgharvest.sink.SinkKind;
-import io.pgharvest.sink.SinkOption;
 import io.pgharvest.sink.SinkPlugin;
 import io.pgharvest.sink.SinkSetup;
+import io.pgharvest.support.plugin.PluginKind;
+import io.pgharvest.support.plugin.PluginOption;
 import java.util.List;
 
 /** The {@code prometheus-remote-write} kind of sink. */
 public final class RemoteWriteSinkPlugin implements SinkPlugin<RemoteWriteSinkProperties> {
 
-    private static final SinkKind<RemoteWriteSinkProperties> KIND = new SinkKind<>("prometheus-remote-write",
+    private static final PluginKind<RemoteWriteSinkProperties> KIND = new PluginKind<>(FAMILY, "prometheus-remote-write",
             "Every sample with its collection time, sent to a receiver of the Prometheus remote-write protocol "
                     + "(Prometheus, VictoriaMetrics, Mimir, Thanos, Cortex)",
             RemoteWriteSinkProperties.class, List.of(
-                new SinkOption("url", "required", "The receiver's write endpoint, `http://` or `https://`: Prometheus "
+                new PluginOption("url", "required", "The receiver's write endpoint, `http://` or `https://`: Prometheus "
                         + "`/api/v1/write` (started with `--web.enable-remote-write-receiver`), VictoriaMetrics "
                         + "`/api/v1/write`, Mimir/Cortex `/api/v1/push`, Thanos Receive `/api/v1/receive`. Credentials "
                         + "in the URL are refused; a query string is allowed and never logged"),
-                new SinkOption("user", "none", "Basic authentication user (with `password`)"),
-                new SinkOption("password", "none", "Basic authentication password (with `user`). A secret: never logged"),
-                new SinkOption("bearer-token", "none", "Sent as `Authorization: Bearer …`; excludes `user`/`password`. "
+                new PluginOption("user", "none", "Basic authentication user (with `password`)"),
+                new PluginOption("password", "none", "Basic authentication password (with `user`). A secret: never logged"),
+                new PluginOption("bearer-token", "none", "Sent as `Authorization: Bearer …`; excludes `user`/`password`. "
                         + "A secret: never logged"),
-                new SinkOption("headers", "none", "Extra request headers, a map, e.g. `X-Scope-OrgID` for a tenant. The "
+                new PluginOption("headers", "none", "Extra request headers, a map, e.g. `X-Scope-OrgID` for a tenant. The "
                         + "protocol's headers, `Authorization`, `Host` and the other headers the HTTP client owns are "
                         + "refused. Values are never logged"),
-                new SinkOption("tls-ca-file", "the JDK's trust store", "PEM file of the certificate authorities an "
+                new PluginOption("tls-ca-file", "the JDK's trust store", "PEM file of the certificate authorities an "
                         + "`https` receiver's certificate must chain to; needs an `https://` url. There is no option to "
                         + "skip verification"),
-                new SinkOption("connect-timeout", "`5s`", "Longest wait for a connection (TCP and TLS)"),
-                new SinkOption("request-timeout", "`30s`", "Longest wait for the receiver's answer to one request")));
+                new PluginOption("connect-timeout", "`5s`", "Longest wait for a connection (TCP and TLS)"),
+                new PluginOption("request-timeout", "`30s`", "Longest wait for the receiver's answer to one request")));
 
     @Override
-    public SinkKind<RemoteWriteSinkProperties> kind() {
+    public PluginKind<RemoteWriteSinkProperties> kind() {
         return KIND;
     }
 

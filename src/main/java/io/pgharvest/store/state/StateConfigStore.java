@@ -132,21 +132,12 @@ public class StateConfigStore implements ConfigStore {
 
     @Override
     public Stored<Source> createSource(Source source) {
-        return write(SOURCES, source.name(), WriteCondition.any(), current -> {
-            if (current.origin(SOURCES, source.name()) != null) {
-                throw new DuplicateItemException(SOURCES, source.name(), false);
-            }
-            requireValid(SOURCES, source.name(), SourceRules.check(source, current.snapshot()));
-            return source;
-        });
+        return create(SOURCES, source.name(), source, snapshot -> SourceRules.check(source, snapshot));
     }
 
     @Override
     public Stored<Source> putSource(Source source, WriteCondition condition) {
-        return write(SOURCES, source.name(), condition, current -> {
-            requireValid(SOURCES, source.name(), SourceRules.check(source, current.snapshot()));
-            return source;
-        });
+        return put(SOURCES, source.name(), source, condition, snapshot -> SourceRules.check(source, snapshot));
     }
 
     @Override
@@ -160,19 +151,12 @@ public class StateConfigStore implements ConfigStore {
 
     @Override
     public Stored<MetricDefinition> createMetric(MetricDefinition metric) {
-        return write(METRICS, metric.name(), WriteCondition.any(), current -> {
-            refuseDuplicate(current, METRICS, metric.name());
-            requireValid(METRICS, metric.name(), MetricRules.check(metric));
-            return metric;
-        });
+        return create(METRICS, metric.name(), metric, snapshot -> MetricRules.check(metric));
     }
 
     @Override
     public Stored<MetricDefinition> putMetric(MetricDefinition metric, WriteCondition condition) {
-        return write(METRICS, metric.name(), condition, current -> {
-            requireValid(METRICS, metric.name(), MetricRules.check(metric));
-            return metric;
-        });
+        return put(METRICS, metric.name(), metric, condition, snapshot -> MetricRules.check(metric));
     }
 
     @Override
@@ -183,19 +167,12 @@ public class StateConfigStore implements ConfigStore {
 
     @Override
     public Stored<Preset> createPreset(Preset preset) {
-        return write(PRESETS, preset.name(), WriteCondition.any(), current -> {
-            refuseDuplicate(current, PRESETS, preset.name());
-            requireValid(PRESETS, preset.name(), PresetRules.check(preset, current.snapshot()));
-            return preset;
-        });
+        return create(PRESETS, preset.name(), preset, snapshot -> PresetRules.check(preset, snapshot));
     }
 
     @Override
     public Stored<Preset> putPreset(Preset preset, WriteCondition condition) {
-        return write(PRESETS, preset.name(), condition, current -> {
-            requireValid(PRESETS, preset.name(), PresetRules.check(preset, current.snapshot()));
-            return preset;
-        });
+        return put(PRESETS, preset.name(), preset, condition, snapshot -> PresetRules.check(preset, snapshot));
     }
 
     @Override
@@ -317,6 +294,28 @@ public class StateConfigStore implements ConfigStore {
      * throws to refuse. Writing an item equal to the stored one is a no-op that keeps its modify
      * index and wakes nobody.
      */
+    /**
+     * Writes {@code item} as a new item of {@code table}, refused when one of its name exists
+     * (a built-in one too) or when {@code rules} find problems with it in the current snapshot.
+     */
+    private <T> Stored<T> create(StoreTable table, String name, T item,
+            Function<ConfigSnapshot, List<FieldProblem>> rules) {
+        return write(table, name, WriteCondition.any(), current -> {
+            refuseDuplicate(current, table, name);
+            requireValid(table, name, rules.apply(current.snapshot()));
+            return item;
+        });
+    }
+
+    /** Writes {@code item} over any item of its name when {@code condition} holds and {@code rules} pass. */
+    private <T> Stored<T> put(StoreTable table, String name, T item, WriteCondition condition,
+            Function<ConfigSnapshot, List<FieldProblem>> rules) {
+        return write(table, name, condition, current -> {
+            requireValid(table, name, rules.apply(current.snapshot()));
+            return item;
+        });
+    }
+
     private <T> Stored<T> write(StoreTable table, String name, WriteCondition condition, Function<StoreState, T> decide) {
         writeLock.lock();
         try {

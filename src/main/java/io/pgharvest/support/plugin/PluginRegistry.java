@@ -42,12 +42,16 @@ public final class PluginRegistry<P extends Plugin<?>> implements AutoCloseable 
      * path of {@code service}: the application's own first (those from the jar or class folder of
      * {@code service}), in the order of their registration file, then any others (a plug-in
      * jar's, a test's).
+     *
+     * <p>{@code service} is the raw class of a generic extension point ({@code SinkPlugin.class}
+     * for a {@code PluginRegistry<SinkPlugin<?>>}), hence {@code ? super P}.
      */
-    public static <P extends Plugin<?>> PluginRegistry<P> load(Class<P> service) {
+    @SuppressWarnings("unchecked") // ServiceLoader hands out instances of service, which are Ps
+    public static <P extends Plugin<?>> PluginRegistry<P> load(Class<? super P> service) {
         var own = new ArrayList<P>();
         var others = new ArrayList<P>();
         ServiceLoader.load(service, service.getClassLoader())
-                .forEach(plugin -> (isOwn(plugin, service) ? own : others).add(plugin));
+                .forEach(plugin -> (isOwn(plugin, service) ? own : others).add((P) plugin));
         own.addAll(others);
         return new PluginRegistry<>(own);
     }

@@ -16,7 +16,6 @@ import io.pgharvest.model.Source;
 import io.pgharvest.model.SourceKind;
 import io.pgharvest.reaper.ReaperProperties;
 import io.pgharvest.reaper.ReaperService;
-import io.pgharvest.reaper.ownership.SourceOwnership;
 import io.pgharvest.store.ConfigStore;
 import io.pgharvest.store.TestStores;
 import io.pgharvest.testsupport.RecordingPublisher;
@@ -137,9 +136,9 @@ public class ContinuousDiscoveryTest {
                 Duration.ofMinutes(5), Duration.ofSeconds(5), false, 2, Duration.ofMinutes(2));
         var expansion = new SourceExpansion(List.of(new ContinuousDiscoverer(sessions)),
                 new DiscoveryProperties(interval, Duration.ofMinutes(10)), Clock.systemUTC());
-        var service = new ReaperService(store, SourceOwnership.ALL, publisher, new SimpleMeterRegistry(), properties,
-                io.pgharvest.kind.TestEndpoints.of(sessions), expansion,
-                Clock.systemUTC());
+        var service = new ReaperService(ReaperService.Parts.of(store, publisher, new SimpleMeterRegistry(), properties,
+                io.pgharvest.kind.TestEndpoints.of(sessions))
+                .withExpansion(expansion));
         service.start();
         return service;
     }

@@ -54,6 +54,17 @@ class SessionOpenerTest {
         assertThat(props.getProperty("preferQueryMode")).isEqualTo("extended");
     }
 
+    @Test
+    void theShorterOfTheBoundAndTheStringsConnectTimeoutBoundsLoginInWholeSeconds() {
+        var shorter = opener.properties(ConnectionString.parse("host=h connect_timeout=3"), Duration.ofSeconds(5));
+        assertThat(shorter.getProperty("connectTimeout")).isEqualTo("3");
+        assertThat(shorter.getProperty("socketTimeout")).isEqualTo("3");
+        var longer = opener.properties(ConnectionString.parse("host=h connect_timeout=9"), Duration.ofMillis(4200));
+        assertThat(longer.getProperty("connectTimeout")).isEqualTo("5");
+        var noLimit = opener.properties(ConnectionString.parse("host=h connect_timeout=0"), Duration.ofMillis(300));
+        assertThat(noLimit.getProperty("connectTimeout")).isEqualTo("1");
+    }
+
     /**
      * The session's socket is captured at login ({@link SessionSockets}) and tells, without a read,
      * when the server has sent something on an idle session ({@link ArrivedBytes}): nothing after a

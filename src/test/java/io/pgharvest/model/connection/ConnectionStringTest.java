@@ -7,6 +7,7 @@ import static org.assertj.core.api.Assertions.entry;
 import io.pgharvest.model.connection.ConnectionString.Format;
 import io.pgharvest.model.connection.ConnectionString.HostPort;
 import java.sql.SQLException;
+import java.time.Duration;
 import java.util.Properties;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Tag;
@@ -401,6 +402,21 @@ class ConnectionStringTest {
             assertThat(parsedByDriver.getProperty(PGProperty.PG_DBNAME.getName())).isEqualTo("my db");
             assertThat(parsedByDriver.getProperty(PGProperty.PG_HOST.getName())).isEqualTo("h1,h2");
             assertThat(parsedByDriver.getProperty(PGProperty.PG_PORT.getName())).isEqualTo("5432,5433");
+        }
+
+        @Test
+        void connectTimeoutIsReadOnceAndBoundsAnAttemptOnlyWhenShorter() {
+            ConnectionString seven = ConnectionString.parse("host=h connect_timeout=7");
+            assertThat(seven.connectTimeout()).contains(Duration.ofSeconds(7));
+            assertThat(seven.connectTimeoutWithin(Duration.ofSeconds(10))).isEqualTo(Duration.ofSeconds(7));
+            assertThat(seven.connectTimeoutWithin(Duration.ofMillis(2500))).isEqualTo(Duration.ofMillis(2500));
+            // 0 is libpq's "no limit": pgharvest's own bound applies, as when the parameter is absent.
+            ConnectionString none = ConnectionString.parse("host=h connect_timeout=0");
+            assertThat(none.connectTimeout()).isEmpty();
+            assertThat(none.connectTimeoutWithin(Duration.ofSeconds(5))).isEqualTo(Duration.ofSeconds(5));
+            assertThat(ConnectionString.parse("host=h").connectTimeoutWithin(Duration.ofSeconds(5)))
+                    .isEqualTo(Duration.ofSeconds(5));
+            assertThat(seven.withDatabase("other").connectTimeout()).contains(Duration.ofSeconds(7));
         }
 
         @Test

@@ -1,6 +1,6 @@
 package io.pgharvest.sink.dispatch;
 
-import io.pgharvest.sink.SinkRegistry;
+import io.pgharvest.sink.SinkPlugin;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -26,7 +26,7 @@ public final class SinkBindingProbe {
         }
         var environment = new StandardEnvironment();
         environment.getPropertySources().addFirst(new MapPropertySource("test", properties));
-        try (var registry = SinkRegistry.load()) {
+        try (var registry = SinkPlugin.registry()) {
             new SinkEntries(registry).bind(environment);
             return "";
         } catch (SinkConfigurationException e) {

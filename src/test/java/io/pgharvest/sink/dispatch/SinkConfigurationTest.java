@@ -1,17 +1,19 @@
 package io.pgharvest.sink.dispatch;
 
-import io.pgharvest.config.DataDirectory;
-import io.pgharvest.config.HarvestProperties;
-import io.pgharvest.sink.SinkStatus;
-import io.pgharvest.sink.jsonfile.JsonFileSinkProperties;
-import io.pgharvest.sink.prometheus.PrometheusSinkProperties;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.pgharvest.config.DataDirectory;
+import io.pgharvest.config.HarvestProperties;
 import io.pgharvest.model.Measurement;
 import io.pgharvest.model.MeasurementPublisher;
+import io.pgharvest.sink.SinkPlugin;
+import io.pgharvest.sink.SinkStatus;
+import io.pgharvest.sink.jsonfile.JsonFileSinkProperties;
+import io.pgharvest.sink.prometheus.PrometheusSinkProperties;
+import io.pgharvest.support.plugin.PluginRegistry;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
@@ -77,8 +79,9 @@ class SinkConfigurationTest {
         runner.withPropertyValues("pgharvest.data-dir=" + dataDir, "pgharvest.sinks[0].type=jsonfile",
                 "pgharvest.sinks[0].path=/tmp/x.jsonl", "pgharvest.sinks[1].type=prometheus",
                 "pgharvest.sinks[1].port=0").run(context -> {
-                    List<BoundSink> sinks = new SinkEntries(context.getBean(io.pgharvest.sink.SinkRegistry.class))
-                            .bind(context.getEnvironment());
+                    @SuppressWarnings("unchecked") // the bean SinkConfiguration.sinkRegistry() makes
+                    PluginRegistry<SinkPlugin<?>> registry = context.getBean("sinkRegistry", PluginRegistry.class);
+                    List<BoundSink> sinks = new SinkEntries(registry).bind(context.getEnvironment());
                     assertThat(sinks).extracting(BoundSink::name).containsExactly("jsonfile", "prometheus");
                     assertThat(sinks.get(0).common()).isEqualTo(SinkEntryProperties.defaults("jsonfile"));
                     assertThat(sinks.get(0).settings())

@@ -2,9 +2,9 @@ package io.pgharvest.sink.dispatch;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.pgharvest.sink.SinkOption;
 import io.pgharvest.sink.SinkPlugin;
-import io.pgharvest.sink.SinkRegistry;
+import io.pgharvest.support.plugin.PluginOption;
+import io.pgharvest.support.plugin.PluginRegistry;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -34,8 +34,8 @@ class SinkDocsTest {
         assertThat(end).as("%s holds the marker %s", DOC, END).isGreaterThan(start);
         String documented = markdown.substring(start + START.length(), end).strip();
         String code;
-        try (var registry = SinkRegistry.load()) {
-            code = tables(registry.plugins().stream().filter(SinkRegistry::isOwn).toList());
+        try (var registry = SinkPlugin.registry()) {
+            code = tables(registry.plugins().stream().filter(SinkDocsTest::isOwn).toList());
         }
         assertThat(documented).as("docs/sinks.md differs from the sink registry; the tables as the code has them:%n%s",
                 code).isEqualTo(code);
@@ -43,12 +43,16 @@ class SinkDocsTest {
 
     @Test
     void aKindMissingFromThePageIsNoticed() {
-        try (var registry = SinkRegistry.load()) {
-            String own = tables(registry.plugins().stream().filter(SinkRegistry::isOwn).toList());
+        try (var registry = SinkPlugin.registry()) {
+            String own = tables(registry.plugins().stream().filter(SinkDocsTest::isOwn).toList());
             String all = tables(registry.plugins());
             assertThat(all).isNotEqualTo(own).contains("`test-memory`");
             assertThat(own).doesNotContain("test-memory");
         }
+    }
+
+    private static boolean isOwn(SinkPlugin<?> plugin) {
+        return PluginRegistry.isOwn(plugin, SinkPlugin.class);
     }
 
     static String tables(List<SinkPlugin<?>> plugins) {
@@ -66,7 +70,7 @@ class SinkDocsTest {
         return out.toString().strip();
     }
 
-    private static void row(StringBuilder out, SinkOption option, String appliesTo) {
+    private static void row(StringBuilder out, PluginOption option, String appliesTo) {
         out.append("| `").append(option.name()).append("` | ").append(appliesTo).append(" | ")
                 .append(option.defaultValue()).append(" | ").append(option.meaning()).append(" |\n");
     }

@@ -3,9 +3,10 @@ package io.pgharvest.sink.dispatch;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.pgharvest.sink.SinkRegistry;
+import io.pgharvest.sink.SinkPlugin;
 import io.pgharvest.sink.prometheus.PrometheusSinkProperties;
 import io.pgharvest.sink.remotewrite.RemoteWriteSinkProperties;
+import io.pgharvest.support.plugin.PluginRegistry;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -25,7 +26,7 @@ import org.springframework.core.env.SystemEnvironmentPropertySource;
 @Tag("fast")
 class SinkEntriesTest {
 
-    private final SinkRegistry registry = SinkRegistry.load();
+    private final PluginRegistry<SinkPlugin<?>> registry = SinkPlugin.registry();
 
     @AfterEach
     void closeRegistry() {

@@ -1,10 +1,10 @@
 package io.pgharvest.sink.memory;
 
 import io.pgharvest.sink.Sink;
-import io.pgharvest.sink.SinkKind;
-import io.pgharvest.sink.SinkOption;
 import io.pgharvest.sink.SinkPlugin;
 import io.pgharvest.sink.SinkSetup;
+import io.pgharvest.support.plugin.PluginKind;
+import io.pgharvest.support.plugin.PluginOption;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -15,10 +15,10 @@ public final class MemorySinkPlugin implements SinkPlugin<MemorySinkProperties> 
 
     public static final String TYPE = "test-memory";
 
-    private static final SinkKind<MemorySinkProperties> KIND = new SinkKind<>(TYPE,
+    private static final PluginKind<MemorySinkProperties> KIND = new PluginKind<>(FAMILY, TYPE,
             "The most recent measurements in memory (tests only)", MemorySinkProperties.class, List.of(
-                    new SinkOption("capacity", "`1000`", "The most recent measurements kept; 1 to 100000"),
-                    new SinkOption("label", "none", "Shown in the destination")));
+                    new PluginOption("capacity", "`1000`", "The most recent measurements kept; 1 to 100000"),
+                    new PluginOption("label", "none", "Shown in the destination")));
 
     /**
      * Every sink started under each name, so a test can read what it received: the test JVM keeps
@@ -38,7 +38,7 @@ public final class MemorySinkPlugin implements SinkPlugin<MemorySinkProperties> 
     }
 
     @Override
-    public SinkKind<MemorySinkProperties> kind() {
+    public PluginKind<MemorySinkProperties> kind() {
         return KIND;
     }
 

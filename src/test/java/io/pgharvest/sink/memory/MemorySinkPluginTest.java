@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.pgharvest.model.Measurement;
-import io.pgharvest.sink.SinkRegistry;
+import io.pgharvest.sink.SinkPlugin;
 import io.pgharvest.sink.SinkStatus;
 import io.pgharvest.sink.dispatch.SinkContexts;
 import io.pgharvest.sink.dispatch.SinkDispatcher;
@@ -33,7 +33,7 @@ class MemorySinkPluginTest {
 
     @Test
     void theRegistryFindsTheFixtureBesideTheApplicationsKinds() {
-        try (var registry = SinkRegistry.load()) {
+        try (var registry = SinkPlugin.registry()) {
             assertThat(registry.types()).containsExactly("postgres", "prometheus", "prometheus-remote-write",
                     "jsonfile", MemorySinkPlugin.TYPE);
         }

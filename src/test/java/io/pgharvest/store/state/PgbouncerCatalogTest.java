@@ -2,7 +2,7 @@ package io.pgharvest.store.state;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.pgharvest.kind.pooler.ConsoleDialect;
+import io.pgharvest.kind.pooler.AdminConsoleDialect;
 import io.pgharvest.model.MetricDefinition;
 import io.pgharvest.testsupport.TestPgbouncer;
 import io.pgharvest.testsupport.TestPostgres;
@@ -89,6 +89,6 @@ class PgbouncerCatalogTest {
     }
 
     private static List<Map<String, String>> run(MetricDefinition metric) throws IOException {
-        return pgbouncer.queryConsole(metric.sqlFor(ConsoleDialect.PGBOUNCER.sqlKey()).orElseThrow());
+        return pgbouncer.queryConsole(metric.sqlFor(AdminConsoleDialect.PGBOUNCER.sqlKey()).orElseThrow());
     }
 }

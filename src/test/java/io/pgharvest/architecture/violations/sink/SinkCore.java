@@ -4,6 +4,6 @@ package io.pgharvest.architecture.violations.sink;
 public final class SinkCore {
 
     public void write() {
-        new io.pgharvest.architecture.violations.sink.postgres.PostgresSinkKind();
+        new io.pgharvest.architecture.violations.sink.postgres.PostgresSinkPlugin();
     }
 }

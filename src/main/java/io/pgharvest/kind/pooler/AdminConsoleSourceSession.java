@@ -17,23 +17,23 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * A reaper's session on an admin console (pgbouncer, pgpool; {@link ConsoleEndpoint}). A console
+ * A reaper's session on an admin console (pgbouncer, pgpool; {@link AdminConsoleEndpoint}). A console
  * takes no transactions and no pipelines: a round trip is one command, each bounded by its
  * metric's time limit on the client side, and a tick's commands go one after the other. Its facts
  * are the version it reported and the SQL key of its dialect; it has no recovery state.
  *
  * <p>Not thread-safe: owned by one reaper's thread.
  */
-final class ConsoleSourceSession implements SourceSession {
+final class AdminConsoleSourceSession implements SourceSession {
 
     private static final int MAX_VERDICTS = 1024;
 
-    private final ConsoleClientSession console;
+    private final AdminConsoleClientSession console;
     /** MetricSql's verdict per SQL text (ticks repeat the same texts). */
     private final Map<String, Optional<String>> verdicts = new HashMap<>();
     private ServerFacts facts;
 
-    ConsoleSourceSession(ConsoleClientSession console, Instant now) {
+    AdminConsoleSourceSession(AdminConsoleClientSession console, Instant now) {
         this.console = console;
         this.facts = ServerFacts.notPostgres(now, console.version(), console.dialect().sqlKey());
     }

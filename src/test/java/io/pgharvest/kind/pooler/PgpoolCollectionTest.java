@@ -1,6 +1,6 @@
-package io.pgharvest.api;
+package io.pgharvest.kind.pooler;
 
-import static io.pgharvest.api.PgbouncerCollectionTest.rowWhere;
+import static io.pgharvest.kind.pooler.PgbouncerCollectionTest.rowWhere;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.pgharvest.testsupport.TestPgpool;

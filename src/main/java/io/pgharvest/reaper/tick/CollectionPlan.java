@@ -9,7 +9,9 @@ import java.util.HashMap;
 import java.util.Map;
 
 /**
- * Everything one reaper needs from the configuration, as an immutable value. The reaper service
+ * What one reaper collects and where: its source, the connection, the metric selections and
+ * their definitions, everything a reaper needs from the configuration, as an immutable value
+ * (not a setting: pgharvest's own settings are {@code ReaperProperties}). The reaper service
  * compares the new value with the running one and only disturbs a reaper whose value changed.
  *
  * @param primaryMetrics metric -> interval in seconds while the server is a primary
@@ -17,21 +19,21 @@ import java.util.Map;
  * @param definitions the definitions of every metric in either selection
  * @param restApi the REST API address discovery found for the source (a Patroni member's), or null
  */
-public record ReaperConfig(Source source, ConnectionString connection, Map<String, Integer> primaryMetrics,
+public record CollectionPlan(Source source, ConnectionString connection, Map<String, Integer> primaryMetrics,
         Map<String, Integer> standbyMetrics, Map<String, MetricDefinition> definitions, String restApi) {
 
-    public ReaperConfig {
+    public CollectionPlan {
         primaryMetrics = Map.copyOf(primaryMetrics);
         standbyMetrics = Map.copyOf(standbyMetrics);
         definitions = Map.copyOf(definitions);
     }
 
-    public static ReaperConfig of(Source source, ConfigSnapshot snapshot) {
+    public static CollectionPlan of(Source source, ConfigSnapshot snapshot) {
         return of(source, snapshot, AddedMetrics.NONE);
     }
 
     /** With the metrics discovery adds to the source, in both selections. */
-    public static ReaperConfig of(Source source, ConfigSnapshot snapshot, AddedMetrics added) {
+    public static CollectionPlan of(Source source, ConfigSnapshot snapshot, AddedMetrics added) {
         var primary = new HashMap<>(snapshot.selectedMetrics(source, false));
         var standby = new HashMap<>(snapshot.selectedMetrics(source, true));
         var definitions = new HashMap<String, MetricDefinition>();
@@ -46,7 +48,7 @@ public record ReaperConfig(Source source, ConnectionString connection, Map<Strin
         for (var name : standby.keySet()) {
             definitions.putIfAbsent(name, snapshot.metrics().get(name));
         }
-        return new ReaperConfig(source, source.connection().connectionString(), primary, standby, definitions,
+        return new CollectionPlan(source, source.connection().connectionString(), primary, standby, definitions,
                 added.restApi());
     }
 
@@ -59,7 +61,7 @@ public record ReaperConfig(Source source, ConnectionString connection, Map<Strin
     }
 
     /** Whether moving to {@code next} needs a new session (anything that shapes the connection). */
-    public boolean sameConnection(ReaperConfig next) {
+    public boolean sameConnection(CollectionPlan next) {
         return source.connStr().equals(next.source.connStr()) && source.kind() == next.source.kind();
     }
 }

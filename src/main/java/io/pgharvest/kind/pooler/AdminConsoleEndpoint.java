@@ -14,15 +14,15 @@ import java.util.Set;
 /**
  * A pooler's admin console (pgbouncer, pgpool): reached with pgharvest's console client, which
  * sends only the startup parameters a console accepts; one command per round trip
- * ({@link ConsoleSourceSession}). One instance per kind, registered with its
- * {@link ConsoleDialect} in {@link PoolerConfiguration}.
+ * ({@link AdminConsoleSourceSession}). One instance per kind, registered with its
+ * {@link AdminConsoleDialect} in {@link PoolerConfiguration}.
  */
-public final class ConsoleEndpoint implements Endpoint {
+public final class AdminConsoleEndpoint implements Endpoint {
 
-    private final ConsoleDialect dialect;
-    private final ConsoleOpener sessions;
+    private final AdminConsoleDialect dialect;
+    private final AdminConsoleOpener sessions;
 
-    public ConsoleEndpoint(ConsoleDialect dialect, ConsoleOpener sessions) {
+    public AdminConsoleEndpoint(AdminConsoleDialect dialect, AdminConsoleOpener sessions) {
         this.dialect = dialect;
         this.sessions = sessions;
     }
@@ -34,13 +34,13 @@ public final class ConsoleEndpoint implements Endpoint {
 
     @Override
     public SourceSession open(ConnectionString conn, Instant now) throws SQLException {
-        return new ConsoleSourceSession(sessions.openConsole(conn, dialect), now);
+        return new AdminConsoleSourceSession(sessions.openConsole(conn, dialect), now);
     }
 
     @Override
     public ConnectionTestResult test(ConnectionString conn, Duration timeout) {
         return ConnectionTests.run(conn, timeout, (connection, limit, started) -> {
-            try (ConsoleClientSession session = sessions.openConsole(connection, dialect, limit)) {
+            try (AdminConsoleClientSession session = sessions.openConsole(connection, dialect, limit)) {
                 return ConnectionTestResult.reachedConsole(session.version(), ConnectionTests.elapsedMillis(started));
             }
         });

@@ -1,7 +1,9 @@
-package io.pgharvest.api;
+package io.pgharvest.pgwatch;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.pgharvest.api.ApiClient;
+import io.pgharvest.api.ApiTestBase;
 import java.nio.file.Files;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;

@@ -1,5 +1,7 @@
-package io.pgharvest.api;
+package io.pgharvest.kind.pooler;
 
+import io.pgharvest.api.ApiClient;
+import io.pgharvest.api.RunningApp;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

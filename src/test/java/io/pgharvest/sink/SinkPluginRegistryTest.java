@@ -3,14 +3,20 @@ package io.pgharvest.sink;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.pgharvest.support.plugin.PluginKind;
+import io.pgharvest.support.plugin.PluginOption;
+import io.pgharvest.support.plugin.PluginRegistry;
 import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
-/** A kind is described by its record and unique by its type, or the registry refuses it at start-up. */
+/**
+ * A kind of sink is described by its record and unique by its type, or the registry refuses it at
+ * start-up; the registry of sinks holds the application's kinds first.
+ */
 @Tag("fast")
-class SinkRegistryTest {
+class SinkPluginRegistryTest {
 
     record Settings(String url, Integer partitionsAhead) implements SinkSettings {
 
@@ -25,7 +31,7 @@ class SinkRegistryTest {
         }
     }
 
-    record Plugin(SinkKind<Settings> kind) implements SinkPlugin<Settings> {
+    record Fixture(PluginKind<Settings> kind) implements SinkPlugin<Settings> {
 
         @Override
         public Sink create(SinkSetup<Settings> setup) {
@@ -33,14 +39,14 @@ class SinkRegistryTest {
         }
     }
 
-    private static SinkKind<Settings> kind(String type, String... options) {
-        return new SinkKind<>(type, "a test kind", Settings.class,
-                java.util.Arrays.stream(options).map(name -> new SinkOption(name, "none", "an option")).toList());
+    private static PluginKind<Settings> kind(String type, String... options) {
+        return new PluginKind<>(SinkPlugin.FAMILY, type, "a test kind", Settings.class,
+                java.util.Arrays.stream(options).map(name -> new PluginOption(name, "none", "an option")).toList());
     }
 
     @Test
     void theOptionsOfAKindAreThoseOfItsRecordInKebabCase() {
-        assertThat(kind("t", "url", "partitions-ahead").options()).extracting(SinkOption::name)
+        assertThat(kind("t", "url", "partitions-ahead").options()).extracting(PluginOption::name)
                 .containsExactly("url", "partitions-ahead");
         assertThatThrownBy(() -> kind("t", "url"))
                 .hasMessage("the t sink documents the options [url] but its settings "
@@ -51,17 +57,18 @@ class SinkRegistryTest {
 
     @Test
     void twoKindsOfOneTypeAreRefused() {
-        var first = new Plugin(kind("twin", "url", "partitions-ahead"));
-        var second = new Plugin(kind("twin", "url", "partitions-ahead"));
-        assertThatThrownBy(() -> new SinkRegistry(List.of(first, second)))
+        var first = new Fixture(kind("twin", "url", "partitions-ahead"));
+        var second = new Fixture(kind("twin", "url", "partitions-ahead"));
+        assertThatThrownBy(() -> new PluginRegistry<SinkPlugin<?>>(List.of(first, second)))
                 .hasMessageStartingWith("two sink kinds of type twin: ");
-        assertThat(new SinkRegistry(List.of(first)).types()).containsExactly("twin");
+        assertThat(new PluginRegistry<SinkPlugin<?>>(List.of(first)).types()).containsExactly("twin");
     }
 
     @Test
     void theApplicationsKindsComeFirstInTheOrderOfItsRegistrationFile() {
-        try (var registry = SinkRegistry.load()) {
-            assertThat(registry.plugins().stream().filter(SinkRegistry::isOwn).map(p -> p.kind().type()))
+        try (PluginRegistry<SinkPlugin<?>> registry = SinkPlugin.registry()) {
+            assertThat(registry.plugins().stream().filter(plugin -> PluginRegistry.isOwn(plugin, SinkPlugin.class))
+                    .map(p -> p.kind().type()))
                     .containsExactly("postgres", "prometheus", "prometheus-remote-write", "jsonfile");
             assertThat(registry.types().getLast()).isEqualTo("test-memory");
         }

@@ -35,7 +35,7 @@ import java.util.List;
  *
  * <p>Not thread-safe: owned by one reaper's session.
  */
-final class ConsoleClient implements AutoCloseable {
+final class AdminConsoleClient implements AutoCloseable {
 
     private static final int PROTOCOL_3 = 196_608;
     private static final int SSL_REQUEST = 80_877_103;
@@ -52,7 +52,7 @@ final class ConsoleClient implements AutoCloseable {
     private final ConnectionString conn;
     private boolean broken;
 
-    private ConsoleClient(Socket socket, ConnectionString conn) throws IOException {
+    private AdminConsoleClient(Socket socket, ConnectionString conn) throws IOException {
         this.socket = socket;
         this.conn = conn;
         this.in = new DataInputStream(new java.io.BufferedInputStream(socket.getInputStream()));
@@ -68,7 +68,7 @@ final class ConsoleClient implements AutoCloseable {
      * Logs in to the first of the string's hosts that answers, within {@code timeout} per host
      * (TCP connect, TLS and login together).
      */
-    static ConsoleClient connect(ConnectionString conn, ConsoleTls tls, Duration timeout) throws SQLException {
+    static AdminConsoleClient connect(ConnectionString conn, AdminConsoleTls tls, Duration timeout) throws SQLException {
         SQLException failure = null;
         for (ConnectionString.HostPort host : conn.hosts()) {
             try {
@@ -83,7 +83,7 @@ final class ConsoleClient implements AutoCloseable {
         throw failure;
     }
 
-    private static ConsoleClient connectTo(ConnectionString.HostPort host, ConnectionString conn, ConsoleTls tls,
+    private static AdminConsoleClient connectTo(ConnectionString.HostPort host, ConnectionString conn, AdminConsoleTls tls,
             Duration timeout) throws SQLException {
         long deadline = System.nanoTime() + timeout.toNanos();
         Socket socket = new Socket();
@@ -92,8 +92,8 @@ final class ConsoleClient implements AutoCloseable {
             socket.setKeepAlive(true);
             socket.connect(new InetSocketAddress(host.host(), host.port()), millisUntil(deadline));
             socket.setSoTimeout(millisUntil(deadline));
-            Socket session = tls.negotiate(socket, host, ConsoleClient::requestTls);
-            var client = new ConsoleClient(session, conn);
+            Socket session = tls.negotiate(socket, host, AdminConsoleClient::requestTls);
+            var client = new AdminConsoleClient(session, conn);
             client.startup();
             client.authenticateAndAwaitReady(deadline);
             return client;

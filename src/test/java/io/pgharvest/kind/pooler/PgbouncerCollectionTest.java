@@ -1,7 +1,8 @@
-package io.pgharvest.api;
+package io.pgharvest.kind.pooler;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.pgharvest.api.ApiClient;
 import io.pgharvest.testsupport.TestPgbouncer;
 import io.pgharvest.testsupport.TestPostgres;
 import java.nio.file.Path;

@@ -11,14 +11,14 @@ import java.util.Map;
 
 /**
  * A session on an admin console (pgbouncer's, pgpool's): a monitored endpoint that is not a
- * PostgreSQL server, reached with {@link ConsoleClient} and opened by {@link ConsoleOpener}. The
- * consoles differ only in the command that names their version ({@link ConsoleDialect}). The
- * engine sees it as a {@code kind.SourceSession} through {@link ConsoleSourceSession}.
+ * PostgreSQL server, reached with {@link AdminConsoleClient} and opened by {@link AdminConsoleOpener}. The
+ * consoles differ only in the command that names their version ({@link AdminConsoleDialect}). The
+ * engine sees it as a {@code kind.SourceSession} through {@link AdminConsoleSourceSession}.
  *
  * <p>Such endpoints run one command per round trip, have no transactions and no server-side
  * statement timeout; the limits given here are enforced by the client.
  */
-public final class ConsoleClientSession implements AutoCloseable {
+public final class AdminConsoleClientSession implements AutoCloseable {
 
     private static final int BOOL = 16;
     private static final int INT8 = 20;
@@ -31,11 +31,11 @@ public final class ConsoleClientSession implements AutoCloseable {
 
     private static final String WRONG_ENDPOINT = "08P01";
 
-    private final ConsoleClient client;
-    private final ConsoleDialect dialect;
+    private final AdminConsoleClient client;
+    private final AdminConsoleDialect dialect;
     private final String version;
 
-    private ConsoleClientSession(ConsoleClient client, ConsoleDialect dialect, String version) {
+    private AdminConsoleClientSession(AdminConsoleClient client, AdminConsoleDialect dialect, String version) {
         this.client = client;
         this.dialect = dialect;
         this.version = version;
@@ -47,18 +47,18 @@ public final class ConsoleClientSession implements AutoCloseable {
      * command with an error, and every metric would fail the same way. Closes the client on
      * failure.
      */
-    static ConsoleClientSession start(ConsoleClient client, ConsoleDialect dialect, Duration timeout)
+    static AdminConsoleClientSession start(AdminConsoleClient client, AdminConsoleDialect dialect, Duration timeout)
             throws SQLException {
         String command = dialect.versionCommand();
         try {
-            ConsoleClient.Result result = client.query(command, timeout);
+            AdminConsoleClient.Result result = client.query(command, timeout);
             if (result.rows().isEmpty() || result.rows().getFirst().isEmpty()) {
                 throw new SQLException("'" + command + "' returned nothing", WRONG_ENDPOINT);
             }
-            return new ConsoleClientSession(client, dialect, result.rows().getFirst().getFirst());
+            return new AdminConsoleClientSession(client, dialect, result.rows().getFirst().getFirst());
         } catch (SQLException e) {
             client.close();
-            if (ConsoleClient.CONNECTION_FAILURE.equals(e.getSQLState())) {
+            if (AdminConsoleClient.CONNECTION_FAILURE.equals(e.getSQLState())) {
                 throw e;
             }
             throw new SQLException("not " + dialect.description() + ": '" + command + "' failed [" + e.getMessage()
@@ -70,12 +70,12 @@ public final class ConsoleClientSession implements AutoCloseable {
         return version;
     }
 
-    public ConsoleDialect dialect() {
+    public AdminConsoleDialect dialect() {
         return dialect;
     }
 
     public List<Measurement.Row> run(String command, Duration timeout) throws SQLException {
-        ConsoleClient.Result result = client.query(command, timeout);
+        AdminConsoleClient.Result result = client.query(command, timeout);
         var rows = new ArrayList<Measurement.Row>(result.rows().size());
         for (List<String> cells : result.rows()) {
             Map<String, Object> values = new LinkedHashMap<>();

@@ -1,7 +1,8 @@
-package io.pgharvest.api;
+package io.pgharvest.kind.patroni;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.pgharvest.api.ApiClient;
 import io.pgharvest.model.Measurement;
 import io.pgharvest.model.MeasurementPublisher;
 import io.pgharvest.testsupport.RecordingPublisher;

@@ -1,5 +1,5 @@
 package io.pgharvest.architecture.violations.sink.postgres;
 
 /** A kind of sink. */
-public final class PostgresSinkKind {
+public final class PostgresSinkPlugin {
 }

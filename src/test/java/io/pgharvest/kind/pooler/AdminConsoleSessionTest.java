@@ -25,7 +25,7 @@ import org.junit.jupiter.api.Test;
  * with each authentication method they use, SHOW commands as typed rows, and clear errors for a
  * wrong password, a refused TLS requirement and a silent server. Fails when a server is missing.
  */
-class ConsoleSessionTest {
+class AdminConsoleSessionTest {
 
     private static final String USER = "console_monitor";
     private static final String PASSWORD = "Console-pw-31x";
@@ -35,7 +35,7 @@ class ConsoleSessionTest {
     private static TestPgbouncer md5Bouncer;
     private static TestPgbouncer scramBouncer;
     private static TestPgpool pgpool;
-    private final ConsoleOpener opener = new ConsoleOpener(
+    private final AdminConsoleOpener opener = new AdminConsoleOpener(
             new SessionSettings(TIMEOUT, Duration.ofSeconds(5), Duration.ofSeconds(1), Duration.ofMinutes(1)));
 
     @BeforeAll
@@ -62,8 +62,8 @@ class ConsoleSessionTest {
 
     @Test
     void readsPgbouncersConsoleWithTypedValues() throws SQLException {
-        try (ConsoleClientSession session = opener.openConsole(console(trustBouncer, "postgres", null),
-                ConsoleDialect.PGBOUNCER)) {
+        try (AdminConsoleClientSession session = opener.openConsole(console(trustBouncer, "postgres", null),
+                AdminConsoleDialect.PGBOUNCER)) {
             assertThat(session.version()).startsWith("PgBouncer 1.");
             List<Measurement.Row> pools = session.run("show pools", TIMEOUT);
             assertThat(pools).anySatisfy(row -> {
@@ -79,8 +79,8 @@ class ConsoleSessionTest {
     @Test
     void logsInToPgbouncerWithMd5AndScram() throws SQLException {
         for (TestPgbouncer bouncer : List.of(md5Bouncer, scramBouncer)) {
-            try (ConsoleClientSession session = opener.openConsole(console(bouncer, USER, PASSWORD),
-                    ConsoleDialect.PGBOUNCER)) {
+            try (AdminConsoleClientSession session = opener.openConsole(console(bouncer, USER, PASSWORD),
+                    AdminConsoleDialect.PGBOUNCER)) {
                 assertThat(session.run("show databases", TIMEOUT)).extracting(row -> row.values().get("name"))
                         .contains(TestPgbouncer.DATABASE);
             }
@@ -96,7 +96,7 @@ class ConsoleSessionTest {
                 password)) {
             ConnectionString conn = ConnectionString.parse("host=127.0.0.1 port=" + bouncer.port() + " dbname="
                     + TestPgbouncer.CONSOLE + " user=console_prep password='" + password + "'");
-            try (ConsoleClientSession session = opener.openConsole(conn, ConsoleDialect.PGBOUNCER)) {
+            try (AdminConsoleClientSession session = opener.openConsole(conn, AdminConsoleDialect.PGBOUNCER)) {
                 assertThat(session.run("show databases", TIMEOUT)).extracting(row -> row.values().get("name"))
                         .contains(TestPgbouncer.DATABASE);
             }
@@ -106,28 +106,28 @@ class ConsoleSessionTest {
     @Test
     void aWrongPasswordIsRefusedWithoutRevealingIt() {
         for (TestPgbouncer bouncer : List.of(md5Bouncer, scramBouncer)) {
-            assertThatThrownBy(() -> opener.openConsole(console(bouncer, USER, "Wrong-pw-555"), ConsoleDialect.PGBOUNCER))
+            assertThatThrownBy(() -> opener.openConsole(console(bouncer, USER, "Wrong-pw-555"), AdminConsoleDialect.PGBOUNCER))
                     .isInstanceOfSatisfying(SQLException.class, e -> {
                         // pgbouncer reports 08P01 rather than PostgreSQL's 28P01
                         assertThat(e.getMessage()).containsPattern("(password|SASL) authentication failed");
                         assertThat(e.getMessage()).doesNotContain("Wrong-pw-555");
                     });
         }
-        assertThatThrownBy(() -> opener.openConsole(console(scramBouncer, USER, null), ConsoleDialect.PGBOUNCER))
+        assertThatThrownBy(() -> opener.openConsole(console(scramBouncer, USER, null), AdminConsoleDialect.PGBOUNCER))
                 .hasMessageContaining("has none");
     }
 
     @Test
     void readsPgpoolsNodesAndProcessesAfterScramLogin() throws SQLException {
         ConnectionString conn = ConnectionString.parse(pgpool.connStr(TestPgpool.USER, TestPgpool.PASSWORD, "postgres"));
-        try (ConsoleClientSession session = opener.openConsole(conn, ConsoleDialect.PGPOOL)) {
+        try (AdminConsoleClientSession session = opener.openConsole(conn, AdminConsoleDialect.PGPOOL)) {
             assertThat(session.version()).startsWith("4.");
             assertThat(session.run("show pool_nodes", TIMEOUT)).singleElement().satisfies(row ->
                     assertThat(row.values()).containsEntry("node_id", "0").containsEntry("status", "up"));
             assertThat(session.run("show pool_processes", TIMEOUT)).isNotEmpty();
         }
         ConnectionString wrong = ConnectionString.parse(pgpool.connStr(TestPgpool.USER, "Wrong-pw-556", "postgres"));
-        assertThatThrownBy(() -> opener.openConsole(wrong, ConsoleDialect.PGPOOL))
+        assertThatThrownBy(() -> opener.openConsole(wrong, AdminConsoleDialect.PGPOOL))
                 .isInstanceOfSatisfying(SQLException.class, e -> assertThat(e.getMessage()).doesNotContain("Wrong-pw-556"));
     }
 
@@ -136,11 +136,11 @@ class ConsoleSessionTest {
         TestPostgres postgres = TestPostgres.shared();
         ConnectionString direct = ConnectionString.parse("postgresql://postgres@" + postgres.host() + ":"
                 + postgres.port() + "/postgres?sslmode=disable");
-        assertThatThrownBy(() -> opener.openConsole(direct, ConsoleDialect.PGBOUNCER))
+        assertThatThrownBy(() -> opener.openConsole(direct, AdminConsoleDialect.PGBOUNCER))
                 .hasMessageContaining("not pgbouncer's admin console").hasMessageContaining("show version");
         ConnectionString pooledDatabase = ConnectionString.parse("postgresql://postgres@127.0.0.1:" + trustBouncer.port()
                 + "/" + TestPgbouncer.DATABASE);
-        assertThatThrownBy(() -> opener.openConsole(pooledDatabase, ConsoleDialect.PGPOOL))
+        assertThatThrownBy(() -> opener.openConsole(pooledDatabase, AdminConsoleDialect.PGPOOL))
                 .hasMessageContaining("not pgpool-II").hasMessageContaining("show pool_version");
     }
 
@@ -148,7 +148,7 @@ class ConsoleSessionTest {
     void sslmodeRequireIsRefusedClearlyByAServerWithoutTls() {
         ConnectionString conn = ConnectionString.parse("postgresql://postgres@127.0.0.1:" + trustBouncer.port()
                 + "/pgbouncer?sslmode=require");
-        assertThatThrownBy(() -> opener.openConsole(conn, ConsoleDialect.PGBOUNCER))
+        assertThatThrownBy(() -> opener.openConsole(conn, AdminConsoleDialect.PGBOUNCER))
                 .hasMessageContaining("TLS not offered").hasMessageContaining("sslmode=require");
     }
 
@@ -158,14 +158,14 @@ class ConsoleSessionTest {
             for (String mode : List.of("require", "prefer")) {
                 ConnectionString conn = ConnectionString.parse("postgresql://postgres@127.0.0.1:" + tls.port()
                         + "/pgbouncer?sslmode=" + mode);
-                try (ConsoleClientSession session = opener.openConsole(conn, ConsoleDialect.PGBOUNCER)) {
+                try (AdminConsoleClientSession session = opener.openConsole(conn, AdminConsoleDialect.PGBOUNCER)) {
                     assertThat(session.run("show clients", TIMEOUT)).as(mode)
                             .anySatisfy(row -> assertThat(String.valueOf(row.values().get("tls"))).startsWith("TLS"));
                 }
             }
             ConnectionString plain = ConnectionString.parse("postgresql://postgres@127.0.0.1:" + tls.port()
                     + "/pgbouncer?sslmode=disable");
-            assertThatThrownBy(() -> opener.openConsole(plain, ConsoleDialect.PGBOUNCER)).isInstanceOf(SQLException.class);
+            assertThatThrownBy(() -> opener.openConsole(plain, AdminConsoleDialect.PGBOUNCER)).isInstanceOf(SQLException.class);
         }
     }
 
@@ -173,7 +173,7 @@ class ConsoleSessionTest {
     void verifyingCertificatesIsRefusedBeforeConnecting() {
         ConnectionString conn = ConnectionString.parse("postgresql://postgres@127.0.0.1:" + trustBouncer.port()
                 + "/pgbouncer?sslmode=verify-full");
-        assertThatThrownBy(() -> opener.openConsole(conn, ConsoleDialect.PGBOUNCER))
+        assertThatThrownBy(() -> opener.openConsole(conn, AdminConsoleDialect.PGBOUNCER))
                 .hasMessageContaining("sslmode=verify-full is not supported");
     }
 
@@ -183,7 +183,7 @@ class ConsoleSessionTest {
             ConnectionString conn = ConnectionString.parse("postgresql://postgres@127.0.0.1:" + silent.getLocalPort()
                     + "/pgbouncer?sslmode=disable");
             long started = System.nanoTime();
-            assertThatThrownBy(() -> opener.openConsole(conn, ConsoleDialect.PGBOUNCER, Duration.ofMillis(500)))
+            assertThatThrownBy(() -> opener.openConsole(conn, AdminConsoleDialect.PGBOUNCER, Duration.ofMillis(500)))
                     .hasMessageContaining("login timed out");
             assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofSeconds(5));
         }
@@ -195,7 +195,7 @@ class ConsoleSessionTest {
             Thread.ofVirtual().start(() -> acceptLoginThenStaySilent(server));
             ConnectionString conn = ConnectionString.parse("postgresql://postgres@127.0.0.1:" + server.getLocalPort()
                     + "/pgbouncer?sslmode=disable");
-            try (ConsoleClientSession session = opener.openConsole(conn, ConsoleDialect.PGBOUNCER)) {
+            try (AdminConsoleClientSession session = opener.openConsole(conn, AdminConsoleDialect.PGBOUNCER)) {
                 assertThat(session.version()).isEqualTo("Silent 1.0");
                 long started = System.nanoTime();
                 assertThatThrownBy(() -> session.run("show pools", Duration.ofMillis(300)))

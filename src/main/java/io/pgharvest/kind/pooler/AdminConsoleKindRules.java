@@ -18,14 +18,14 @@ import java.util.Set;
  * parameters the console client honours. One subclass per console, registered as every kind's rules
  * are ({@link KindRules}).
  */
-abstract class ConsoleKindRules implements KindRules {
+abstract class AdminConsoleKindRules implements KindRules {
 
     /** The connection parameters pgharvest's console client acts on; any other would be ignored. */
     private static final Set<String> CONSOLE_PARAMETERS = Set.of("sslmode", "connect_timeout", "application_name");
 
-    private final ConsoleDialect dialect;
+    private final AdminConsoleDialect dialect;
 
-    ConsoleKindRules(ConsoleDialect dialect) {
+    AdminConsoleKindRules(AdminConsoleDialect dialect) {
         this.dialect = dialect;
     }
 

@@ -20,7 +20,7 @@ import javax.net.ssl.X509TrustManager;
  * checks), and so is a source that would otherwise send its password unverified where the
  * operator asked for verification.
  */
-enum ConsoleTls {
+enum AdminConsoleTls {
     /** disable, allow: plain TCP (allow tries without TLS first and consoles accept that). */
     OFF,
     /** prefer: TLS when the server offers it, plain otherwise. */
@@ -43,10 +43,10 @@ enum ConsoleTls {
         return Optional.empty();
     }
 
-    static ConsoleTls of(ConnectionString conn) throws SQLException {
+    static AdminConsoleTls of(ConnectionString conn) throws SQLException {
         Optional<String> problem = problem(conn);
         if (problem.isPresent()) {
-            throw new SQLException(problem.get(), ConsoleClient.CANNOT_CONNECT);
+            throw new SQLException(problem.get(), AdminConsoleClient.CANNOT_CONNECT);
         }
         return switch (conn.parameters().getOrDefault("sslmode", "prefer")) {
             case "disable", "allow" -> OFF;
@@ -63,7 +63,7 @@ enum ConsoleTls {
         if (!request.send(plain)) {
             if (this == REQUIRE) {
                 throw new SQLException("TLS not offered: " + host + " does not support SSL, but sslmode=require",
-                        ConsoleClient.CANNOT_CONNECT);
+                        AdminConsoleClient.CANNOT_CONNECT);
             }
             return plain;
         }
