@@ -12,6 +12,7 @@
 #   etcd               etcd-server      (Patroni's DCS, etcd v3)
 #   prometheus         prometheus       (remote-write receiver, dashboard and alert rule checks)
 #   victoria-metrics   victoria-metrics (remote-write receiver)
+#   prometheus-alertmanager prometheus-alertmanager (the alert receivers' Alertmanager)
 #   chromium           chromium         (headless browser of the console tests)
 #   chromedriver       chromium-driver  (WebDriver for that browser, driven by Selenium)
 #
@@ -27,6 +28,7 @@ declare -A packages=(
   [etcd]=etcd-server
   [prometheus]=prometheus
   [victoria-metrics]=victoria-metrics
+  [prometheus-alertmanager]=prometheus-alertmanager
   [chromium]=chromium
   [chromedriver]=chromium-driver
 )
@@ -49,7 +51,7 @@ if [[ $(id -u) != 0 ]]; then
 fi
 
 # Package scripts must not start system-wide services (pgbouncer on 6432, pgpool on 5433/9898,
-# prometheus on 9090, victoria-metrics on 8428, etcd on 2379, patroni):
+# prometheus on 9090, victoria-metrics on 8428, alertmanager on 9093, etcd on 2379, patroni):
 # the tests start their own instances on free ports. policy-rc.d 101 = "action not allowed".
 policy=/usr/sbin/policy-rc.d
 created_policy=""

@@ -9,6 +9,9 @@ import {renderMetrics, renderPresets} from './catalog.js';
 import {renderSinks} from './sinks.js';
 import {renderLogs} from './logs.js';
 import {renderImport} from './import.js';
+import {renderSessions} from './sessions.js';
+import {renderTables, renderIndexes} from './tables.js';
+import {renderServer} from './server.js';
 
 const view = document.getElementById('view');
 const nav = document.getElementById('nav');
@@ -36,6 +39,10 @@ const routes = [
   [/^\/sources\/([^/]+)\/edit$/, (v, name) => renderSourceForm(v, name, false)],
   [/^\/sources\/([^/]+)\/copy$/, (v, name) => renderSourceForm(v, name, true)],
   [/^\/sources\/([^/]+)\/queries$/, renderQueries],
+  [/^\/sources\/([^/]+)\/sessions$/, renderSessions],
+  [/^\/sources\/([^/]+)\/tables$/, renderTables],
+  [/^\/sources\/([^/]+)\/indexes$/, renderIndexes],
+  [/^\/sources\/([^/]+)\/server$/, renderServer],
   [/^\/sources\/([^/]+)\/queries\/([^/]+)$/, renderStatement],
   [/^\/sources\/([^/]+)$/, renderSource],
   [/^\/metrics$/, renderMetrics],

@@ -6,6 +6,7 @@ import {el, fill, seconds} from './dom.js';
 import {live, get, enc} from './api.js';
 import {rangeFromUrl, rangeToUrl, rangeControls, apiQuery, bounds, compareShift, compareWords, provenance,
   storeErrors} from './range.js';
+import {emptyText} from './chartstates.js';
 
 /** The metrics the charts read (query statistics have their own view). */
 const METRICS = ['db_stats', 'db_size', 'backends', 'connections', 'locks', 'replication', 'wal_receiver',
@@ -23,15 +24,16 @@ const CHARTS = [
     lines: w => [named('hit %', ratio(sum(pick(w, 'db_stats', 'blks_hit')), sum(pick(w, 'db_stats', 'blks_read'))))]},
   {id: 'size', title: 'Database size', unit: 'bytes', needs: 'db_size',
     lines: w => [named('size', sum(pick(w, 'db_size', 'size_b')))]},
-  {id: 'lag', title: 'Replication lag', unit: 'bytes', needs: 'replication or wal_receiver',
+  {id: 'lag', title: 'Replication lag', unit: 'bytes', needs: 'replication or wal_receiver', none: 'No standby is connected',
     lines: w => [...pick(w, 'replication', 'replay_lag_b').map(s => named(`replay ${s.tags.application_name || s.tags.client_addr || ''}`.trim(), s)),
       named('unreplayed (standby)', sum(pick(w, 'wal_receiver', 'unreplayed_b')))]},
-  {id: 'locks', title: 'Sessions waiting for locks', unit: 'count', needs: 'locks',
+  {id: 'locks', title: 'Sessions waiting for locks', unit: 'count', needs: 'locks', none: 'No lock is held or awaited',
     lines: w => [named('lock waits', sum(pick(w, 'locks', 'waiting'))), named('blocked', sum(pick(w, 'backends', 'blocked')))]},
-  {id: 'xmin', title: 'Oldest transaction and xmin age', unit: 'count', needs: 'backends or xmin_horizon',
-    lines: w => [named('longest transaction (s)', sum(pick(w, 'backends', 'longest_tx_seconds'))),
-      named('session xmin age (xids)', sum(pick(w, 'xmin_horizon', 'session_xmin_age'))),
-      named('slot xmin age (xids)', sum(pick(w, 'xmin_horizon', 'slot_xmin_age')))]},
+  {id: 'oldest-tx', title: 'Oldest transaction', unit: 'seconds', needs: 'backends',
+    lines: w => [named('longest transaction', sum(pick(w, 'backends', 'longest_tx_seconds')))]},
+  {id: 'xmin', title: 'xmin age (transaction IDs)', unit: 'xids', needs: 'xmin_horizon',
+    lines: w => [named('session xmin age', sum(pick(w, 'xmin_horizon', 'session_xmin_age'))),
+      named('slot xmin age', sum(pick(w, 'xmin_horizon', 'slot_xmin_age')))]},
   {id: 'temp', title: 'Temporary file bytes', unit: 'byterate', needs: 'db_stats',
     lines: w => [named('temp bytes', sum(pick(w, 'db_stats', 'temp_bytes')))]},
   {id: 'wal', title: 'WAL bytes', unit: 'byterate', needs: 'wal',
@@ -52,6 +54,19 @@ export function renderCharts(container, name) {
   const charts = new Map();
   const notice = el('p', {class: 'notice', role: 'status'});
   const grid = el('div', {class: 'charts', id: 'charts'});
+  // What each metric's latest read was, so an empty chart says why it is empty.
+  let reads = null;
+  let shown = null;
+  const explain = () => {
+    for (const chart of charts.values()) {
+      const text = emptyText(chart.spec, shown?.series ?? [], reads);
+      if (chart.empty.textContent !== text) chart.empty.textContent = text;
+    }
+  };
+  const stopReads = live(`/api/v1/sources/${enc(name)}/reads`, answer => {
+    reads = new Map(answer.reads.map(r => [r.metric, r]));
+    explain();
+  }, {wait: '30s', pause: 2000, onError: () => {}});
   const follow = followRange({prefix: 'chart', compare: true, notice,
     path: `/api/v1/sources/${enc(name)}/window`, extra: METRICS.map(m => `metric=${m}`).join('&'),
     draw: (answer, compare, shown) => {
@@ -62,6 +77,8 @@ export function renderCharts(container, name) {
           errors: storeErrors(answer, metrics), compare: compare && {lines: chart.spec.lines(compare.answer.series),
             shift: compare.shift, words: compare.words, errors: storeErrors(compare.answer, metrics)}});
       }
+      shown = answer;
+      explain();
     },
     failed: error => charts.forEach(chart => showFailure(chart, error))});
   fill(container, el('div', {class: 'heading'}, el('h2', {}, 'Health')), follow.controls, notice, grid);
@@ -72,7 +89,7 @@ export function renderCharts(container, name) {
   }
   const stopResize = followResize([...charts.values()]);
   follow.start();
-  return () => { follow.stop(); stopResize(); };
+  return () => { follow.stop(); stopReads(); stopResize(); };
 }
 
 /**
@@ -244,7 +261,10 @@ function optionsOf(chart, lines, current) {
   return {
     ...sizeOf(chart.plot),
     scales: {x: {time: true}, y: {range: (u, min, max) => [Math.min(0, min), max > 0 ? max * 1.1 : 1]}},
-    axes: [{}, {values: (u, ticks) => ticks.map(format), size: 70}],
+    // The value axis is as wide as its longest label ("997.7 KiB/s" is not cut to "?7.7 KiB/s") and
+    // says its unit, so seconds and transaction IDs never share an unlabelled axis.
+    axes: [{}, {values: (u, ticks) => ticks.map(format), size: axisWidth, label: AXIS_LABELS[chart.spec.unit],
+      labelSize: 18}],
     // The compare overlay's lines (after the `current` ones) take their line's colour, dashed.
     series: [{}, ...lines.map((line, i) => ({label: line.label, stroke: COLOURS[(i % current) % COLOURS.length],
       width: line.dashed ? 1 : 1.5, dash: line.dashed ? [5, 4] : undefined, spanGaps: true,
@@ -309,6 +329,15 @@ function named(label, line) {
   return {label, times: line?.times ?? [], values: line?.values ?? []};
 }
 
+/** The width in pixels the value axis needs for its labels (uPlot's default font, 12 px). */
+function axisWidth(u, values) {
+  const longest = (values ?? []).reduce((most, v) => Math.max(most, String(v ?? '').length), 0);
+  return Math.max(40, Math.ceil(longest * 7.2) + 18);
+}
+
+const AXIS_LABELS = {rate: 'per second', count: 'count', percent: 'percent', bytes: 'bytes', byterate: 'bytes per second',
+  millis: 'time', seconds: 'seconds', xids: 'transaction IDs'};
+
 const UNITS = ['', ' K', ' M', ' G', ' T'];
 
 function scaled(value, base, units) {
@@ -327,6 +356,8 @@ const FORMATS = {
   millis: v => v >= 1000 ? `${(v / 1000).toFixed(v >= 10000 ? 0 : 1)} s` : `${(+v).toFixed(v >= 10 ? 0 : 2)} ms`,
   rate: v => `${formatCount(v)}/s`,
   count: formatCount,
+  xids: formatCount,
+  seconds: v => `${formatCount(v)} s`,
   percent: v => `${(+v).toFixed(v >= 99 ? 2 : 1)} %`,
   bytes: formatBytes,
   byterate: v => `${formatBytes(v)}/s`,

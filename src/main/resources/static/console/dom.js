@@ -114,6 +114,8 @@ export function morph(target, fresh) {
 
 /** Puts `nodes` into `parent` in that order, moving only what is out of place (focus stays where nothing moved). */
 export function place(parent, nodes) {
+  // Moving a node takes the focus from anything inside it: given back below, without scrolling.
+  const focused = parent.contains(document.activeElement) ? document.activeElement : null;
   let at = parent.firstChild;
   for (const node of nodes) {
     if (node === at) {
@@ -127,4 +129,5 @@ export function place(parent, nodes) {
     at.remove();
     at = next;
   }
+  if (focused && focused.isConnected && document.activeElement !== focused) focused.focus({preventScroll: true});
 }

@@ -35,7 +35,7 @@ export function renderOverview(view, query) {
   const headRow = el('tr', {}, COLUMNS.map(([key, label]) => el('th', {scope: 'col', 'data-key': key},
       el('button', {type: 'button', class: 'sort', title: hints[key], onclick: () => sortBy(key)}, label))));
   const body = el('tbody', {id: 'fleet'});
-  const empty = el('p', {class: 'empty', hidden: true}, 'No source matches.');
+  const empty = el('p', {class: 'empty', id: 'fleet-empty', hidden: true});
   const moreText = el('span');
   const more = el('p', {class: 'more', hidden: true}, moreText,
       el('button', {type: 'button', id: 'show-more', onclick: () => { state.limit += PAGE; arrange(); }}, `show ${PAGE} more`),
@@ -104,6 +104,14 @@ export function renderOverview(view, query) {
     place(body, shown.map(rowFor));
     showNumbers();
     empty.hidden = visible.length > 0;
+    // A fleet with no source at all is not a filter that matches nothing: say how to add one.
+    if (state.entries.length === 0) {
+      fill(empty, 'No source yet. ', el('a', {href: '#/sources/new', id: 'add-first-source'}, 'Add a source'),
+          ' (a PostgreSQL server, pgbouncer or pgpool with its connection string), or ',
+          el('a', {href: '#/import'}, 'import pgwatch\'s sources.yaml'), ', or POST /api/v1/sources.');
+    } else if (empty.textContent !== 'No source matches.') {
+      fill(empty, 'No source matches.');
+    }
     more.hidden = shown.length === visible.length;
     fill(moreText, `Showing ${shown.length} of ${visible.length} sources; filter, sort or `);
     counts.querySelectorAll('button').forEach(b => b.setAttribute('aria-pressed', String(b.dataset.state === state.only)));
@@ -137,21 +145,29 @@ export function renderOverview(view, query) {
         cell('lastTickStart', timeCell(entry.lastTickStart)),
         cell('lastTickDuration', formatDuration(entry.lastTickDuration)),
         cell('soloMetrics', entry.soloMetrics.join(', ')),
-        cell('lastError', entry.lastError ? el('span', {class: 'error-text'}, entry.lastError) : '',
+        cell('lastError', entry.lastError ? el('span', {class: errorIsCurrent(entry) ? 'error-text' : 'past-error',
+          title: errorIsCurrent(entry) ? undefined : 'A past error: the source has ticked without it since.'},
+        entry.lastError) : '',
             entry.lastErrorAt ? el('small', {}, ' ', timeCell(entry.lastErrorAt)) : null),
         cell('owner', entry.owner ?? ''),
         cell('enabled', toggle));
   }
 
-  /** Writes the key numbers into the shown rows' cells in place: a row is never rebuilt for them. */
+  /**
+   * Writes the key numbers into the shown rows' cells in place: a row is never rebuilt for them. A
+   * source that is not connected keeps its last numbers marked stale, with the time they were read.
+   */
   function showNumbers() {
     for (const row of body.rows) {
       const numbers = state.numbers.get(row.dataset.source);
+      const stale = numbers?.updated && !['connected', 'starting'].includes(row.dataset.state)
+        ? ` (as of ${new Date(numbers.updated).toLocaleTimeString()})` : '';
       for (const [key, format] of Object.entries(NUMBERS)) {
         const value = numbers?.[key];
-        const text = value === null || value === undefined ? '' : format(value);
+        const text = value === null || value === undefined ? '' : format(value) + stale;
         const cell = row.querySelector(`.col-${key}`);
         if (cell.textContent !== text) cell.textContent = text;
+        cell.classList.toggle('stale-number', stale !== '' && text !== '');
       }
     }
   }
@@ -167,6 +183,12 @@ export function renderOverview(view, query) {
   const stopLive = followFleet(render,
       {onError: error => fill(notice, `Live update failed: ${error.message}; retrying.`)});
   return () => { stopAges(); stopLive(); stopNumbers(); };
+}
+
+/** Whether the entry's last error is still news: it happened at or after the start of its last tick. */
+function errorIsCurrent(entry) {
+  return !entry.lastErrorAt || !entry.lastTickStart || entry.state !== 'connected'
+    || Date.parse(entry.lastErrorAt) >= Date.parse(entry.lastTickStart);
 }
 
 /**

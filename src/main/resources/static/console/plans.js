@@ -29,7 +29,8 @@ function planArticle(plan, named) {
   return el('article', {class: 'plan', 'data-dbname': plan.dbname, 'data-hash': plan.hash},
       named ? el('h3', {}, `Database ${plan.dbname}`) : null,
       plan.changedAt ? el('p', {class: 'plan-changed', role: 'status'}, 'Plan changed ', timeOf(plan.changedAt),
-          `: shape ${plan.previousHash} (last read `, timeOf(plan.previousReadAt), `) became ${plan.hash}.`) : null,
+          `: shape ${plan.previousHash}`, plan.previousReadAt ? [' (last read ', timeOf(plan.previousReadAt), ')'] : '',
+          ` became ${plan.hash}.`) : null,
       el('p', {class: 'plan-read'}, 'Read ', timeOf(plan.readAt), ', shape ', el('code', {}, plan.hash),
           plan.changedAt ? '' : ' (no other shape seen in the window)'),
       plan.plan ? el('pre', {class: 'sql plan-text'}, planText(plan.plan))

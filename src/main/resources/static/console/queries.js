@@ -1,11 +1,12 @@
 // The queries view of a source (top statements over a span, from GET /api/v1/sources/{name}/queries)
 // and one statement's page (its charts, text, recent samples and plans, from .../queries/{queryid}). Query
 // texts come from the monitored database and are shown as text, never as markup.
-import {el, fill, heading, place} from './dom.js';
+import {el, fill, heading, place, morph} from './dom.js';
 import {enc} from './api.js';
 import {storeErrors} from './range.js';
 import {chartFigure, updateChart, followResize, followRange, showFailure, formatCount, formatMillis} from './charts.js';
 import {planSection} from './plans.js';
+import {sourceTabs} from './views.js';
 
 const COLUMNS = [
   ['totalExecTime', 'Total time', formatMillis], ['calls', 'Calls', formatCount],
@@ -29,7 +30,7 @@ export function renderQueries(view, name) {
   const follow = followRange({prefix: 'queries', compare: false, notice, path: `/api/v1/sources/${enc(name)}/queries`,
     draw: render, failed: () => {}});
   fill(view, heading(`Queries of ${name}`, el('a', {class: 'button', href: `#/sources/${enc(name)}`}, 'Source')),
-      el('div', {class: 'toolbar'}, follow.controls, dbSelect), notice, origin,
+      sourceTabs(name, 'queries'), el('div', {class: 'toolbar'}, follow.controls, dbSelect), notice, origin,
       el('div', {class: 'table-wrap'}, el('table', {class: 'cards statements'}, el('thead', {}, headRow), body)), empty);
 
   function sortBy(key) {
@@ -66,18 +67,31 @@ export function renderQueries(view, name) {
     const key = JSON.stringify(s);
     const known = state.rows.get(id);
     if (known && known.key === key) return known.row;
+    const row = rowOf(s);
+    // A changed row is updated in place, so a focused link in it keeps the focus.
+    if (known) {
+      morph(known.row, row);
+      known.key = key;
+      return known.row;
+    }
+    state.rows.set(id, {key, row});
+    return row;
+  }
+
+  function rowOf(s) {
     const text = s.queryid === 'other' ? '(every other statement, summed)' : s.text ?? `query id ${s.queryid} (text not read yet)`;
-    const row = el('tr', {'data-queryid': s.queryid, 'data-dbname': s.dbname},
+    return el('tr', {'data-queryid': s.queryid, 'data-dbname': s.dbname},
         el('td', {'data-label': 'Statement', class: 'statement'}, s.queryid === 'other' ? el('span', {}, text)
           : el('a', {href: statementHref(s)}, el('code', {}, shorten(text))),
         s.planChangedAt ? [' ', el('a', {class: 'plan-changed', href: statementHref(s),
           title: `Its plan in ${s.dbname} changed at ${new Date(s.planChangedAt).toLocaleString()}; see the statement's plans`},
-        'plan changed')] : null),
+        'plan changed')] : null,
+        s.runningSessions > 0 ? [' ', el('span', {class: 'running-now', role: 'status',
+          title: `${s.runningSessions} session(s) ran it at the latest sampling`},
+        s.runningSessions > 1 ? `running \u00d7${s.runningSessions}` : 'running')] : null),
         el('td', {'data-label': 'Database'}, s.dbname), el('td', {'data-label': 'User'}, s.user),
         COLUMNS.map(([column, label, format]) => el('td', {'data-label': label, class: `number col-${column}`},
             s[column] === null || s[column] === undefined ? '' : format(s[column]))));
-    state.rows.set(id, {key, row});
-    return row;
   }
 
   function statementHref(s) {

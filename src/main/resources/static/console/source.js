@@ -5,9 +5,12 @@ import {field, input, select, showProblems, clearProblems, parsePairs, formatPai
 import {setEnabled} from './overview.js';
 import {WORDS, laneHint, glossary} from './glossary.js';
 import {renderCharts} from './charts.js';
+import {sourceTabs} from './views.js';
 
 export function renderSource(view, name) {
   const notice = el('p', {class: 'notice', role: 'status'});
+  // Cleared by the next answer: a failure of the live status is news only while it lasts.
+  const liveFailure = el('p', {class: 'notice', role: 'status', id: 'live-failure'});
   const config = el('dl', {class: 'details', id: 'source-config'});
   const status = el('div', {id: 'source-status'});
   const health = el('section', {id: 'source-health'});
@@ -38,7 +41,7 @@ export function renderSource(view, name) {
       el('button', {type: 'button', class: 'danger', id: 'delete', onclick: () => {
         confirmBox.hidden = false; confirmBox.querySelector('button').focus();
       }}, 'Delete')),
-  confirmBox, notice, testResult, health, el('section', {}, el('h2', {}, 'Configuration'), config), status, glossary());
+  sourceTabs(name, ''), confirmBox, notice, liveFailure, testResult, health, el('section', {}, el('h2', {}, 'Configuration'), config), status, glossary());
 
   // Read again whenever the live status reports another modifyIndex: an edit elsewhere, or a
   // restart, shows here without a reload.
@@ -74,10 +77,11 @@ export function renderSource(view, name) {
   }).catch(() => {});
   const stopAges = keepAgesCurrent(status);
   const stopLive = live(`/api/v1/sources/${enc(name)}/status`, s => {
+    liveFailure.replaceChildren();
     if (s.modifyIndex !== shown?.modifyIndex) readConfig();
     lastStatus = s;
     renderStatus(status, s, kinds);
-  }, {onError: error => fill(notice, error.status === 404 ? 'No such source.' : `Live update failed: ${error.message}`)});
+  }, {onError: error => fill(liveFailure, error.status === 404 ? 'No such source.' : `Live update failed: ${error.message}`)});
   const stopCharts = renderCharts(health, name);
   return () => { stopAges(); stopLive(); stopCharts(); };
 }

@@ -26,9 +26,8 @@ class HistoryConfiguration {
 
     /** Every kind of history reader on the class path; closed after the readers. */
     @Bean
-    @SuppressWarnings({"unchecked", "rawtypes"})
     PluginRegistry<HistoryReaderPlugin<?>> historyReaderRegistry() {
-        return (PluginRegistry) PluginRegistry.load(HistoryReaderPlugin.class);
+        return HistoryReaderPlugin.registry();
     }
 
     @Bean

@@ -2,6 +2,7 @@ package io.pgharvest.history;
 
 import io.pgharvest.sink.dispatch.ConfiguredSinks;
 import io.pgharvest.support.plugin.Plugin;
+import io.pgharvest.support.plugin.PluginRegistry;
 import io.pgharvest.support.plugin.PluginSettings;
 import java.util.Optional;
 
@@ -16,6 +17,11 @@ public interface HistoryReaderPlugin<S extends Record & PluginSettings> extends 
 
     /** The family of every history reader kind, as messages name it. */
     String FAMILY = "history reader";
+
+    /** Every kind registered on the class path, the application's own first. */
+    static PluginRegistry<HistoryReaderPlugin<?>> registry() {
+        return PluginRegistry.load(HistoryReaderPlugin.class);
+    }
 
     /**
      * A reader of {@code settings}; connects lazily (a store that is down at start-up is reported

@@ -39,6 +39,13 @@ import org.springframework.validation.annotation.Validated;
  *     says "plans off: no planning role"
  * @param planningPassword the planning role's password; empty when the server asks none (a client
  *     certificate, trust). A secret: never logged or shown
+ * @param replanFactor how far a planned statement's time per call or rows per call (in a query_stats
+ *     read, against the read before its plan) must move, as a factor either way, for query_plans to
+ *     plan it again before {@code planEvery} has passed (within the budget): an index dropped or a
+ *     changed data distribution shows in its next round. 1.1 to 1,000
+ * @param sampleRowsEvery how often active_sessions sums the samplings it took (one a run, every
+ *     second or two) into rows: one row per session, statement, state and wait with its number of
+ *     samples. Shorter shows a running statement sooner and writes more rows. 1 s to 10 min
  */
 @Validated
 @ConfigurationProperties("pgharvest.query-insights")
@@ -51,7 +58,9 @@ public record QueryInsightsProperties(@Min(1) @Max(1000) @DefaultValue("50") int
         @DefaultValue("5s") Duration textsTimeout,
         @DefaultValue("false") boolean planAsSuperuser,
         @DefaultValue("") String planningUser,
-        @DefaultValue("") String planningPassword) {
+        @DefaultValue("") String planningPassword,
+        @DefaultValue("2") double replanFactor,
+        @DefaultValue("10s") Duration sampleRowsEvery) {
 
     private static final Duration MAX_TIMEOUT = Duration.ofMinutes(10);
 
@@ -85,6 +94,15 @@ public record QueryInsightsProperties(@Min(1) @Max(1000) @DefaultValue("50") int
             throw new IllegalArgumentException("pgharvest.query-insights.planning-password is set without"
                     + " pgharvest.query-insights.planning-user");
         }
+        if (!(replanFactor >= 1.1 && replanFactor <= 1000)) {
+            throw new IllegalArgumentException("pgharvest.query-insights.replan-factor must be 1.1 to 1000, got "
+                    + replanFactor);
+        }
+        if (sampleRowsEvery == null || sampleRowsEvery.compareTo(Duration.ofSeconds(1)) < 0
+                || sampleRowsEvery.compareTo(MAX_TIMEOUT) > 0) {
+            throw new IllegalArgumentException("pgharvest.query-insights.sample-rows-every must be 1s to 10m, got "
+                    + sampleRowsEvery);
+        }
         if (planningUser.length() > 63 || planningUser.chars().anyMatch(Character::isISOControl)) {
             throw new IllegalArgumentException("pgharvest.query-insights.planning-user must be a role name of at"
                     + " most 63 characters without control characters");
@@ -105,13 +123,13 @@ public record QueryInsightsProperties(@Min(1) @Max(1000) @DefaultValue("50") int
                 + includeOwnStatements + ", planStatements=" + planStatements + ", planEvery=" + planEvery
                 + ", planBudget=" + planBudget + ", planTimeout=" + planTimeout + ", textsTimeout=" + textsTimeout
                 + ", planningUser=" + planningUser + ", planningPassword=" + (planningPassword.isEmpty() ? "" : "********")
-                + "]";
+                + ", replanFactor=" + replanFactor + ", sampleRowsEvery=" + sampleRowsEvery + "]";
     }
 
     /** The defaults, with these two settings of query_stats. */
     public QueryInsightsProperties(int topStatements, boolean includeOwnStatements) {
         this(topStatements, includeOwnStatements, 10, Duration.ofDays(1), Duration.ofSeconds(10), Duration.ofSeconds(5),
-                Duration.ofSeconds(5), false, "", "");
+                Duration.ofSeconds(5), false, "", "", 2, Duration.ofSeconds(10));
     }
 
     private static void requireWithin(String name, Duration value, Duration max) {

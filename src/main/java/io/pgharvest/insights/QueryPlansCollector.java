@@ -48,8 +48,22 @@ final class QueryPlansCollector implements NativeMetric.Collector {
     private final PlanBudget budget;
     /** The planning role's login; null when none is configured (plans off). */
     private final PlanningLogin login;
-    /** Query id -> when its plan was last asked (at most planEvery's worth of ids). */
-    private final Map<Long, Instant> asked = new HashMap<>();
+    /** How far a statement's pace must move for it to be planned again early ({@link StatementBook.Pace#movedFrom}). */
+    private final double replanFactor;
+    /** Where each statement's latest shape outlives this collector (a restart); null: in this collector only. */
+    private final PlanShapes shapes;
+    /** Query id -> when its plan was last asked and its pace then (at most planEvery's worth of ids). */
+    private final Map<Long, Asked> asked = new HashMap<>();
+
+    /** A plan asked: when, and the statement's pace in the query_stats read it was planned after. */
+    private record Asked(Instant at, StatementBook.Pace pace) {
+    }
+
+    /**
+     * A call count below which a read's time per call is too noisy to plan again for (one slow
+     * call of three is no plan change).
+     */
+    static final double MIN_CALLS_TO_COMPARE = 3;
 
     /**
      * @param statements how many top statements to consider on a read
@@ -60,11 +74,23 @@ final class QueryPlansCollector implements NativeMetric.Collector {
      */
     QueryPlansCollector(int statements, Duration planEvery, Duration budgetPerHour, Duration timeout,
             PlanningLogin login) {
+        this(statements, planEvery, budgetPerHour, timeout, login, 2, null);
+    }
+
+    /**
+     * @param replanFactor how far a statement's time or rows per call must move (either way) for
+     *     it to be planned again before {@code planEvery}
+     * @param shapes the statements' latest shapes across restarts; null to keep them in this collector only
+     */
+    QueryPlansCollector(int statements, Duration planEvery, Duration budgetPerHour, Duration timeout,
+            PlanningLogin login, double replanFactor, PlanShapes shapes) {
         this.statements = statements;
         this.planEvery = planEvery;
         this.budget = new PlanBudget(budgetPerHour);
         this.timeout = timeout;
         this.login = login;
+        this.replanFactor = replanFactor;
+        this.shapes = shapes != null ? shapes : new PlanShapes(null, Instant.EPOCH);
     }
 
     /**
@@ -76,7 +102,7 @@ final class QueryPlansCollector implements NativeMetric.Collector {
             throw new NativeMetric.Unavailable(PLANS_OFF);
         }
         Instant now = target.now();
-        asked.values().removeIf(at -> !now.isBefore(at.plus(planEvery)));
+        asked.values().removeIf(a -> !now.isBefore(a.at().plus(planEvery)));
         StatementBook book = target.shelf().item(StatementBook.class, StatementBook::new);
         var rows = new ArrayList<Measurement.Row>();
         SQLException lastFailure = null;
@@ -84,7 +110,8 @@ final class QueryPlansCollector implements NativeMetric.Collector {
         try {
             for (long queryId : book.ranked().subList(0, Math.min(statements, book.ranked().size()))) {
                 String text = book.plainRead(queryId);
-                if (text == null || asked.containsKey(queryId)) {
+                StatementBook.Pace pace = book.pace(queryId);
+                if (text == null || (asked.containsKey(queryId) && !moved(asked.get(queryId), pace))) {
                     continue;
                 }
                 if (!budget.allows(now)) {
@@ -93,11 +120,13 @@ final class QueryPlansCollector implements NativeMetric.Collector {
                 if (planning == null) {
                     planning = open(target); // only when there is something to plan
                 }
-                asked.put(queryId, now);
+                asked.put(queryId, new Asked(now, pace));
                 long started = System.nanoTime();
                 try {
-                    rows.add(row(queryId, PlanDocument.of(planning.genericPlan(text, timeout)), target.database(),
-                            planning.role()));
+                    PlanDocument plan = PlanDocument.of(planning.genericPlan(text, timeout));
+                    PlanShapes.Shape before = shapes.record(target.source(), target.database(), queryId, plan.hash(),
+                            now);
+                    rows.add(row(queryId, plan, before, target.database(), planning.role()));
                 } catch (SQLException e) {
                     if (isSessionLost(e)) {
                         asked.remove(queryId); // not this statement's doing
@@ -152,11 +181,26 @@ final class QueryPlansCollector implements NativeMetric.Collector {
         }
     }
 
-    private static Measurement.Row row(long queryId, PlanDocument plan, String database, String role) {
+    /**
+     * Whether a statement planned before moved so far since (its time or rows per call, in reads
+     * with enough calls to tell) that its plan may have changed: planned again before planEvery.
+     */
+    private boolean moved(Asked before, StatementBook.Pace now) {
+        return before.pace() != null && now != null && before.pace().calls() >= MIN_CALLS_TO_COMPARE
+                && now.calls() >= MIN_CALLS_TO_COMPARE && now.movedFrom(before.pace(), replanFactor);
+    }
+
+    /** A plan's row; with the shape it replaced when the statement's latest plan had another one. */
+    private static Measurement.Row row(long queryId, PlanDocument plan, PlanShapes.Shape before, String database,
+            String role) {
         var values = new LinkedHashMap<String, Object>();
         values.put("plan", plan.json());
         values.put("plan_hash", plan.hash());
         values.put("planned_as", role);
+        if (before != null) {
+            values.put("previous_plan_hash", before.hash());
+            values.put("previous_planned_at", before.plannedAt().toString());
+        }
         return new Measurement.Row(values, Map.of("queryid", Long.toString(queryId), "dbname", database));
     }
 

@@ -6,9 +6,12 @@ import io.pgharvest.nativemetric.NativeMetric;
 import io.pgharvest.nativemetric.NativeTarget;
 import java.sql.SQLException;
 import java.time.Instant;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * query_stats for one source: the change in pg_stat_statements of the source's database since its
@@ -32,6 +35,7 @@ import java.util.Set;
  */
 final class QueryStatsCollector implements NativeMetric.Collector {
 
+    private static final Logger log = LoggerFactory.getLogger(QueryStatsCollector.class);
     private final int top;
     private final boolean includeOwnStatements;
     private final ExtensionLookup extension = new ExtensionLookup();
@@ -53,6 +57,33 @@ final class QueryStatsCollector implements NativeMetric.Collector {
     QueryStatsCollector(int top, boolean includeOwnStatements) {
         this.top = top;
         this.includeOwnStatements = includeOwnStatements;
+    }
+
+    /**
+     * This read's rows, and the texts of its top statements that query_texts does not know yet
+     * ({@link TextsOnDemand}), under query_texts' storage name, so that a statement new to the top
+     * has its text on the read that first ranks it. The texts' read failing fails neither this
+     * read nor the tick: query_texts' own turn reads them again and reports its failure.
+     */
+    @Override
+    public Map<String, List<Measurement.Row>> collectByName(NativeTarget target, String storageName)
+            throws Exception {
+        List<Measurement.Row> rows = collect(target);
+        Map<String, List<Measurement.Row>> texts;
+        try {
+            texts = target.shelf().item(TextsOnDemand.class, TextsOnDemand::new).readUnknown(target,
+                    target.shelf().item(StatementBook.class, StatementBook::new).ranked());
+        } catch (Exception e) {
+            log.debug("Source {}: the texts of new top statements were not read with query_stats ({});"
+                    + " query_texts reads them on its turn", target.source(), e.toString());
+            texts = Map.of();
+        }
+        if (texts.isEmpty()) {
+            return Map.of(storageName, rows);
+        }
+        var byName = new HashMap<String, List<Measurement.Row>>(texts);
+        byName.put(storageName, rows);
+        return byName;
     }
 
     @Override

@@ -9,6 +9,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -42,6 +43,15 @@ final class QueryTextsCollector implements NativeMetric.Collector {
     /** The instance-wide read {@link #known} came from; null when it came from this source's own read. */
     private InstanceTexts.Read taken;
     private Set<String> ownRoles;
+    /** The instance's shared reads this collector took part in at its latest turn; null when not shared. */
+    private InstanceTexts sharedTexts;
+    /** query_texts' own interval (a read on demand runs on query_stats' target, with its interval). */
+    private Duration turnInterval;
+    /**
+     * Ids query_stats ranked that a read asked for on demand and found no text of (a text the server
+     * dropped, an id only pgharvest's roles ran): not asked again until query_texts' next turn.
+     */
+    private final Set<Long> unanswered = new HashSet<>();
 
     /** @param timeout the time limit of the texts read (the server reads its query text file for it) */
     QueryTextsCollector(Duration timeout) {
@@ -58,14 +68,53 @@ final class QueryTextsCollector implements NativeMetric.Collector {
         this.includeOwnStatements = includeOwnStatements;
     }
 
+    /** This turn's rows; offers query_stats the texts of statements new to its top ({@link TextsOnDemand}). */
+    @Override
+    public Map<String, List<Measurement.Row>> collectByName(NativeTarget target, String storageName)
+            throws Exception {
+        unanswered.clear();
+        target.shelf().item(TextsOnDemand.class, TextsOnDemand::new).offer(this::readUnknown, storageName,
+                target.now(), target.interval());
+        return Map.of(storageName, collect(target));
+    }
+
+    /**
+     * The texts of {@code ranked} ids this collector does not know, read from the source's own
+     * database (only the ids it does not know come back with a text) under the texts timeout, when
+     * any is unknown and was not asked for since this collector's latest turn. Called by query_stats
+     * on its tick; {@code target} is query_stats', so an instance's shared read is joined through
+     * the one this collector took part in at its own turn.
+     */
+    private List<Measurement.Row> readUnknown(NativeTarget target, List<Long> ranked) throws Exception {
+        var unknown = new ArrayList<Long>();
+        for (long id : ranked) {
+            if (!known.containsKey(id) && !unanswered.contains(id)) {
+                unknown.add(id);
+            }
+        }
+        if (unknown.isEmpty() || extension.find(target) == null) {
+            return List.of(); // a database without the extension gets its texts from the instance's next read
+        }
+        List<Measurement.Row> rows = readOwnDatabase(target);
+        unknown.removeIf(known::containsKey);
+        unanswered.addAll(unknown);
+        if (sharedTexts != null) {
+            register(sharedTexts, target); // the instance's next read knows what this source knows now
+        }
+        return rows;
+    }
+
     @Override
     public List<Measurement.Row> collect(NativeTarget target) throws Exception {
         InstanceShelf shelf = target.instanceShelf();
+        sharedTexts = null;
+        turnInterval = target.interval();
         if (!shelf.isShared()) {
             taken = null;
             return readOwnDatabase(target);
         }
         InstanceTexts texts = shelf.item(InstanceTexts.class, InstanceTexts::new);
+        sharedTexts = texts;
         register(texts, target);
         Instant now = target.now();
         InstanceTexts.Read fresh = texts.reusable(target.interval(), now, taken, null).orElse(null);
@@ -111,7 +160,7 @@ final class QueryTextsCollector implements NativeMetric.Collector {
 
     private void register(InstanceTexts texts, NativeTarget target) {
         texts.register(target.source(), new InstanceTexts.Member(target.database(), known, target.now(),
-                target.interval()));
+                turnInterval));
     }
 
     /** The texts of every member's database, read through this source's session. */

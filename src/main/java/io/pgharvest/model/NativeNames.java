@@ -12,20 +12,25 @@ import java.util.TreeMap;
 public final class NativeNames {
 
     /** Name -> what it collects. */
-    public static final Map<String, String> KNOWN = Map.copyOf(new TreeMap<>(Map.of(
-            "cpu_load", "load averages of the machine pgharvest runs on (server on this host only)",
-            "psutil_cpu", "CPU utilisation and load of this host, as pgwatch's psutil_cpu (server on this host only)",
-            "psutil_mem", "memory and swap of this host, as pgwatch's psutil_mem (server on this host only)",
-            "psutil_disk", "file systems of the server's data, WAL and log directories and tablespaces"
-                    + " (server on this host only)",
-            "psutil_disk_io_total", "disk reads and writes of this host since boot (server on this host only)",
-            "server_log_event_counts", "log lines by severity from the server's CSV or JSON log",
-            "query_stats", "per-interval changes of pg_stat_statements, top statements plus other"
-                    + " (docs/query-insights.md)",
-            "query_texts", "the normalized text of each query ID once, and again when it changes"
-                    + " (docs/query-insights.md)",
-            "query_plans", "generic plans of the top plain reads, once a day each, within a time budget"
-                    + " (docs/query-insights.md)")));
+    public static final Map<String, String> KNOWN = Map.copyOf(new TreeMap<>(Map.ofEntries(
+            Map.entry("cpu_load", "load averages of the machine pgharvest runs on (server on this host only)"),
+            Map.entry("psutil_cpu", "CPU utilisation and load of this host, as pgwatch's psutil_cpu (server on this"
+                    + " host only)"),
+            Map.entry("psutil_mem", "memory and swap of this host, as pgwatch's psutil_mem (server on this host only)"),
+            Map.entry("psutil_disk", "file systems of the server's data, WAL and log directories and tablespaces"
+                    + " (server on this host only)"),
+            Map.entry("psutil_disk_io_total", "disk reads and writes of this host since boot (server on this host"
+                    + " only)"),
+            Map.entry("server_log_event_counts", "log lines by severity from the server's CSV or JSON log"),
+            Map.entry("query_stats", "per-interval changes of pg_stat_statements, top statements plus other"
+                    + " (docs/query-insights.md)"),
+            Map.entry("query_texts", "the normalized text of each query ID once, and again when it changes"
+                    + " (docs/query-insights.md)"),
+            Map.entry("query_plans", "generic plans of the top plain reads, once a day each, within a time budget"
+                    + " (docs/query-insights.md)"),
+            Map.entry("active_sessions", "the sessions that are not idle, sampled at each run and summed per session,"
+                    + " statement and wait every pgharvest.query-insights.sample-rows-every"
+                    + " (docs/query-insights.md)"))));
 
     private NativeNames() {
     }

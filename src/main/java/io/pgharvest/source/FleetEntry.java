@@ -66,7 +66,10 @@ public record FleetEntry(
         }
         String lastError = runtime.lastConnectionError();
         Instant lastErrorAt = runtime.lastConnectionErrorAt();
-        for (MetricRuntimeStatus metric : runtime.metrics()) {
+        // While the source is unreachable its metrics fail because the connection did: the
+        // connection's error is the one to read, not the last metric that happened to hit it.
+        boolean unreachable = lastError != null && status.state() != SourceStatus.State.CONNECTED;
+        for (MetricRuntimeStatus metric : unreachable ? List.<MetricRuntimeStatus>of() : runtime.metrics()) {
             if (metric.lastErrorAt() != null && (lastErrorAt == null || metric.lastErrorAt().isAfter(lastErrorAt))) {
                 lastError = metric.name() + ": " + metric.lastError();
                 lastErrorAt = metric.lastErrorAt();

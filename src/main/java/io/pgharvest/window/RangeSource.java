@@ -72,8 +72,12 @@ final class RangeSource {
         String error = null;
         List<Statement> statements;
         if (store.isEmpty()) {
+            // Sessions running now count only for a range that ends now.
+            long now = clock.millis();
+            long runningAt = range.to().toEpochMilli() >= now - SourceWindow.RUNNING_FRESH_MILLIS ? now : Long.MAX_VALUE;
             statements = window.source(source)
-                    .map(w -> w.statements(range.from().toEpochMilli(), range.to().toEpochMilli())).orElse(List.of());
+                    .map(w -> w.statements(range.from().toEpochMilli(), range.to().toEpochMilli(), runningAt))
+                    .orElse(List.of()).stream().filter(s -> s.calls() > 0 || s.totalExecTime() > 0).toList();
             if (window.source(source).map(w -> w.restoredSince(range.from().toEpochMilli(), SourceWindow.QUERY_STATS))
                     .orElse(false)) {
                 name = Series.SNAPSHOT;

@@ -30,21 +30,25 @@ final class RecentWindow {
     private final ChangeNotifier changes = new ChangeNotifier(0);
     private final AtomicLong recorded = new AtomicLong();
     private final LongAdder refusedSeries = new LongAdder();
+    private final LatestReads reads;
 
     RecentWindow(WindowLimits limits, long maxMemoryBytes, Clock clock) {
         this.limits = limits;
         this.budget = new MemoryBudget(maxMemoryBytes);
         this.clock = clock;
+        this.reads = new LatestReads(budget);
     }
 
     /** Keeps the charted columns of the measurements; called by the one writer thread. */
     void record(List<Measurement> measurements) {
         boolean any = false;
         for (Measurement m : measurements) {
+            reads.record(m);
             Map<String, SeriesKind> columns = ChartedColumns.of(m.metric());
             boolean activity = m.metric().equals(SessionSamples.METRIC) || m.metric().equals(QueryTexts.METRIC)
                     || m.metric().equals(StatementPlans.METRIC);
-            if ((columns == null && !activity) || m.rows().isEmpty()) {
+            // An empty sampling counts: it says that nothing runs now.
+            if ((columns == null && !activity) || m.rows().isEmpty() && !m.metric().equals(SessionSamples.METRIC)) {
                 continue;
             }
             SourceWindow window = sources.computeIfAbsent(m.source(),
@@ -110,6 +114,12 @@ final class RecentWindow {
     void sweep() {
         long cutoff = clock.millis() - limits.spanMillis();
         sources.values().removeIf(window -> window.dropOlderThan(cutoff) && window.changes().waiters() == 0);
+        reads.dropOlderThan(cutoff);
+    }
+
+    /** Every source's latest read of each metric, and the rows the database views show. */
+    LatestReads reads() {
+        return reads;
     }
 
     /** A copy of every source's series and texts, taken one source at a time (each under its own lock). */

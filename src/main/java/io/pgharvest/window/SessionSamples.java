@@ -4,6 +4,7 @@ import io.pgharvest.model.Measurement;
 import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
@@ -22,6 +23,13 @@ final class SessionSamples {
     private final MemoryBudget budget;
     private final ArrayDeque<Sample> samples = new ArrayDeque<>();
     private final ArrayDeque<Long> reserved = new ArrayDeque<>();
+    /** When the latest sampling was taken (epoch ms), and the active statements it saw by database and query id. */
+    private long latestAt = Long.MIN_VALUE;
+    private Map<Running, Integer> latestRunning = Map.of();
+
+    /** A statement of a database (query id as the tag reads). */
+    record Running(String dbname, String queryid) {
+    }
 
     SessionSamples(int capacity, MemoryBudget budget) {
         this.capacity = capacity;
@@ -30,6 +38,7 @@ final class SessionSamples {
 
     /** Keeps the measurement's rows; returns how many it refused (no room in the budget). */
     int record(Measurement m) {
+        noteRunning(m);
         int refused = 0;
         for (Measurement.Row row : m.rows()) {
             Sample sample = sampleOf(m.time(), row);
@@ -56,6 +65,36 @@ final class SessionSamples {
                 tags.getOrDefault("wait_event", text(v.get("wait_event"))),
                 v.get("duration_s") instanceof Number n ? n.doubleValue() : null,
                 text(v.get("blocking_pids")), text(v.get("application_name")), text(v.get("user_name")));
+    }
+
+    /**
+     * The active statements of the newest sampling: every row of a query_samples measurement is a
+     * session at that sampling; an active_sessions row says whether the latest of the samplings it
+     * sums saw it ({@code running}).
+     */
+    private void noteRunning(Measurement m) {
+        long at = m.time().toEpochMilli();
+        if (at < latestAt) {
+            return;
+        }
+        var running = new HashMap<Running, Integer>();
+        for (Measurement.Row row : m.rows()) {
+            String queryid = row.tags().getOrDefault("queryid", "");
+            if (!queryid.isEmpty() && "active".equals(row.values().get("state"))
+                    && !Boolean.FALSE.equals(row.values().get("running"))) {
+                running.merge(new Running(row.tags().getOrDefault("dbname", ""), queryid), 1, Integer::sum);
+            }
+        }
+        latestAt = at;
+        latestRunning = Map.copyOf(running);
+    }
+
+    /**
+     * The active statements of the newest sampling (how many sessions ran each), when it was taken at
+     * or after {@code notBefore}; empty when it is older (the source stopped being sampled).
+     */
+    Map<Running, Integer> running(long notBefore) {
+        return latestAt >= notBefore ? latestRunning : Map.of();
     }
 
     private static String text(Object value) {

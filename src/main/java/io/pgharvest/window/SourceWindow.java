@@ -5,6 +5,7 @@ import io.pgharvest.support.ChangeNotifier;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
@@ -92,13 +93,29 @@ final class SourceWindow {
         changes.advanceTo(sequence);
     }
 
+    /**
+     * A sampling older than this does not make a statement "running" (the source is no longer
+     * sampled, or samples every minute at most).
+     */
+    static final long RUNNING_FRESH_MILLIS = 90_000;
+
     /** Every statement's cost summed over the points at or after {@code from}, with its text when known. */
     List<Statement> statements(long from) {
-        return statements(from, Long.MAX_VALUE);
+        return statements(from, Long.MIN_VALUE);
     }
 
-    /** Every statement's cost summed over the points from {@code from} to {@code to} inclusive. */
-    List<Statement> statements(long from, long to) {
+    /**
+     * Every statement's cost summed over the points at or after {@code from}, with its text when
+     * known and the sessions running it at the newest sampling if that was within
+     * {@link #RUNNING_FRESH_MILLIS} of {@code now}; a statement running then without a query_stats
+     * row yet is listed too.
+     */
+    List<Statement> statements(long from, long now) {
+        return statements(from, Long.MAX_VALUE, now);
+    }
+
+    /** As {@link #statements(long, long)}, over the points from {@code from} to {@code to} inclusive. */
+    List<Statement> statements(long from, long to, long now) {
         lock.lock();
         try {
             var sums = new HashMap<Map<String, String>, double[]>();
@@ -113,15 +130,26 @@ final class SourceWindow {
                     }
                 }
             }
-            var found = new ArrayList<Statement>(sums.size());
+            var running = new HashMap<>(samples.running(now == Long.MIN_VALUE ? now : now - RUNNING_FRESH_MILLIS));
+            var found = new ArrayList<Statement>(sums.size() + running.size());
+            var listed = new HashSet<SessionSamples.Running>();
             sums.forEach((tags, sum) -> {
                 String queryid = tags.getOrDefault("queryid", "");
                 String dbname = tags.getOrDefault("dbname", "");
                 Instant planChanged = plans.changedAt(dbname, queryid);
+                var statement = new SessionSamples.Running(dbname, queryid);
+                listed.add(statement);
                 found.add(new Statement(queryid, dbname, tags.getOrDefault("user", ""),
                         tags.getOrDefault("toplevel", ""), sum[0], sum[1], sum[0] > 0 ? sum[1] / sum[0] : null, sum[2],
                         sum[3], texts.text(queryid),
-                        planChanged != null && planChanged.toEpochMilli() >= from ? planChanged : null, null));
+                        planChanged != null && planChanged.toEpochMilli() >= from ? planChanged : null,
+                        running.getOrDefault(statement, 0), null));
+            });
+            running.forEach((statement, sessions) -> {
+                if (!listed.contains(statement)) {
+                    found.add(new Statement(statement.queryid(), statement.dbname(), "", "", 0, 0, null, 0, 0,
+                            texts.text(statement.queryid()), null, sessions, null));
+                }
             });
             return found;
         } finally {

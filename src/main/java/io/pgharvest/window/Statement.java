@@ -17,13 +17,17 @@ import java.time.Instant;
  * @param text the normalized text, or null until {@code query_texts} has read it
  * @param planChangedAt when the statement's plan in this database changed (the window read another
  *     plan hash than the one before) if that was within the span, else null
+ * @param runningSessions how many sessions ran it (state active) at the source's newest session
+ *     sampling, when that was recent ({@code query_samples}, {@code active_sessions}); 0 otherwise
+ *     (always 0 from a store). A statement running now is listed even before its first query_stats
+ *     row (with no calls)
  * @param approximate true when a store's sum includes an interval the collector marked approximate
  *     (pg_stat_statements evicted entries, so the deltas may miss calls); null from the window,
  *     which does not keep the mark
  */
 public record Statement(String queryid, String dbname, String user, String toplevel, double calls,
         double totalExecTime, Double meanExecTime, double rows, double sharedBlksRead, String text,
-        Instant planChangedAt, Boolean approximate) {
+        Instant planChangedAt, int runningSessions, Boolean approximate) {
 
     /** Most execution time first, then by query id: the order of every statement list. */
     public static final java.util.Comparator<Statement> MOST_TIME_FIRST =

@@ -2,6 +2,7 @@ package io.pgharvest.window;
 
 import io.pgharvest.model.Measurement;
 import java.time.Instant;
+import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
@@ -46,17 +47,43 @@ final class StatementPlans {
             if (queryid != null && row.values().get("plan_hash") instanceof String hash) {
                 String dbname = row.tags().getOrDefault("dbname", "");
                 keep(new Key(dbname, queryid), hash, row.values().get("plan") instanceof String json ? json : null,
-                        m.time());
+                        m.time(), Replaced.of(row, hash));
             }
         }
     }
 
-    private void keep(Key key, String hash, String json, Instant readAt) {
+    /**
+     * The shape a plan row says it replaced ({@code previous_plan_hash}, {@code previous_planned_at}:
+     * query_plans keeps its shapes across restarts, so a change shows although the window holds no
+     * plan before it); null when the row says none.
+     */
+    private record Replaced(String hash, Instant plannedAt) {
+
+        static Replaced of(Measurement.Row row, String hash) {
+            if (!(row.values().get("previous_plan_hash") instanceof String previous) || previous.equals(hash)) {
+                return null;
+            }
+            Instant at = null;
+            if (row.values().get("previous_planned_at") instanceof String text) {
+                try {
+                    at = Instant.parse(text);
+                } catch (DateTimeParseException e) {
+                    at = null; // a custom metric's column of that name: the change shows without the time
+                }
+            }
+            return new Replaced(previous, at);
+        }
+    }
+
+    private void keep(Key key, String hash, String json, Instant readAt, Replaced replaced) {
         Plan old = plans.remove(key);
         if (old != null) {
             budget.release(old.bytes());
         }
-        Plan plan = old == null ? new Plan(key.dbname(), key.queryid(), json, hash, readAt, null, null, null, null)
+        Plan plan = old == null
+                ? replaced == null ? new Plan(key.dbname(), key.queryid(), json, hash, readAt, null, null, null, null)
+                        : new Plan(key.dbname(), key.queryid(), json, hash, readAt, replaced.hash(), replaced.plannedAt(),
+                                readAt, null)
                 : old.hash().equals(hash)
                         ? new Plan(key.dbname(), key.queryid(), json, hash, readAt, old.previousHash(), old.previousReadAt(),
                                 old.changedAt(), null)

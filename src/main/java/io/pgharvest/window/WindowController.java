@@ -192,8 +192,11 @@ class WindowController {
         if (request.range() != null) {
             return read.answer(ranges.statements(name, request.range(), dbname, windowSpan()));
         }
-        List<Statement> statements = window.source(name).map(w -> w.statements(read.fromMillis())).orElse(List.of())
+        List<Statement> statements = window.source(name).map(w -> w.statements(read.fromMillis(), read.to().toEpochMilli()))
+                .orElse(List.of())
                 .stream().filter(s -> dbname == null || dbname.equals(s.dbname()))
+                // a statement seen before the span but not in it has only zeros here: not one of the span's
+                .filter(s -> s.calls() > 0 || s.totalExecTime() > 0)
                 .sorted(Statement.MOST_TIME_FIRST).toList();
         return read.answer(new SourceStatements(name, read.from(), read.to(), windowSpan(),
                 windowStore(name, read.fromMillis()), null, statements));

@@ -69,7 +69,7 @@ class ConsoleWindowBenchmarkTest extends ConsoleTestBase {
                   const figure = document.querySelector(`figure[data-chart=${id}]`);
                   return figure && +figure.dataset.points > 0 && figure.querySelector('canvas');
                 };
-                const check = () => ['tps', 'connections', 'cache', 'size', 'lag', 'xmin'].every(drawn)
+                const check = () => ['tps', 'connections', 'cache', 'size', 'lag', 'oldest-tx'].every(drawn)
                     ? requestAnimationFrame(() => setTimeout(() => done(performance.now() - started), 0))
                     : setTimeout(check, 5);
                 check();""")).doubleValue();

@@ -3,10 +3,10 @@ package io.pgharvest.history;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.pgharvest.config.plugin.PluginConfigurationException;
 import io.pgharvest.history.postgres.PostgresHistorySettings;
 import io.pgharvest.sink.dispatch.ConfiguredSinks;
 import io.pgharvest.sink.postgres.PostgresSinkProperties;
-import io.pgharvest.support.plugin.PluginRegistry;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Tag;
@@ -20,8 +20,7 @@ import org.springframework.mock.env.MockEnvironment;
 @Tag("fast")
 class HistoryEntriesTest {
 
-    @SuppressWarnings({"unchecked", "rawtypes"})
-    private final HistoryEntries entries = new HistoryEntries((PluginRegistry) PluginRegistry.load(HistoryReaderPlugin.class));
+    private final HistoryEntries entries = new HistoryEntries(HistoryReaderPlugin.registry());
 
     @Test
     void anEntryBindsItsKindsOptions() {
@@ -32,7 +31,7 @@ class HistoryEntriesTest {
                 .withProperty("pgharvest.history[0].retention", "30d");
         List<HistoryEntries.BoundReader> bound = entries.bind(environment);
         assertThat(bound).hasSize(1);
-        assertThat(bound.getFirst().name()).isEqualTo("postgres-0");
+        assertThat(bound.getFirst().name()).isEqualTo("postgres");
         assertThat(bound.getFirst().settings()).isEqualTo(new PostgresHistorySettings(
                 "postgresql://ro@store:5432/metrics", null, null, 3, Duration.ofSeconds(10), Duration.ofDays(30)));
     }
@@ -45,10 +44,11 @@ class HistoryEntriesTest {
                 .withProperty("pgharvest.history[1].url", "postgresql://user:hunter2@store/metrics")
                 .withProperty("pgharvest.history[1].bogus", "x")
                 .withProperty("pgharvest.history[1].pool-size", "40");
-        assertThatThrownBy(() -> entries.bind(environment)).isInstanceOf(HistoryConfigurationException.class)
+        assertThatThrownBy(() -> entries.bind(environment)).isInstanceOf(PluginConfigurationException.class)
                 .hasMessageContaining("pgharvest.history[0].type: this build has no history reader of type 'influx'"
                         + " (it has postgres)")
-                .hasMessageContaining("pgharvest.history[1].bogus is not an option of a postgres history reader")
+                .hasMessageContaining("pgharvest.history[1].bogus is not an option of any history reader (the options of a postgres"
+                        + " history reader are url, user, password, pool-size, statement-timeout, retention)")
                 .hasMessageContaining("pgharvest.history[1].pool-size must be 1 to 16 (was 40)")
                 .message().doesNotContain("hunter2");
     }

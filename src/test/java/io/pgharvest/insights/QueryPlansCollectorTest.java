@@ -7,9 +7,7 @@ import io.pgharvest.kind.postgres.PostgresSession;
 import io.pgharvest.kind.postgres.SessionOpener;
 import io.pgharvest.model.Measurement;
 import io.pgharvest.model.connection.ConnectionString;
-import io.pgharvest.nativemetric.NativeTarget;
 import io.pgharvest.nativemetric.PlanningLogin;
-import io.pgharvest.nativemetric.SourceShelf;
 import io.pgharvest.nativemetric.SqlReader;
 import io.pgharvest.testsupport.TestPostgres;
 import java.sql.Connection;
@@ -43,7 +41,7 @@ class QueryPlansCollectorTest {
     void plansTheTopReadsOnceRedactedAndShowAChangedPlan(int major) throws Exception {
         try (TestPostgres server = startServer(major); Connection work = server.connect(DB);
                 PostgresSession session = monitor(server)) {
-            var feed = new Feed(session);
+            var feed = new StatementFeed(session, "plans", DB);
             var plans = new QueryPlansCollector(10, Duration.ofDays(1), LONG, Duration.ofSeconds(5), PLANNER);
             Instant now = Instant.parse("2026-01-01T00:00:00Z");
             feed.stats(now);
@@ -84,7 +82,7 @@ class QueryPlansCollectorTest {
     void theHoursBudgetStopsPlanningOnceSpent(int major) throws Exception {
         try (TestPostgres server = startServer(major); Connection work = server.connect(DB);
                 PostgresSession session = monitor(server)) {
-            var feed = new Feed(session);
+            var feed = new StatementFeed(session, "plans", DB);
             var plans = new QueryPlansCollector(10, Duration.ofDays(1), Duration.ofNanos(1), Duration.ofSeconds(5),
                     PLANNER);
             Instant now = Instant.parse("2026-01-01T00:00:00Z");
@@ -100,30 +98,6 @@ class QueryPlansCollectorTest {
         }
     }
 
-    /** query_stats and query_texts of the same source, sharing its shelf with query_plans. */
-    private static final class Feed {
-        private final PostgresSession session;
-        private final SourceShelf shelf = new SourceShelf();
-        private final QueryStatsCollector stats = new QueryStatsCollector(50);
-        private final QueryTextsCollector texts = new QueryTextsCollector(Duration.ofSeconds(30));
-
-        Feed(PostgresSession session) {
-            this.session = session;
-        }
-
-        void stats(Instant now) throws Exception {
-            stats.collect(target(now));
-        }
-
-        void texts(Instant now) throws Exception {
-            texts.collect(target(now));
-        }
-
-        NativeTarget target(Instant now) {
-            return new NativeTarget("plans", DB, session.facts().versionNum() / 10000, ":0", true, new SessionReader(session),
-                    Duration.ofSeconds(60), now, null, session::openPlanning, shelf);
-        }
-    }
 
     /** The engine's reads on a session: with the session's timeout or a metric's own. */
     record SessionReader(PostgresSession session) implements SqlReader {

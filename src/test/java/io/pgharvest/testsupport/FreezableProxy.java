@@ -23,7 +23,14 @@ public final class FreezableProxy implements AutoCloseable {
     private volatile boolean frozen;
 
     public FreezableProxy(String targetHost, int targetPort) throws IOException {
-        this.listener = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
+        this(targetHost, targetPort, 0);
+    }
+
+    /** A proxy listening on {@code listenPort} (0: any free one), such as the port of one closed before: the server is back. */
+    public FreezableProxy(String targetHost, int targetPort, int listenPort) throws IOException {
+        this.listener = new ServerSocket();
+        listener.setReuseAddress(true);
+        listener.bind(new java.net.InetSocketAddress(InetAddress.getLoopbackAddress(), listenPort), 50);
         this.targetHost = targetHost;
         this.targetPort = targetPort;
         Thread.ofVirtual().name("freezable-proxy").start(this::acceptAll);

@@ -178,7 +178,7 @@ class RecentWindowTest {
 
         SourceWindow source = window.source("a").orElseThrow();
         Statement all = source.statements(0).getFirst();
-        assertThat(all).isEqualTo(new Statement("42", "shop", "app", "true", 6, 1500, 250.0, 30, 3, "select pg_sleep($1)", null, null));
+        assertThat(all).isEqualTo(new Statement("42", "shop", "app", "true", 6, 1500, 250.0, 30, 3, "select pg_sleep($1)", null, 1, null));
         assertThat(source.statements(T0.plusSeconds(60).toEpochMilli()).getFirst().calls()).isEqualTo(4);
         List<Sample> samples = source.samples(0, "42", 10);
         assertThat(samples).extracting(Sample::pid, Sample::waitEventType, Sample::waitEvent)

@@ -133,6 +133,57 @@ class StatementPlansTest {
                 .containsOnlyNulls();
     }
 
+    @Test
+    void aFirstPlanThatNamesTheShapeItReplacedIsMarkedChanged() {
+        // After a restart the window holds no plan, but query_plans kept the previous shape.
+        var window = new RecentWindow(new WindowLimits(3_600_000, 720, 100), 1 << 20, clock);
+        window.record(List.of(measurement("a", "query_stats", T0, row(values("calls", 2, "total_exec_time", 5.0,
+                "rows", 1, "shared_blks_read", 0), Map.of("queryid", "42", "dbname", "shop", "user", "app",
+                "toplevel", "true")))));
+        window.record(List.of(plans(T0.plusSeconds(30), row(values("plan", SEQ_SCAN, "plan_hash", "bbbb",
+                "previous_plan_hash", "aaaa", "previous_planned_at", T0.minusSeconds(7200).toString()),
+                Map.of("queryid", "42", "dbname", "shop")))));
+        assertThat(plansOf(window, "42").getFirst())
+                .extracting(Plan::hash, Plan::previousHash, Plan::previousReadAt, Plan::changedAt)
+                .containsExactly("bbbb", "aaaa", T0.minusSeconds(7200), T0.plusSeconds(30));
+        assertThat(window.source("a").orElseThrow().statements(0)).extracting(Statement::planChangedAt)
+                .containsExactly(T0.plusSeconds(30));
+        // A row naming its own hash as the previous one changes nothing.
+        window.record(List.of(plans(T0.plusSeconds(40), row(values("plan", INDEX_SCAN, "plan_hash", "cccc",
+                "previous_plan_hash", "cccc"), Map.of("queryid", "7", "dbname", "shop")))));
+        assertThat(plansOf(window, "7").getFirst().changedAt()).isNull();
+    }
+
+    @Test
+    void aStatementRunningAtTheNewestSamplingIsListedAsRunningWhileTheSamplingIsRecent() {
+        var window = new RecentWindow(new WindowLimits(3_600_000, 720, 100), 1 << 20, clock);
+        window.record(List.of(measurement("a", "query_stats", T0, row(values("calls", 2, "total_exec_time", 5.0,
+                "rows", 1, "shared_blks_read", 0), Map.of("queryid", "42", "dbname", "shop", "user", "app",
+                "toplevel", "true")))));
+        Instant sampled = T0.plusSeconds(10);
+        window.record(List.of(measurement("a", "query_samples", sampled,
+                row(values("state", "active", "running", true), Map.of("pid", "1", "queryid", "42", "dbname", "shop")),
+                row(values("state", "active", "running", true), Map.of("pid", "2", "queryid", "42", "dbname", "shop")),
+                row(values("state", "active", "running", true), Map.of("pid", "3", "queryid", "99", "dbname", "shop")),
+                row(values("state", "active", "running", false), Map.of("pid", "4", "queryid", "55", "dbname", "shop")),
+                row(values("state", "idle in transaction", "running", true),
+                        Map.of("pid", "5", "queryid", "66", "dbname", "shop")))));
+        SourceWindow source = window.source("a").orElseThrow();
+        long now = sampled.plusSeconds(5).toEpochMilli();
+        assertThat(source.statements(0, now)).extracting(Statement::queryid, Statement::runningSessions, Statement::calls)
+                .containsExactlyInAnyOrder(org.assertj.core.groups.Tuple.tuple("42", 2, 2.0),
+                        org.assertj.core.groups.Tuple.tuple("99", 1, 0.0));
+        // The newest sampling found nobody: nothing runs.
+        window.record(List.of(measurement("a", "query_samples", sampled.plusSeconds(10))));
+        assertThat(source.statements(0, now)).extracting(Statement::runningSessions).containsOnly(0);
+        // A sampling older than the freshness bound makes nothing "running".
+        window.record(List.of(measurement("a", "query_samples", sampled.plusSeconds(20),
+                row(values("state", "active"), Map.of("pid", "1", "queryid", "42", "dbname", "shop")))));
+        assertThat(source.statements(0, now)).extracting(Statement::runningSessions).containsOnly(1);
+        assertThat(source.statements(0, sampled.plusSeconds(20).toEpochMilli() + SourceWindow.RUNNING_FRESH_MILLIS + 1))
+                .extracting(Statement::runningSessions).containsOnly(0);
+    }
+
     private static Measurement plans(Instant time, Measurement.Row... rows) {
         return measurement("a", "query_plans", time, rows);
     }

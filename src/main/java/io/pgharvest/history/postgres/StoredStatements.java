@@ -84,7 +84,7 @@ final class StoredStatements {
                     double time = rs.getDouble("total_exec_time");
                     statements.add(new Statement(rs.getString("queryid"), rs.getString("dbname"), rs.getString("user"),
                             rs.getString("toplevel"), calls, time, calls > 0 ? time / calls : null,
-                            rs.getDouble("rows"), rs.getDouble("shared_blks_read"), null, null,
+                            rs.getDouble("rows"), rs.getDouble("shared_blks_read"), null, null, 0,
                             rs.getBoolean("approximate")));
                 }
             }
@@ -139,7 +139,8 @@ final class StoredStatements {
 
     private static Statement with(Statement s, String text, Instant planChangedAt) {
         return new Statement(s.queryid(), s.dbname(), s.user(), s.toplevel(), s.calls(), s.totalExecTime(),
-                s.meanExecTime(), s.rows(), s.sharedBlksRead(), text, planChangedAt, s.approximate());
+                s.meanExecTime(), s.rows(), s.sharedBlksRead(), text, planChangedAt, s.runningSessions(),
+                s.approximate());
     }
 
     /** (database, query id) to the newest plan change in the range; a missing query_plans table means none. */

@@ -1,0 +1,115 @@
+package io.pgharvest.alert.api;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.pgharvest.api.ApiClient;
+import io.pgharvest.api.ApiTestBase;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * Alert rules over the API: bad input gets problem details naming the field (a CEL error with its
+ * position) and saves nothing; create, read, replace and delete answer like the other lists,
+ * including a blocking list; a built-in rule can be overridden and switched off, not deleted.
+ */
+class AlertRulesApiTest extends ApiTestBase {
+
+    private static Map<String, Object> rule(String name, String condition) {
+        var rule = new HashMap<String, Object>();
+        rule.put("name", name);
+        rule.put("metric", "backends");
+        rule.put("condition", condition);
+        rule.put("for", "1s");
+        rule.put("severity", "warning");
+        rule.put("summary", "{{ value }} s on {{ source }}");
+        rule.put("params", Map.of("max_s", 30));
+        return rule;
+    }
+
+    @Test
+    void badRulesAreProblemsNamingTheFieldAndNothingIsSaved() {
+        assertRefused(rule("bad-syntax", "longest_tx_seconds >"), "condition", "line 1, column");
+        assertRefused(rule("bad-column", "oldest_xact_s > 300.0"), "condition", "unknown column 'oldest_xact_s'");
+        var unknownMetric = rule("bad-metric", "total > 1");
+        unknownMetric.put("metric", "no_such_metric");
+        assertRefused(unknownMetric, "metric", "no_such_metric");
+        assertRefused(rule("bad-cost", "source.tags.all(a, source.tags.all(b, source.tags.all(c, a == b)))"),
+                "condition", "cost");
+        var badTemplate = rule("bad-template", "total > 1");
+        badTemplate.put("description", "held by {{ blocker_pid }}");
+        assertRefused(badTemplate, "description", "blocker_pid");
+
+        var many = rule("bad-many", "total > params.nope");
+        many.put("for", "soon");
+        many.put("severity", "page");
+        ApiClient.Response answer = api().post("/api/v1/alert-rules", many);
+        assertThat(answer.status()).isEqualTo(400);
+        assertThat(answer.errorFields()).containsExactlyInAnyOrder("for", "severity", "condition");
+        assertThat(api().get("/api/v1/alert-rules/bad-many").status()).isEqualTo(404);
+
+        assertThat(api().post("/api/v1/alert-rules", Map.of("name", "bad-unknown-field", "metric", "backends",
+                "condition", "total > 1", "threshold", 3)).errorFields()).containsExactly("threshold");
+    }
+
+    private void assertRefused(Map<String, Object> rule, String field, String message) {
+        ApiClient.Response answer = api().post("/api/v1/alert-rules", rule);
+        assertThat(answer.status()).as(answer.body()).isEqualTo(400);
+        assertThat(answer.header("Content-Type")).startsWith("application/problem+json");
+        assertThat(answer.errorFields()).as(answer.body()).containsExactly(field);
+        assertThat(answer.json().at("/errors/0/message").asString()).contains(message);
+        assertThat(api().get("/api/v1/alert-rules/" + rule.get("name")).status()).isEqualTo(404);
+    }
+
+    @Test
+    void rulesAreCreatedReadReplacedAndDeletedAndTheListIsABlockingQuery() throws Exception {
+        ApiClient.Response before = api().get("/api/v1/alert-rules");
+        assertThat(before.json().valueStream().map(r -> r.get("name").asString()))
+                .contains("PostgresSourceDown", "PostgresLockWait");
+        CompletableFuture<ApiClient.Response> waiting = api().getAsync("/api/v1/alert-rules?wait=30s&index="
+                + before.index());
+
+        ApiClient.Response created = api().post("/api/v1/alert-rules", rule("crud-rule", "longest_tx_seconds > params.max_s"));
+        assertThat(created.status()).as(created.body()).isEqualTo(201);
+        assertThat(created.header("Location")).isEqualTo("/api/v1/alert-rules/crud-rule");
+        assertThat(created.json().get("origin").asString()).isEqualTo("own");
+        assertThat(created.json().get("for").asString()).isEqualTo("1s");
+        ApiClient.Response woken = waiting.get(10, TimeUnit.SECONDS);
+        assertThat(woken.index()).isGreaterThan(before.index());
+        assertThat(woken.body()).contains("crud-rule");
+        assertThat(api().post("/api/v1/alert-rules", rule("crud-rule", "total > 1")).status()).isEqualTo(409);
+
+        var replaced = rule("crud-rule", "total > params.max_s");
+        replaced.put("for", "90s");
+        ApiClient.Response put = api().put("/api/v1/alert-rules/crud-rule", replaced);
+        assertThat(put.status()).isEqualTo(200);
+        JsonNode read = api().get("/api/v1/alert-rules/crud-rule").json();
+        assertThat(read.get("condition").asString()).isEqualTo("total > params.max_s");
+        assertThat(read.get("for").asString()).isEqualTo("90s");
+        assertThat(api().delete("/api/v1/alert-rules/crud-rule").status()).isEqualTo(204);
+        assertThat(api().get("/api/v1/alert-rules/crud-rule").status()).isEqualTo(404);
+        assertThat(api().delete("/api/v1/alert-rules/crud-rule").status()).isEqualTo(404);
+    }
+
+    @Test
+    void aBuiltInRuleIsOverriddenAndSwitchedOffAndComesBackWhenTheOverrideIsDeleted() {
+        assertThat(api().delete("/api/v1/alert-rules/PostgresSequenceNearMax").status()).isEqualTo(409);
+        JsonNode builtIn = api().get("/api/v1/alert-rules/PostgresSequenceNearMax").json();
+        assertThat(builtIn.get("origin").asString()).isEqualTo("built-in");
+        var off = new HashMap<String, Object>(ApiClient.JSON.convertValue(builtIn, Map.class));
+        off.keySet().removeAll(List.of("origin", "modifyIndex", "problems"));
+        off.put("enabled", false);
+        ApiClient.Response overridden = api().put("/api/v1/alert-rules/PostgresSequenceNearMax", off);
+        assertThat(overridden.status()).as(overridden.body()).isEqualTo(200);
+        assertThat(overridden.json().get("origin").asString()).isEqualTo("override");
+        assertThat(overridden.json().get("enabled").asBoolean()).isFalse();
+        assertThat(api().delete("/api/v1/alert-rules/PostgresSequenceNearMax").status()).isEqualTo(204);
+        JsonNode back = api().get("/api/v1/alert-rules/PostgresSequenceNearMax").json();
+        assertThat(back.get("origin").asString()).isEqualTo("built-in");
+        assertThat(back.get("enabled").asBoolean()).isTrue();
+    }
+}

@@ -1,0 +1,196 @@
+package io.pgharvest.alert.api;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.pgharvest.api.ApiClient;
+import io.pgharvest.api.ApiTestBase;
+import io.pgharvest.testsupport.TestPostgres;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.Predicate;
+import org.awaitility.Awaitility;
+import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * Alerts raised by real PostgreSQL servers, each after its {@code for} and resolved after the
+ * condition ends: a long open transaction that is idle in transaction, a lock wait naming its
+ * blocker, connections near a small max_connections, transaction-ID age over a lowered threshold,
+ * and a stopped server, which raises exactly one new alert (unreachable) while its others stay
+ * firing, resolved when it is back.
+ */
+class AlertsOnRealServersTest extends ApiTestBase {
+
+    private static final Duration PATIENCE = Duration.ofSeconds(30);
+
+    private void createRule(String name, String metric, String condition, Map<String, Object> params, String source) {
+        var rule = new HashMap<String, Object>();
+        rule.put("name", name);
+        rule.put("metric", metric);
+        rule.put("condition", condition);
+        rule.put("for", "1s");
+        rule.put("severity", "critical");
+        rule.put("summary", "{{ source }}: {{ value }}");
+        rule.put("params", params);
+        rule.put("sources", Map.of("names", List.of(source)));
+        if (metric.equals("blocking_locks")) {
+            rule.put("description", "blocked by {{ root_blocker_pid }} running query id {{ blocker_query_id }}");
+        }
+        ApiClient.Response created = api().put("/api/v1/alert-rules/" + name, rule);
+        assertThat(created.status()).as(created.body()).isIn(200, 201);
+    }
+
+    private void addSource(String name, String connStr, Map<String, Integer> metrics) {
+        ApiClient.Response created = api().post("/api/v1/sources", Map.of("name", name, "connStr", connStr,
+                "metrics", metrics));
+        assertThat(created.status()).as(created.body()).isEqualTo(201);
+    }
+
+    private List<JsonNode> alerts(String source) {
+        var found = new ArrayList<JsonNode>();
+        api().get("/api/v1/alerts").json().valueStream().filter(a -> a.get("source").asString().equals(source))
+                .forEach(found::add);
+        return found;
+    }
+
+    private JsonNode awaitAlert(String rule, String source, String state, Predicate<JsonNode> also) {
+        return Awaitility.await().atMost(PATIENCE).pollInterval(Duration.ofMillis(200))
+                .until(() -> alerts(source).stream().filter(a -> a.get("alertname").asString().equals(rule)
+                        && a.get("state").asString().equals(state) && also.test(a)).findFirst().orElse(null),
+                        a -> a != null);
+    }
+
+    private void awaitGone(String rule, String source) {
+        Awaitility.await().atMost(PATIENCE).pollInterval(Duration.ofMillis(200))
+                .until(() -> alerts(source).stream().noneMatch(a -> a.get("alertname").asString().equals(rule)));
+    }
+
+    private List<String> history(String source, Instant from) {
+        return api().get("/api/v1/alerts/history?from=" + from).json().valueStream()
+                .filter(t -> t.at("/labels/source").asString().equals(source))
+                .map(t -> t.at("/labels/alertname").asString() + " " + t.get("state").asString()).toList();
+    }
+
+    @Test
+    void aLongTransactionIdleInTransactionFiresAfterForAndResolvesWhenItEnds() throws Exception {
+        Instant start = Instant.now();
+        TestPostgres pg = TestPostgres.shared();
+        pg.createDatabase("alerts_tx");
+        createRule("rt-longtx", "backends", "longest_tx_seconds > params.max_s", Map.of("max_s", 2), "alerts-tx");
+        createRule("rt-idle", "backends", "longest_idle_in_transaction_s > params.max_s", Map.of("max_s", 2), "alerts-tx");
+        addSource("alerts-tx", pg.connStr("alerts_tx"), Map.of("backends", 1));
+
+        try (Connection open = pg.connect("alerts_tx"); Statement s = open.createStatement()) {
+            open.setAutoCommit(false);
+            s.execute("select txid_current()");
+            JsonNode longTx = awaitAlert("rt-longtx", "alerts-tx", "firing", a -> true);
+            assertThat(Duration.between(Instant.parse(longTx.get("activeSince").asString()),
+                    Instant.parse(longTx.get("firingSince").asString()))).isGreaterThanOrEqualTo(Duration.ofSeconds(1));
+            assertThat(longTx.at("/labels/severity").asString()).isEqualTo("critical");
+            assertThat(Double.parseDouble(longTx.get("value").asString())).isGreaterThan(2);
+            assertThat(longTx.at("/annotations/summary").asString()).startsWith("alerts-tx: ");
+            awaitAlert("rt-idle", "alerts-tx", "firing", a -> true);
+
+            assertThat(api().post("/api/v1/alert-rules/rt-longtx/test", Map.of()).json().valueStream()
+                    .map(a -> a.get("source").asString())).contains("alerts-tx");
+            String scrape = api().get("/actuator/prometheus").body();
+            assertThat(scrape).containsPattern("pgharvest_alert\\{[^}]*alertname=\"rt-longtx\"[^}]*alertstate=\"firing\"");
+            open.commit();
+        }
+        awaitGone("rt-longtx", "alerts-tx");
+        awaitGone("rt-idle", "alerts-tx");
+        assertThat(history("alerts-tx", start)).containsSubsequence("rt-longtx firing", "rt-longtx resolved")
+                .containsSubsequence("rt-idle firing", "rt-idle resolved");
+    }
+
+    @Test
+    void aLockWaitFiresWithTheBlockersPidAndQueryIdAndResolvesWhenTheLockIsReleased() throws Exception {
+        TestPostgres pg = TestPostgres.shared();
+        pg.createDatabase("alerts_lock");
+        pg.execute("alerts_lock", "create table if not exists held (id int primary key); insert into held values (1)"
+                + " on conflict do nothing");
+        createRule("rt-lock", "blocking_locks", "wait_s > params.max_s", Map.of("max_s", 1), "alerts-lock");
+        addSource("alerts-lock", pg.connStr("alerts_lock"), Map.of("blocking_locks", 1));
+
+        try (Connection blocker = pg.connect("alerts_lock"); Statement s = blocker.createStatement()) {
+            blocker.setAutoCommit(false);
+            s.execute("set compute_query_id = on");
+            s.execute("update held set id = 1 where id = 1");
+            String blockerPid;
+            try (ResultSet rs = s.executeQuery("select pg_backend_pid()")) {
+                rs.next();
+                blockerPid = rs.getString(1);
+            }
+            CompletableFuture<Void> waiter = CompletableFuture.runAsync(() -> pg.execute("alerts_lock",
+                    "update held set id = 1 where id = 1"));
+            JsonNode lock = awaitAlert("rt-lock", "alerts-lock", "firing", a -> true);
+            assertThat(lock.at("/labels/root_blocker_pid").asString()).isEqualTo(blockerPid);
+            assertThat(lock.at("/labels/blocked_pid").asString()).isNotEqualTo(blockerPid).isNotBlank();
+            assertThat(lock.at("/annotations/description").asString()).startsWith("blocked by " + blockerPid
+                    + " running query id ");
+            blocker.rollback();
+            waiter.get();
+        }
+        awaitGone("rt-lock", "alerts-lock");
+    }
+
+    @Test
+    void connectionsNearASmallMaxXidAgeAndAStoppedServerRaiseTheRightAlertsOnceAndResolve() throws Exception {
+        Instant start = Instant.now();
+        try (TestPostgres own = TestPostgres.start(Map.of("max_connections", "12"))) {
+            createRule("rt-conn", "connection_usage", "used_pct > params.max_pct", Map.of("max_pct", 60), "alerts-own");
+            createRule("rt-xid", "xid_wraparound", "xid_age > params.max_age", Map.of("max_age", 1), "alerts-own");
+            createRule("rt-down", "instance_up", "instance_up == 0", Map.of(), "alerts-own");
+            addSource("alerts-own", own.connStr("postgres"), Map.of("connection_usage", 1, "xid_wraparound", 1));
+
+            for (int i = 0; i < 5; i++) {
+                own.execute("postgres", "select txid_current()"); // an age of 5 and more, whatever initdb left
+            }
+            var held = new ArrayList<Connection>();
+            try {
+                for (int i = 0; i < 8; i++) {
+                    held.add(own.connect("postgres"));
+                }
+                awaitAlert("rt-conn", "alerts-own", "firing", a -> Double.parseDouble(a.get("value").asString()) > 60);
+                JsonNode xid = awaitAlert("rt-xid", "alerts-own", "firing", a -> a.at("/labels/datname").asString()
+                        .equals("postgres"));
+                assertThat(xid.at("/annotations/summary").asString()).startsWith("alerts-own: ");
+                List<String> beforeStop = history("alerts-own", start);
+
+                own.stop(); // the connections held end with it: rt-conn would resolve if it were evaluated
+                awaitAlert("rt-down", "alerts-own", "firing", a -> true);
+                Awaitility.await().during(Duration.ofSeconds(3)).atMost(Duration.ofSeconds(5))
+                        .pollInterval(Duration.ofMillis(250)).until(() -> {
+                            List<String> now = new ArrayList<>(history("alerts-own", start));
+                            now.removeAll(beforeStop);
+                            return now.equals(List.of("rt-down firing"));
+                        });
+                assertThat(alerts("alerts-own")).extracting(a -> a.get("alertname").asString() + " "
+                        + a.get("state").asString()).contains("rt-down firing", "rt-conn firing", "rt-xid firing");
+            } finally {
+                for (Connection c : held) {
+                    c.close();
+                }
+            }
+
+            own.start();
+            awaitGone("rt-down", "alerts-own");
+            awaitGone("rt-conn", "alerts-own");
+            createRule("rt-xid", "xid_wraparound", "xid_age > params.max_age", Map.of("max_age", 2_000_000_000),
+                    "alerts-own");
+            awaitGone("rt-xid", "alerts-own");
+            assertThat(history("alerts-own", start)).containsSubsequence("rt-down firing", "rt-down resolved")
+                    .filteredOn("rt-down firing"::equals).hasSize(1);
+        } finally {
+            api().delete("/api/v1/sources/alerts-own");
+        }
+    }
+}

@@ -1,0 +1,91 @@
+package io.pgharvest.alert.store;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.pgharvest.alert.AlertTransition;
+import io.pgharvest.alert.rule.AlertRuleBody;
+import io.pgharvest.testsupport.TestPostgres;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Both storages keep what alerting needs across a restart: rules with check-and-set on the rule
+ * index (a writer that read an old index changes nothing), every source's alert states, and the
+ * history in time order. The PostgreSQL one is read by a second instance as the first wrote it.
+ */
+class AlertStorageTest {
+
+    private static final Instant T0 = Instant.parse("2026-01-01T00:00:00Z");
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void theFileStorageKeepsRulesStatesAndHistoryAcrossARestart() throws Exception {
+        try (var storage = new FileAlertStorage(dir)) {
+            exercise(storage);
+        }
+        try (var reopened = new FileAlertStorage(dir)) {
+            assertSurvived(reopened);
+        }
+        Files.writeString(dir.resolve("alert-history.jsonl"), "{\"torn", java.nio.file.StandardOpenOption.APPEND);
+        try (var torn = new FileAlertStorage(dir)) {
+            assertThat(torn.readHistory(T0, T0.plusSeconds(3600), 10)).hasSize(2);
+        }
+    }
+
+    @Test
+    void thePostgresStorageIsSharedByInstances() {
+        TestPostgres pg = TestPostgres.shared();
+        pg.createDatabase("alert_storage");
+        try (var first = PostgresAlertStorage.open(uri(pg));
+             var second = PostgresAlertStorage.open(uri(pg))) {
+            exercise(first);
+            assertSurvived(second);
+        }
+    }
+
+    private static String uri(TestPostgres pg) {
+        return "postgresql://" + TestPostgres.SUPERUSER + "@" + pg.host() + ":" + pg.port() + "/alert_storage";
+    }
+
+    private static void exercise(AlertStorage storage) {
+        var body = new AlertRuleBody("mine", "backends", "total > 1", "1s", null, "warning", null, null, null, null,
+                null, null, null, null);
+        assertThat(storage.writeRule(0, 1, "mine", new StoredRule(body, 1))).isTrue();
+        assertThat(storage.writeRule(0, 2, "other", new StoredRule(body.named("other"), 2)))
+                .as("a writer that read index 0 after index 1 was written").isFalse();
+        assertThat(storage.rulesIndex()).isEqualTo(1);
+
+        var firing = new AlertState("fp1", "mine", "db1", AlertState.Status.FIRING, Map.of("alertname", "mine"),
+                Map.of("summary", "<b>x</b>"), T0, T0.plusSeconds(1), T0.plusSeconds(2), "7");
+        storage.writeStates("db1", List.of(firing));
+        storage.writeStates("db2", List.of(new AlertState("fp2", "mine", "db2", AlertState.Status.PENDING, Map.of(),
+                Map.of(), T0, null, T0, "")));
+        storage.writeStates("db2", List.of());
+        storage.appendHistory(new AlertTransition("fp1", AlertTransition.State.FIRING, firing.labels(),
+                firing.annotations(), T0.plusSeconds(1), T0.plusSeconds(120), "7"));
+        storage.appendHistory(new AlertTransition("fp1", AlertTransition.State.RESOLVED, firing.labels(),
+                firing.annotations(), T0.plusSeconds(1), T0.plusSeconds(60), "7"));
+    }
+
+    private static void assertSurvived(AlertStorage storage) {
+        StoredRule.Table rules = storage.readRules();
+        assertThat(rules.index()).isEqualTo(1);
+        assertThat(rules.rules()).containsOnlyKeys("mine");
+        assertThat(rules.rules().get("mine").body().forDuration()).isEqualTo("1s");
+        assertThat(storage.readStates("db1")).containsOnlyKeys("fp1");
+        assertThat(storage.readStates("db1").get("fp1").firingSince()).isEqualTo(T0.plusSeconds(1));
+        assertThat(storage.readStates("db1").get("fp1").annotations()).containsEntry("summary", "<b>x</b>");
+        assertThat(storage.readStates("db2")).isEmpty();
+        List<AlertTransition> history = storage.readHistory(T0, T0.plusSeconds(3600), 10);
+        assertThat(history).extracting(AlertTransition::state)
+                .containsExactly(AlertTransition.State.FIRING, AlertTransition.State.RESOLVED);
+        assertThat(storage.readHistory(T0.plusSeconds(30), T0.plusSeconds(3600), 10)).hasSize(1);
+    }
+}

@@ -1,0 +1,114 @@
+package io.pgharvest.window;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.pgharvest.model.Measurement;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+
+/** How the database views read the latest rows of their metrics: lock trees, vacuum reasons, unused indexes, states. */
+@Tag("fast")
+class DatabaseViewsTest {
+
+    private static Measurement.Row row(Map<String, String> tags, Object... values) {
+        var map = new HashMap<String, Object>();
+        for (int i = 0; i < values.length; i += 2) {
+            map.put((String) values[i], values[i + 1]);
+        }
+        return new Measurement.Row(map, tags);
+    }
+
+    private static Measurement.Row sample(String pid, String state, String app, String blockingPids, double tx) {
+        return row(Map.of("pid", pid, "queryid", "", "dbname", "db"), "state", state, "application_name", app,
+                "user_name", "u", "blocking_pids", blockingPids, "duration_s", 3.0, "transaction_duration_s", tx);
+    }
+
+    @Test
+    void aChainOfWaitsIsOneTreeUnderItsRootHolderWithTheWaitersNestedAndTheirTexts() {
+        var sessions = SessionsView.sessions(List.of(sample("10", "idle in transaction", "holder-app", "", 40),
+                sample("11", "active", "waiter-1", "10", 5), sample("12", "active", "waiter-2", "11", 2),
+                sample("13", "active", "bystander", "", 1)), queryid -> null);
+        var blocking = List.of(row(Map.of("blocked_pid", "11", "root_blocker_pid", "10"), "wait_s", 4.5,
+                "blocked_query", "update t set v = $1", "blocker_query", "lock table t", "blocker_state",
+                "idle in transaction"));
+
+        var tree = SessionsView.lockTree(sessions, blocking);
+
+        assertThat(tree).hasSize(1);
+        var root = tree.getFirst();
+        assertThat(root.pid()).isEqualTo("10");
+        assertThat(root.application()).isEqualTo("holder-app");
+        assertThat(root.statement()).isEqualTo("lock table t");
+        assertThat(root.waitSeconds()).isNull();
+        assertThat(root.transactionSeconds()).isEqualTo(40.0);
+        var waiter = root.waiters().getFirst();
+        assertThat(waiter.pid()).isEqualTo("11");
+        assertThat(waiter.waitSeconds()).isEqualTo(4.5);
+        assertThat(waiter.statement()).isEqualTo("update t set v = $1");
+        assertThat(waiter.waiters()).extracting(SessionsView.LockNode::pid).containsExactly("12");
+    }
+
+    @Test
+    void aDeadlockCycleEndsTheTreeInsteadOfLoopingAndNoWaitIsNoTree() {
+        var cycle = SessionsView.sessions(List.of(sample("1", "active", "a", "2", 1), sample("2", "active", "b", "1", 1)),
+                q -> null);
+        assertThat(SessionsView.lockTree(cycle, List.of())).isEmpty(); // both wait: neither is a root
+        var calm = SessionsView.sessions(List.of(sample("1", "active", "a", "", 1)), q -> null);
+        assertThat(SessionsView.lockTree(calm, List.of())).isEmpty();
+    }
+
+    @Test
+    void aTablePastItsThresholdsIsVacuumDueWithEachReasonInWords() {
+        var tags = Map.of("schema", "public", "table_name", "t");
+        var stats = row(tags, "table_size_b", 8192L, "n_live_tup", 2000L, "n_dead_tup", 18000L, "tx_freeze_age", 500L);
+        var maintenance = row(tags, "n_dead_tup", 18000L, "dead_pct", 90.0, "vacuum_threshold", 450L, "vacuum_due", 1,
+                "insert_vacuum_due", 0, "analyze_due", 0, "autovacuum_enabled", 0, "freeze_age", 500L,
+                "freeze_max_age", 200_000_000L);
+
+        var table = TablesView.tables(List.of(stats), List.of(maintenance)).getFirst();
+
+        assertThat(table.vacuumDue()).isTrue();
+        assertThat(table.deadPercent()).isEqualTo(90.0);
+        assertThat(table.freezeMaxAge()).isEqualTo(200_000_000.0);
+        assertThat(table.reasons()).containsExactly("dead tuples 18,000 over the threshold 450",
+                "autovacuum is off for this table");
+        // without autovacuum's thresholds read, whether vacuum is due is not guessed
+        assertThat(TablesView.tables(List.of(stats), List.of()).getFirst().vacuumDue()).isNull();
+    }
+
+    @Test
+    void anIndexWithoutScansIsUnusedUnlessItBacksUniquenessAndSaysSinceWhen() {
+        var plain = row(Map.of("schema", "public", "table_name", "t", "index_name", "i"), "idx_scan", 0L,
+                "is_valid", 1, "is_unique", 0, "is_primary", 0, "stats_reset_age_s", 3600L);
+        var unique = row(Map.of("schema", "public", "table_name", "t", "index_name", "u"), "idx_scan", 0L,
+                "is_valid", 1, "is_unique", 1, "is_primary", 0);
+
+        var indexes = IndexesView.indexes(List.of(plain, unique), List.of(), List.of(), List.of());
+
+        assertThat(indexes.get(0).unused()).isTrue();
+        assertThat(indexes.get(0).findings()).containsExactly("never scanned since the statistics were reset 3600 s ago");
+        assertThat(indexes.get(1).unused()).isFalse();
+    }
+
+    @Test
+    void aMetricIsNotCollectedWaitingCollectedOrStaleAndAnEmptyReadIsCollected() {
+        var budget = new MemoryBudget(1 << 20);
+        var reads = new LatestReads(budget);
+        Instant at = Instant.parse("2026-01-01T00:00:00Z");
+        reads.record(new Measurement("s", "replication", at, List.of(), Map.of()));
+        var config = new io.pgharvest.model.ConfigSnapshot(1, Map.of(), Map.of(), Map.of(), Map.of());
+
+        var states = new ReadStates(config, "s", reads.find("s"), at.plusSeconds(1));
+
+        assertThat(states.of("replication").state()).isEqualTo(ReadState.COLLECTED);
+        assertThat(states.of("replication").rows()).isZero();
+        assertThat(states.of("replication").stale()).isTrue(); // read, but no longer selected
+        assertThat(states.of("xid_wraparound").state()).isEqualTo(ReadState.NOT_COLLECTED);
+        assertThat(reads.find("s").map(r -> r.changes().index())).isEqualTo(Optional.of(1L));
+    }
+}
