@@ -3,7 +3,9 @@ package io.pgharvest.insights;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.pgharvest.kind.SessionSettings;
-import io.pgharvest.kind.postgres.PostgresSession;
+import io.pgharvest.kind.SourceSession;
+import io.pgharvest.kind.postgres.ConnectionTester;
+import io.pgharvest.kind.postgres.PostgresEndpoint;
 import io.pgharvest.kind.postgres.SessionOpener;
 import io.pgharvest.model.connection.ConnectionString;
 import io.pgharvest.nativemetric.GenericPlans;
@@ -89,7 +91,7 @@ class ActiveSessionsCostBenchmark {
     private static void measure(TestPostgres server, Duration every) throws Exception {
         var opener = new SessionOpener(new SessionSettings(Duration.ofSeconds(10), Duration.ofSeconds(5),
                 Duration.ofSeconds(1), Duration.ofMinutes(1), true, false));
-        try (PostgresSession session = PostgresSession.open(opener, ConnectionString.parse("postgresql://sampler_monitor@"
+        try (SourceSession session = new PostgresEndpoint(opener, new ConnectionTester(opener)).open(ConnectionString.parse("postgresql://sampler_monitor@"
                 + server.host() + ":" + server.port() + "/" + DB), Instant.now())) {
             int pid = ((Number) session.read("select pg_backend_pid() as pid").getFirst().get("pid")).intValue();
             server.execute(DB, "select pg_stat_statements_reset()");

@@ -3,7 +3,9 @@ package io.pgharvest.insights;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.pgharvest.kind.SessionSettings;
-import io.pgharvest.kind.postgres.PostgresSession;
+import io.pgharvest.kind.SourceSession;
+import io.pgharvest.kind.postgres.ConnectionTester;
+import io.pgharvest.kind.postgres.PostgresEndpoint;
 import io.pgharvest.kind.postgres.SessionOpener;
 import io.pgharvest.model.Measurement;
 import io.pgharvest.model.connection.ConnectionString;
@@ -57,7 +59,7 @@ class PlanChangeMarkTest {
         Instant t0 = Instant.parse("2026-01-01T00:00:00Z");
         String indexedHash;
         String seqHash;
-        try (Connection work = pg.connect(DB); PostgresSession session = monitor()) {
+        try (Connection work = pg.connect(DB); SourceSession session = monitor()) {
             var feed = new StatementFeed(session, "plan-change", DB);
             var plans = new QueryPlansCollector(10, Duration.ofDays(1), Duration.ofHours(1), Duration.ofSeconds(5),
                     PLANNER, 2, new PlanShapes(file, t0));
@@ -89,7 +91,7 @@ class PlanChangeMarkTest {
 
         // A restart: new collectors, the shapes read back from the data directory. The index is back.
         Instant t1 = t0.plus(Duration.ofHours(2));
-        try (Connection work = pg.connect(DB); PostgresSession session = monitor()) {
+        try (Connection work = pg.connect(DB); SourceSession session = monitor()) {
             var plans = new QueryPlansCollector(10, Duration.ofDays(1), Duration.ofHours(1), Duration.ofSeconds(5),
                     PLANNER, 2, new PlanShapes(file, t1));
             Measurement.Row back = planOnce(new StatementFeed(session, "plan-change", DB), plans, work, t1);
@@ -122,10 +124,10 @@ class PlanChangeMarkTest {
         }
     }
 
-    private static PostgresSession monitor() throws Exception {
+    private static SourceSession monitor() throws Exception {
         var opener = new SessionOpener(new SessionSettings(Duration.ofSeconds(10), Duration.ofSeconds(5),
                 Duration.ofSeconds(1), Duration.ofMinutes(1), true, false));
-        return PostgresSession.open(opener, ConnectionString.parse(
+        return new PostgresEndpoint(opener, new ConnectionTester(opener)).open(ConnectionString.parse(
                 "postgresql://plan_change_monitor@" + pg.host() + ":" + pg.port() + "/" + DB), Instant.now());
     }
 

@@ -3,7 +3,9 @@ package io.pgharvest.insights;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.pgharvest.kind.SessionSettings;
-import io.pgharvest.kind.postgres.PostgresSession;
+import io.pgharvest.kind.SourceSession;
+import io.pgharvest.kind.postgres.ConnectionTester;
+import io.pgharvest.kind.postgres.PostgresEndpoint;
 import io.pgharvest.kind.postgres.SessionOpener;
 import io.pgharvest.model.Measurement;
 import io.pgharvest.model.connection.ConnectionString;
@@ -40,7 +42,7 @@ class QueryPlansCollectorTest {
     @ValueSource(ints = {14, 16})
     void plansTheTopReadsOnceRedactedAndShowAChangedPlan(int major) throws Exception {
         try (TestPostgres server = startServer(major); Connection work = server.connect(DB);
-                PostgresSession session = monitor(server)) {
+                SourceSession session = monitor(server)) {
             var feed = new StatementFeed(session, "plans", DB);
             var plans = new QueryPlansCollector(10, Duration.ofDays(1), LONG, Duration.ofSeconds(5), PLANNER);
             Instant now = Instant.parse("2026-01-01T00:00:00Z");
@@ -81,7 +83,7 @@ class QueryPlansCollectorTest {
     @ValueSource(ints = {16})
     void theHoursBudgetStopsPlanningOnceSpent(int major) throws Exception {
         try (TestPostgres server = startServer(major); Connection work = server.connect(DB);
-                PostgresSession session = monitor(server)) {
+                SourceSession session = monitor(server)) {
             var feed = new StatementFeed(session, "plans", DB);
             var plans = new QueryPlansCollector(10, Duration.ofDays(1), Duration.ofNanos(1), Duration.ofSeconds(5),
                     PLANNER);
@@ -100,7 +102,7 @@ class QueryPlansCollectorTest {
 
 
     /** The engine's reads on a session: with the session's timeout or a metric's own. */
-    record SessionReader(PostgresSession session) implements SqlReader {
+    record SessionReader(SourceSession session) implements SqlReader {
 
         @Override
         public List<Map<String, Object>> query(String sql, Object... parameters) throws SQLException {
@@ -128,10 +130,10 @@ class QueryPlansCollectorTest {
         return server;
     }
 
-    static PostgresSession monitor(TestPostgres server) throws Exception {
+    static SourceSession monitor(TestPostgres server) throws Exception {
         var opener = new SessionOpener(new SessionSettings(Duration.ofSeconds(10), Duration.ofSeconds(5),
                 Duration.ofSeconds(1), Duration.ofMinutes(1), true, false));
-        return PostgresSession.open(opener, ConnectionString.parse(
+        return new PostgresEndpoint(opener, new ConnectionTester(opener)).open(ConnectionString.parse(
                 "postgresql://plans_monitor@" + server.host() + ":" + server.port() + "/" + DB), Instant.now());
     }
 

@@ -4,7 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.pgharvest.kind.SessionSettings;
-import io.pgharvest.kind.postgres.PostgresSession;
+import io.pgharvest.kind.SourceSession;
+import io.pgharvest.kind.postgres.ConnectionTester;
+import io.pgharvest.kind.postgres.PostgresEndpoint;
 import io.pgharvest.kind.postgres.SessionOpener;
 import io.pgharvest.model.connection.ConnectionString;
 import io.pgharvest.nativemetric.NativeTarget;
@@ -33,7 +35,7 @@ class QueryTextsTimeoutTest {
     @Timeout(value = 100, unit = TimeUnit.SECONDS) // the session's own limits (120 s) would end it later
     void aSlowTextsReadEndsAtQueryTextsOwnTimeout() throws Exception {
         try (TestPostgres server = QueryPlansCollectorTest.startServer(16);
-                PostgresSession session = patientSession(server); Connection locker = server.connect("postgres")) {
+                SourceSession session = patientSession(server); Connection locker = server.connect("postgres")) {
             var texts = new QueryTextsCollector(Duration.ofMillis(500));
             server.execute(DB, "select 1 as timeout_probe");
             texts.collect(target(session)); // finds the extension
@@ -53,14 +55,14 @@ class QueryTextsTimeoutTest {
         }
     }
 
-    private static PostgresSession patientSession(TestPostgres server) throws Exception {
+    private static SourceSession patientSession(TestPostgres server) throws Exception {
         var opener = new SessionOpener(new SessionSettings(Duration.ofSeconds(10), Duration.ofMinutes(2),
                 Duration.ofMinutes(2), Duration.ofMinutes(5), true, false));
-        return PostgresSession.open(opener, ConnectionString.parse(
+        return new PostgresEndpoint(opener, new ConnectionTester(opener)).open(ConnectionString.parse(
                 "postgresql://plans_monitor@" + server.host() + ":" + server.port() + "/" + DB), Instant.now());
     }
 
-    private static NativeTarget target(PostgresSession session) {
+    private static NativeTarget target(SourceSession session) {
         return new NativeTarget("texts", DB, 16, ":0", true, new QueryPlansCollectorTest.SessionReader(session),
                 Duration.ofSeconds(600), Instant.now(), null, login -> {
                     throw new SQLException("not used");

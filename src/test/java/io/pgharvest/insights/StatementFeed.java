@@ -1,6 +1,6 @@
 package io.pgharvest.insights;
 
-import io.pgharvest.kind.postgres.PostgresSession;
+import io.pgharvest.kind.SourceSession;
 import io.pgharvest.nativemetric.NativeTarget;
 import io.pgharvest.nativemetric.SourceShelf;
 import java.time.Duration;
@@ -12,14 +12,14 @@ import java.time.Instant;
  */
 final class StatementFeed {
 
-    private final PostgresSession session;
+    private final SourceSession session;
     private final String source;
     private final String database;
     private final SourceShelf shelf = new SourceShelf();
     private final QueryStatsCollector stats = new QueryStatsCollector(50);
     private final QueryTextsCollector texts = new QueryTextsCollector(Duration.ofSeconds(30));
 
-    StatementFeed(PostgresSession session, String source, String database) {
+    StatementFeed(SourceSession session, String source, String database) {
         this.session = session;
         this.source = source;
         this.database = database;

@@ -1,7 +1,5 @@
 package io.pgharvest.reaper;
 
-import io.pgharvest.kind.MetricQuery;
-import io.pgharvest.kind.postgres.QueryPipeline;
 import static io.pgharvest.reaper.ReaperTestKit.metric;
 import static io.pgharvest.reaper.ReaperTestKit.source;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -15,7 +13,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -73,32 +70,6 @@ class PipelineRoundTripTest {
         // reading version/role, the role's privileges and the system identifier. Then exactly one
         // per tick.
         assertThat(awaitTransactionsAtLeast(before + 2 + ticks) - before).isEqualTo(2 + ticks);
-    }
-
-    @Test
-    void metricsWithTheirOwnTimeoutRunUnderItAndKeepTheirPlaceInTheResults() throws Exception {
-        pg.createDatabase("timeouts_db");
-        try (Connection c = pg.connect("timeouts_db"); Statement st = c.createStatement()) {
-            st.execute("set statement_timeout = '5s'");
-            var pipeline = new QueryPipeline(c, Duration.ofSeconds(5), Duration.ofSeconds(30));
-            String sql = "select current_setting('statement_timeout') as limit_text";
-            var queries = List.of(new MetricQuery("a", sql, Duration.ofSeconds(3)),
-                    new MetricQuery("b", sql, Duration.ofSeconds(5)), new MetricQuery("c", sql, Duration.ofSeconds(1)),
-                    new MetricQuery("d", sql, Duration.ofSeconds(3)));
-            for (int run = 0; run < 2; run++) {
-                var limits = pipeline.run(queries).stream()
-                        .map(rows -> rows.rows().getFirst().values().get("limit_text")).toList();
-                assertThat(limits).containsExactly("3s", "5s", "1s", "3s");
-            }
-            assertThat(pipeline.runAlone(queries.get(2)).rows().rows().getFirst().values())
-                    .containsEntry("limit_text", "1s");
-            // Transaction-local: the session's own limit is back after each round trip.
-            try (ResultSet rs = st.executeQuery("show statement_timeout")) {
-                rs.next();
-                assertThat(rs.getString(1)).isEqualTo("5s");
-            }
-            pipeline.close();
-        }
     }
 
     /** Committed plus rolled back transactions of the source database, as the server counts them. */

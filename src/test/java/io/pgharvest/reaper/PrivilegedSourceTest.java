@@ -1,15 +1,17 @@
 package io.pgharvest.reaper;
 
-import io.pgharvest.kind.postgres.PostgresSession;
 import static io.pgharvest.reaper.ReaperTestKit.metric;
 import static io.pgharvest.reaper.ReaperTestKit.source;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.pgharvest.kind.postgres.SessionOpener;
 import io.pgharvest.kind.SessionSettings;
-import io.pgharvest.model.connection.ConnectionString;
+import io.pgharvest.kind.SourceSession;
+import io.pgharvest.kind.postgres.ConnectionTester;
+import io.pgharvest.kind.postgres.PostgresEndpoint;
+import io.pgharvest.kind.postgres.SessionOpener;
 import io.pgharvest.model.SessionState;
+import io.pgharvest.model.connection.ConnectionString;
 import io.pgharvest.testsupport.TestPostgres;
 import java.sql.SQLException;
 import java.time.Duration;
@@ -46,6 +48,11 @@ class PrivilegedSourceTest {
         return ConnectionString.parse("postgresql://" + user + "@" + pg.host() + ":" + pg.port() + "/privileged_db");
     }
 
+    /** A session as the engine opens one, through the kind's endpoint. */
+    private static SourceSession open(SessionOpener opener, ConnectionString conn) throws SQLException {
+        return new PostgresEndpoint(opener, new ConnectionTester(opener)).open(conn, NOW);
+    }
+
     private static SessionOpener opener(boolean refuse) {
         return new SessionOpener(new SessionSettings(Duration.ofSeconds(2), Duration.ofSeconds(5), Duration.ofSeconds(1),
                 Duration.ofMinutes(1), refuse, true));
@@ -55,25 +62,25 @@ class PrivilegedSourceTest {
     void aSuperuserLoginIsRefusedUnlessAllowedAndAPgMonitorRoleIsNot() throws Exception {
         var byDefault = new SessionOpener(new SessionSettings(Duration.ofSeconds(2), Duration.ofSeconds(5),
                 Duration.ofSeconds(1), Duration.ofMinutes(1), false, false));
-        assertThatThrownBy(() -> PostgresSession.open(byDefault, as(TestPostgres.SUPERUSER), NOW))
+        assertThatThrownBy(() -> open(byDefault, as(TestPostgres.SUPERUSER)))
                 .isInstanceOf(SQLException.class).hasMessageContaining("is a superuser")
                 .hasMessageContaining("pgharvest.security.allow-superuser-sources")
                 .extracting(e -> ((SQLException) e).getSQLState()).isEqualTo("42501");
-        var tested = new io.pgharvest.kind.postgres.ConnectionTester(byDefault)
+        var tested = new ConnectionTester(byDefault)
                 .testPostgres(as(TestPostgres.SUPERUSER), Duration.ofSeconds(5));
         assertThat(tested.reachable()).isFalse();
         assertThat(tested.error()).contains("is a superuser");
         assertThat(tested.sqlState()).isEqualTo("42501");
-        try (var monitor = PostgresSession.open(byDefault, as("priv_monitor"), NOW)) {
+        try (var monitor = open(byDefault, as("priv_monitor"))) {
             assertThat(monitor.privileges().superuser()).isFalse();
         }
     }
 
     @Test
     void aSuperuserOrAWriterIsFlaggedAndAPgMonitorRoleIsNot() throws Exception {
-        try (var superuser = PostgresSession.open(opener(false), as(TestPostgres.SUPERUSER), NOW);
-                var writer = PostgresSession.open(opener(false), as("priv_writer"), NOW);
-                var monitor = PostgresSession.open(opener(false), as("priv_monitor"), NOW)) {
+        try (var superuser = open(opener(false), as(TestPostgres.SUPERUSER));
+                var writer = open(opener(false), as("priv_writer"));
+                var monitor = open(opener(false), as("priv_monitor"))) {
             assertThat(superuser.privileges().warning()).contains("superuser").contains("pg_monitor");
             assertThat(writer.privileges().warning()).contains("can write").contains("orders");
             assertThat(monitor.privileges().warning()).isNull();
@@ -82,10 +89,10 @@ class PrivilegedSourceTest {
 
     @Test
     void refusingPrivilegedSourcesRefusesASuperuserButNotAPgMonitorRole() throws Exception {
-        assertThatThrownBy(() -> PostgresSession.open(opener(true), as(TestPostgres.SUPERUSER), NOW))
+        assertThatThrownBy(() -> open(opener(true), as(TestPostgres.SUPERUSER)))
                 .isInstanceOf(SQLException.class).hasMessageContaining("refused")
                 .hasMessageContaining("pgharvest.reaper.refuse-privileged-sources");
-        try (var monitor = PostgresSession.open(opener(true), as("priv_monitor"), NOW)) {
+        try (var monitor = open(opener(true), as("priv_monitor"))) {
             assertThat(monitor.privileges().privileged()).isFalse();
         }
     }

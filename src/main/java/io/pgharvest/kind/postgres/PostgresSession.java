@@ -41,7 +41,7 @@ import org.slf4j.LoggerFactory;
  * the engine schedules by, and the {@link QueryPipeline} that sends a tick's queries in one round
  * trip. Not thread-safe: owned by one reaper's thread.
  */
-public final class PostgresSession implements SourceSession {
+final class PostgresSession implements SourceSession {
 
     private static final Logger LOG = LoggerFactory.getLogger(PostgresSession.class);
 

@@ -71,7 +71,7 @@ import org.postgresql.core.QueryExecutor;
  *
  * <p>Not thread-safe: owned by one reaper's {@link PostgresSession}.
  */
-public final class QueryPipeline implements AutoCloseable {
+final class QueryPipeline implements AutoCloseable {
 
     /**
      * Statements kept per session. Each holds the joined SQL of its combination of metrics twice

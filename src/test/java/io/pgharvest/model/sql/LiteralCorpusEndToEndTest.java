@@ -1,9 +1,11 @@
-package io.pgharvest.api;
+package io.pgharvest.model.sql;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.sun.net.httpserver.HttpServer;
 import io.airlift.compress.snappy.SnappyDecompressor;
+import io.pgharvest.api.ApiClient;
+import io.pgharvest.api.RunningApp;
 import io.pgharvest.testsupport.TestPostgres;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;

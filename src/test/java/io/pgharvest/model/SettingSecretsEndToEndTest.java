@@ -1,7 +1,9 @@
-package io.pgharvest.api;
+package io.pgharvest.model;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.pgharvest.api.ApiClient;
+import io.pgharvest.api.RunningApp;
 import io.pgharvest.testsupport.TestPostgres;
 import java.nio.file.Files;
 import java.nio.file.Path;

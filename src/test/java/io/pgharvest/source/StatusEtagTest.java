@@ -1,7 +1,9 @@
-package io.pgharvest.api;
+package io.pgharvest.source;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.pgharvest.api.ApiTestBase;
+import io.pgharvest.api.BlockingQuery;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.net.URI;

@@ -1,8 +1,9 @@
-package io.pgharvest.api;
+package io.pgharvest.store.file;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
+import io.pgharvest.api.RunningApp;
 import io.pgharvest.pgwatch.format.ConfigFileException;
 import java.nio.file.Files;
 import java.nio.file.Path;

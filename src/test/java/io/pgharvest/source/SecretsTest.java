@@ -1,7 +1,9 @@
-package io.pgharvest.api;
+package io.pgharvest.source;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.pgharvest.api.ApiClient;
+import io.pgharvest.api.ApiTestBase;
 import io.pgharvest.testsupport.TestPostgres;
 import java.util.ArrayList;
 import java.util.List;

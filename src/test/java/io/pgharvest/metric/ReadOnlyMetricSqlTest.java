@@ -1,7 +1,8 @@
-package io.pgharvest.api;
+package io.pgharvest.metric;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.pgharvest.api.ApiTestBase;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;

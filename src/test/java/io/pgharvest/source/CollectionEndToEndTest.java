@@ -1,7 +1,8 @@
-package io.pgharvest.api;
+package io.pgharvest.source;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.pgharvest.api.ApiTestBase;
 import io.pgharvest.testsupport.TestPostgres;
 import java.time.Duration;
 import java.util.List;
