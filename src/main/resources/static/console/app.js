@@ -8,6 +8,7 @@ import {renderQueries, renderStatement} from './queries.js';
 import {renderMetrics, renderPresets} from './catalog.js';
 import {renderSinks} from './sinks.js';
 import {renderLogs} from './logs.js';
+import {renderLogEvents} from './log-events.js';
 import {renderImport} from './import.js';
 import {renderSessions} from './sessions.js';
 import {renderTables, renderIndexes} from './tables.js';
@@ -39,6 +40,7 @@ const routes = [
   [/^\/sources\/([^/]+)\/edit$/, (v, name) => renderSourceForm(v, name, false)],
   [/^\/sources\/([^/]+)\/copy$/, (v, name) => renderSourceForm(v, name, true)],
   [/^\/sources\/([^/]+)\/queries$/, renderQueries],
+  [/^\/sources\/([^/]+)\/log$/, renderLogEvents],
   [/^\/sources\/([^/]+)\/sessions$/, renderSessions],
   [/^\/sources\/([^/]+)\/tables$/, renderTables],
   [/^\/sources\/([^/]+)\/indexes$/, renderIndexes],
@@ -60,9 +62,12 @@ function route() {
     return;
   }
   nav.hidden = false;
-  const path = location.hash.replace(/^#/, '') || '/';
+  const full = location.hash.replace(/^#/, '') || '/';
+  // A page's query (?last=6h, ?from=…&to=…: range.js) is its own to read; only a route that names
+  // a query in its pattern (the overview's filter) is matched with it.
+  const path = full.split('?')[0];
   for (const [pattern, render] of routes) {
-    const match = pattern.exec(path);
+    const match = pattern.exec(pattern.source.includes('\\?') ? full : path);
     if (match) {
       stop = render(view, ...match.slice(1).map(decodeURIComponent)) || null;
       const title = view.querySelector('h1');

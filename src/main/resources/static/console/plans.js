@@ -3,6 +3,7 @@
 // changed within the window. Plans come from the monitored database (table, index and column names
 // are its own), so every part reaches the page as text, never as markup.
 import {el, fill} from './dom.js';
+import {get, enc} from './api.js';
 
 const NO_PLAN = 'No plan in the window yet: query_plans plans a database\'s top plain reads (SELECT) at most once per '
   + 'pgharvest.query-insights.plan-every (a day by default), as a role that may read their tables.';
@@ -83,5 +84,42 @@ function label(plan) {
 function estimates(plan) {
   const cost = plan['Total Cost'];
   if (cost === undefined) return '';
-  return `  (cost ${plan['Startup Cost']}..${cost}, rows ${plan['Plan Rows']}, width ${plan['Plan Width']})`;
+  const actual = plan['Actual Rows'] === undefined ? ''
+    : `  (actual rows ${plan['Actual Rows']}, ${plan['Actual Total Time']} ms, loops ${plan['Actual Loops']})`;
+  return `  (cost ${plan['Startup Cost']}..${cost}, rows ${plan['Plan Rows']}, width ${plan['Plan Width']})${actual}`;
+}
+
+const NO_ACTUAL_PLAN = 'No actual plan: auto_explain logs a plan of a run slower than auto_explain.log_min_duration,'
+  + ' and log_plans reads it from the server log (docs/log-insights.md).';
+
+/**
+ * The Actual plans section: auto_explain's plans of this statement that log_plans read from the server
+ * log (GET /api/v1/sources/{name}/log-events?category=plans&queryid=...), the latest run of each shape,
+ * with estimated against actual rows of the root. {section, stop}; read again every 30 s.
+ */
+export function actualPlanSection(name, queryid) {
+  const list = el('div', {id: 'statement-actual-plans'});
+  const empty = el('p', {class: 'empty'}, NO_ACTUAL_PLAN);
+  let timer = null;
+  const read = () => get(`/api/v1/sources/${enc(name)}/log-events?category=plans&queryid=${enc(queryid)}`)
+    .then(({body}) => {
+      const byShape = new Map();
+      body.events.forEach(event => { if (!byShape.has(event.values.plan_hash)) byShape.set(event.values.plan_hash, event); });
+      fill(list, [...byShape.values()].map(actualPlanArticle));
+      empty.hidden = byShape.size > 0;
+    }).catch(() => {}).finally(() => { timer = setTimeout(read, 30000); });
+  if (/^-?\d+$/.test(queryid)) read();
+  return {section: el('section', {}, el('h2', {}, 'Actual plans'), empty, list), stop: () => clearTimeout(timer)};
+}
+
+function actualPlanArticle(event) {
+  const v = event.values;
+  let body = v.plan;
+  if (v.format === 'json') {
+    try { body = planText(JSON.parse(v.plan)); } catch { body = String(v.plan); }
+  }
+  return el('article', {class: 'plan actual-plan', 'data-hash': v.plan_hash},
+      el('p', {class: 'plan-read'}, 'Ran ', timeOf(v.log_time ?? event.collectedAt), ` for ${v.duration_ms} ms, shape `,
+          el('code', {}, String(v.plan_hash)), `: estimated ${v.estimated_rows ?? '?'} rows, actual ${v.actual_rows ?? '?'}`),
+      el('pre', {class: 'sql plan-text'}, String(body ?? '')));
 }

@@ -5,7 +5,7 @@ import {el, fill, heading, morph, ago} from './dom.js';
 import {live, enc} from './api.js';
 
 const TABS = [['', 'Health'], ['sessions', 'Sessions'], ['tables', 'Tables'], ['indexes', 'Indexes'],
-  ['server', 'Wraparound and replication'], ['queries', 'Queries']];
+  ['server', 'Wraparound and replication'], ['queries', 'Queries'], ['log', 'Log']];
 
 /** The tabs of source `name`'s pages, `current` marked ('' is the source's own page). */
 export function sourceTabs(name, current) {

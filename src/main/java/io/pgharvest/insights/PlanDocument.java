@@ -23,12 +23,15 @@ import tools.jackson.databind.node.ObjectNode;
  * ({@link LiteralRedactor}), so the condition still reads; any other string, a field this code
  * has never seen included, is replaced whole by {@link #REDACTED}. Numbers and booleans (the
  * planner's estimates and flags) stay. The hash leaves out the estimates (costs, rows, width), so
- * it changes when the plan does (another scan, join or index), not when statistics move.
+ * it changes when the plan does (another scan, join or index), not when statistics move; what only
+ * a run measures (actual rows and times, buffers, sort methods: auto_explain's actual plans, read
+ * from the server log) is left out of it too, so an actual plan of the same shape as a generic
+ * plan has its hash.
  *
  * @param json the redacted plan
  * @param hash 16 hex digits of the SHA-256 of the shape
  */
-record PlanDocument(String json, String hash) {
+public record PlanDocument(String json, String hash) {
 
     /** What stands for a string value under a field that is neither kept nor an expression. */
     static final String REDACTED = "(redacted)";
@@ -46,13 +49,26 @@ record PlanDocument(String json, String hash) {
             "Conflict Filter", "Full-sort Groups", "Pre-sorted Groups");
     /** The planner's estimates, left out of the hash. */
     private static final Set<String> ESTIMATES = Set.of("Startup Cost", "Total Cost", "Plan Rows", "Plan Width");
+    /** What EXPLAIN ANALYZE (and auto_explain) adds of one run, left out of the hash. */
+    private static final Set<String> MEASURED = Set.of("Actual Startup Time", "Actual Total Time", "Actual Rows",
+            "Actual Loops", "Rows Removed by Filter", "Rows Removed by Join Filter", "Rows Removed by Index Recheck",
+            "Heap Fetches", "Exact Heap Blocks", "Lossy Heap Blocks", "Sort Method", "Sort Space Used",
+            "Sort Space Type", "Peak Memory Usage", "Hash Buckets", "Original Hash Buckets", "Hash Batches",
+            "Original Hash Batches", "Workers Launched", "Workers", "Shared Hit Blocks", "Shared Read Blocks",
+            "Shared Dirtied Blocks", "Shared Written Blocks", "Local Hit Blocks", "Local Read Blocks",
+            "Local Dirtied Blocks", "Local Written Blocks", "Temp Read Blocks", "Temp Written Blocks", "I/O Read Time",
+            "I/O Write Time", "Shared I/O Read Time", "Shared I/O Write Time", "Local I/O Read Time",
+            "Local I/O Write Time", "Temp I/O Read Time", "Temp I/O Write Time", "WAL Records", "WAL FPI",
+            "WAL Bytes", "WAL Buffers Full", "Cache Hits", "Cache Misses", "Cache Evictions", "Cache Overflows",
+            "Disk Usage", "HashAgg Batches", "Planned Partitions", "Storage", "Maximum Storage", "Index Searches",
+            "Triggers", "Planning Time", "Execution Time", "Planning", "JIT");
     private static final JsonMapper JSON = JsonMapper.builder().build();
 
     /** How a field's string values are published. */
     private enum Field { KEPT, EXPRESSION, REDACTED }
 
     /** Redacts and hashes the output of EXPLAIN (FORMAT JSON). */
-    static PlanDocument of(String explained) {
+    public static PlanDocument of(String explained) {
         JsonNode plan = JSON.readTree(explained);
         plan = redact(plan, Field.REDACTED);
         String json = JSON.writeValueAsString(plan);
@@ -95,6 +111,7 @@ record PlanDocument(String json, String hash) {
     private static void dropEstimates(JsonNode node) {
         if (node instanceof ObjectNode object) {
             object.remove(ESTIMATES);
+            object.remove(MEASURED);
             object.forEach(PlanDocument::dropEstimates);
         } else if (node instanceof ArrayNode array) {
             array.forEach(PlanDocument::dropEstimates);

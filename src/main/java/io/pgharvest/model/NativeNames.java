@@ -28,6 +28,15 @@ public final class NativeNames {
                     + " (docs/query-insights.md)"),
             Map.entry("query_plans", "generic plans of the top plain reads, once a day each, within a time budget"
                     + " (docs/query-insights.md)"),
+            Map.entry("log_autovacuum", "autovacuum and autoanalyze runs from the server log (docs/log-insights.md)"),
+            Map.entry("log_checkpoints", "checkpoints and restartpoints from the server log, with their reason and timings (docs/log-insights.md)"),
+            Map.entry("log_lock_waits", "lock waits past deadlock_timeout from the server log: waiter, holders, wait time (docs/log-insights.md)"),
+            Map.entry("log_deadlocks", "deadlocks from the server log with the query IDs of their processes (docs/log-insights.md)"),
+            Map.entry("log_temp_files", "temporary files from the server log with their size and query ID (docs/log-insights.md)"),
+            Map.entry("log_errors", "errors, fatals and panics from the server log by SQLSTATE and query ID (docs/log-insights.md)"),
+            Map.entry("log_connection_failures", "refused connections from the server log by cause and client address (docs/log-insights.md)"),
+            Map.entry("log_slow_statements", "statements over log_min_duration_statement from the server log (docs/log-insights.md)"),
+            Map.entry("log_plans", "auto_explain's actual plans from the server log, hashed by shape (docs/log-insights.md)"),
             Map.entry("active_sessions", "the sessions that are not idle, sampled at each run and summed per session,"
                     + " statement and wait every pgharvest.query-insights.sample-rows-every"
                     + " (docs/query-insights.md)"))));

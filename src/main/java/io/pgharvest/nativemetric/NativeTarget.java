@@ -23,10 +23,21 @@ import java.time.Instant;
  * @param instanceShelf what this metric's collectors on the other databases of the source's
  *     PostgreSQL instance share with this one; {@link InstanceShelf#NONE} when the metric is
  *     collected on this database of the instance only, or the instance is not known
+ * @param keepQueryLiterals the source's {@code keepQueryLiterals}: texts a native metric reads
+ *     elsewhere than in {@code query} columns (the server log's messages and DETAIL lines) keep
+ *     their literals only when it is set
  */
 public record NativeTarget(String source, String database, int majorVersion, String serverAddress,
         boolean onThisHost, SqlReader sql, Duration interval, Instant now, String restApi, GenericPlans plans,
-        SourceShelf shelf, InstanceShelf instanceShelf) {
+        SourceShelf shelf, InstanceShelf instanceShelf, boolean keepQueryLiterals) {
+
+    /** A target of a source whose literals are redacted (the default). */
+    public NativeTarget(String source, String database, int majorVersion, String serverAddress,
+            boolean onThisHost, SqlReader sql, Duration interval, Instant now, String restApi, GenericPlans plans,
+            SourceShelf shelf, InstanceShelf instanceShelf) {
+        this(source, database, majorVersion, serverAddress, onThisHost, sql, interval, now, restApi, plans, shelf,
+                instanceShelf, false);
+    }
 
     /** A target whose metric shares nothing with the instance's other databases. */
     public NativeTarget(String source, String database, int majorVersion, String serverAddress,

@@ -3,8 +3,6 @@ package io.pgharvest.serverlog;
 import io.pgharvest.model.Measurement;
 import io.pgharvest.nativemetric.NativeMetric;
 import io.pgharvest.nativemetric.NativeTarget;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.sql.SQLException;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -68,7 +66,7 @@ final class LogTail implements NativeMetric.Collector {
         if (format == null) {
             throw new NativeMetric.Unavailable("log_destination '" + destination + "' has neither csvlog nor jsonlog");
         }
-        LogFiles files = files(target, (String) settings.get("log_directory"), (String) settings.get("data_directory"));
+        LogFiles files = LogFiles.open(target, (String) settings.get("log_directory"), (String) settings.get("data_directory"));
         if (!files.describe().equals(watching)) {
             started = false; // another place or way of reading: start at the end again
             offsets.clear();
@@ -118,16 +116,6 @@ final class LogTail implements NativeMetric.Collector {
         }
         offsets.keySet().retainAll(present);
         started = true;
-    }
-
-    private static LogFiles files(NativeTarget target, String directory, String dataDirectory) {
-        if (target.onThisHost()) {
-            Path local = directory.startsWith("/") ? Path.of(directory) : Path.of(dataDirectory, directory);
-            if (Files.isDirectory(local) && Files.isReadable(local)) {
-                return new LocalLogFiles(local);
-            }
-        }
-        return new SqlLogFiles(target.sql(), directory);
     }
 
     private static Exception privilege(SQLException e, String what) {

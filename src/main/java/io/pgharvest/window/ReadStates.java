@@ -35,7 +35,13 @@ final class ReadStates {
             selection.putAll(config.selectedMetrics(source, true));
             selection.putAll(config.selectedMetrics(source, false));
         }
-        return selection;
+        // Reads arrive under a metric's storage name (active_sessions is stored as query_samples).
+        var byStorage = new LinkedHashMap<String, Integer>();
+        selection.forEach((metric, interval) -> {
+            var definition = config.metrics().get(metric);
+            byStorage.merge(definition == null ? metric : definition.effectiveStorageName(), interval, Math::min);
+        });
+        return byStorage;
     }
 
     ReadState of(String metric) {

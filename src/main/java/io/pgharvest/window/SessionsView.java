@@ -50,7 +50,14 @@ final class SessionsView {
 
     static List<Session> sessions(List<Measurement.Row> samples, UnaryOperator<String> texts) {
         var sessions = new ArrayList<Session>(samples.size());
+        var seen = new HashSet<String>();
         for (Measurement.Row row : samples) {
+            // active_sessions sums several samplings: a row its latest sampling did not see is past,
+            // and a session shows once however many waits it went through
+            if ((row.values().containsKey("running") && !Cells.flag(row, "running"))
+                    || !seen.add(Cells.textOrEmpty(row, "pid"))) {
+                continue;
+            }
             String queryid = Cells.textOrEmpty(row, "queryid");
             sessions.add(new Session(Cells.textOrEmpty(row, "pid"), Cells.textOrEmpty(row, "dbname"),
                     Cells.textOrEmpty(row, "user_name"), Cells.textOrEmpty(row, "application_name"),

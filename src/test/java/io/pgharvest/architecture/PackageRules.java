@@ -41,7 +41,7 @@ final class PackageRules {
             List.of("reaper", "sink"),                            // collection engine; delivery
             List.of("lease", "changes"),                          // fleet leases over the reaper; change events before the sinks
             List.of("api"),                                       // the shared web layer
-            List.of("source", "metric", "pgwatch", "operations", "window", "history", "alert", "demo", "")); // admin API features (window: the recent window; history: reading it back from stores; alert: rules, evaluation, notifications), the demo, the application
+            List.of("source", "metric", "pgwatch", "operations", "window", "history", "alert", "logevents", "demo", "")); // admin API features (window: the recent window; history: reading it back from stores; alert: rules, evaluation, notifications; logevents: the latest log events), the demo, the application
 
     private PackageRules() {
     }

@@ -66,7 +66,8 @@ public final class NativeLane {
             }
             NativeTarget target = new NativeTarget(source, facts.database(), facts.versionNum() / 10000,
                     facts.serverAddress(), onThisHost(facts.serverAddress()), new SessionReader(session), intervals.get(metric),
-                    now, config.restApi(), session::openPlanning, shelf, instance.nativeShelf(metric));
+                    now, config.restApi(), session::openPlanning, shelf, instance.nativeShelf(metric),
+                    config.source().keepQueryLiterals());
             try {
                 var byName = collector(metric, definition).collectByName(target, definition.effectiveStorageName());
                 ranAt.put(metric, now);

@@ -3,6 +3,7 @@ package io.pgharvest.store.postgres;
 import com.zaxxer.hikari.HikariDataSource;
 import io.pgharvest.model.connection.ConnectionString;
 import io.pgharvest.model.connection.InvalidConnectionStringException;
+import io.pgharvest.store.LogPositions;
 import io.pgharvest.store.StoreUnavailableException;
 import io.pgharvest.store.state.StateConfigStore;
 import io.pgharvest.store.state.StoreState;
@@ -25,12 +26,14 @@ public final class PostgresConfigStore extends StateConfigStore implements AutoC
 
     private final HikariDataSource dataSource;
     private final PostgresStoreWatcher watcher;
+    private final LogPositions logPositions;
 
     private PostgresConfigStore(HikariDataSource dataSource, PostgresStorePersistence persistence,
             ConnectionString url, Duration pollInterval) {
         super(persistence);
         this.dataSource = dataSource;
         this.watcher = new PostgresStoreWatcher(this, persistence, url, pollInterval);
+        this.logPositions = new PostgresLogPositions(dataSource, url.masked());
         watcher.start();
     }
 
@@ -86,6 +89,11 @@ public final class PostgresConfigStore extends StateConfigStore implements AutoC
     /** For {@link PostgresStoreWatcher}: the index readers see. */
     long indexSeen() {
         return publishedIndex();
+    }
+
+    /** The log read positions of log insights, in this database. */
+    public LogPositions logPositions() {
+        return logPositions;
     }
 
     @Override
