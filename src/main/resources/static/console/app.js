@@ -62,9 +62,12 @@ function route() {
     return;
   }
   nav.hidden = false;
-  const path = location.hash.replace(/^#/, '') || '/';
+  const full = location.hash.replace(/^#/, '') || '/';
+  // A page's query (?last=6h, ?from=…&to=…: range.js) is its own to read; only a route that names
+  // a query in its pattern (the overview's filter) is matched with it.
+  const path = full.split('?')[0];
   for (const [pattern, render] of routes) {
-    const match = pattern.exec(path);
+    const match = pattern.exec(pattern.source.includes('\\?') ? full : path);
     if (match) {
       stop = render(view, ...match.slice(1).map(decodeURIComponent)) || null;
       const title = view.querySelector('h1');

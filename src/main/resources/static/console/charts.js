@@ -2,16 +2,15 @@
 // uPlot (the WebJar loaded by index.html as the global uPlot) and kept live by the window's
 // blocking query. A chart is built once and then only given new data, so a live update never
 // rebuilds what did not change; it is rebuilt only when its set of lines changes (a new standby).
-import {el, fill} from './dom.js';
-import {live, enc} from './api.js';
+import {el, fill, seconds} from './dom.js';
+import {live, get, enc} from './api.js';
+import {rangeFromUrl, rangeToUrl, rangeControls, apiQuery, bounds, compareShift, compareWords, provenance,
+  storeErrors} from './range.js';
 import {emptyText} from './chartstates.js';
 
 /** The metrics the charts read (query statistics have their own view). */
 const METRICS = ['db_stats', 'db_size', 'backends', 'connections', 'locks', 'replication', 'wal_receiver',
   'xmin_horizon', 'temp_files', 'wal', 'checkpointer'];
-
-const SPANS = [['5m', 300], ['15m', 900], ['30m', 1800], ['1h', 3600], ['3h', 10800], ['6h', 21600],
-  ['12h', 43200], ['24h', 86400]];
 
 /** Each chart: its lines from the window's series, the unit of its axis, the metric that feeds it. */
 const CHARTS = [
@@ -47,24 +46,14 @@ const CHARTS = [
 const COLOURS = ['#1f5fbf', '#b42318', '#1b7f3b', '#a15c00', '#6b3fa0', '#0f7c86', '#5b6575'];
 
 /**
- * Fills `container` with the span selector and the charts of source `name`, live; returns a stop
- * function.
+ * Fills `container` with the range toolbar (range.js: kept in the URL) and the charts of source
+ * `name`; returns a stop function. A range within the window is live; a longer or absolute one is
+ * read from/to (a relative one again every minute). Dragging across a chart zooms to that range.
  */
 export function renderCharts(container, name) {
   const charts = new Map();
-  const spanSelect = el('select', {id: 'chart-span', 'aria-label': 'Chart span'});
   const notice = el('p', {class: 'notice', role: 'status'});
   const grid = el('div', {class: 'charts', id: 'charts'});
-  fill(container, el('div', {class: 'heading'}, el('h2', {}, 'Health'), el('label', {class: 'inline'}, 'last ', spanSelect)),
-      notice, grid);
-  for (const spec of CHARTS) {
-    const chart = chartFigure(spec);
-    grid.append(chart.figure);
-    charts.set(spec.id, chart);
-  }
-  let span = '15m';
-  let spansShown = false;
-  let stopLive = null;
   // What each metric's latest read was, so an empty chart says why it is empty.
   let reads = null;
   let shown = null;
@@ -78,79 +67,186 @@ export function renderCharts(container, name) {
     reads = new Map(answer.reads.map(r => [r.metric, r]));
     explain();
   }, {wait: '30s', pause: 2000, onError: () => {}});
-  const start = () => {
-    stopLive?.();
-    const query = METRICS.map(m => `metric=${m}`).join('&');
-    stopLive = live(`/api/v1/sources/${enc(name)}/window?span=${span}&${query}`, answer => {
-      notice.replaceChildren();
-      if (!spansShown) {
-        showSpans(spanSelect, answer.windowSpan, span);
-        spansShown = true;
+  const follow = followRange({prefix: 'chart', compare: true, notice,
+    path: `/api/v1/sources/${enc(name)}/window`, extra: METRICS.map(m => `metric=${m}`).join('&'),
+    draw: (answer, compare, shown) => {
+      for (const chart of charts.values()) {
+        const metrics = chart.spec.needs.split(' or ');
+        updateChart(chart, chart.spec.lines(answer.series), shown.from / 1000, shown.to / 1000, {
+          series: answer.series.filter(s => metrics.includes(s.metric)), step: answer.step,
+          errors: storeErrors(answer, metrics), compare: compare && {lines: chart.spec.lines(compare.answer.series),
+            shift: compare.shift, words: compare.words, errors: storeErrors(compare.answer, metrics)}});
       }
-      draw(charts, answer);
       shown = answer;
       explain();
-    }, {wait: '30s', onError: error => fill(notice, `Charts: ${error.message}`)});
-  };
-  spanSelect.addEventListener('change', () => { span = spanSelect.value; start(); });
-  const stopResize = followResize([...charts.values()]);
-  start();
-  return () => { stopLive?.(); stopReads(); stopResize(); };
-}
-
-/** Fills a span selector with the spans up to the window's (an ISO-8601 duration such as PT1H). */
-export function showSpans(select, windowSpan, chosen) {
-  const most = isoSeconds(windowSpan);
-  fill(select, SPANS.filter(([, seconds]) => seconds <= most)
-      .map(([label]) => el('option', {value: label, selected: label === chosen}, label)));
-}
-
-function isoSeconds(duration) {
-  const m = /^PT(?:(\d+)H)?(?:(\d+)M)?(?:([\d.]+)S)?$/.exec(duration || '');
-  return m ? (+(m[1] || 0)) * 3600 + (+(m[2] || 0)) * 60 + (+(m[3] || 0)) : 3600;
-}
-
-function draw(charts, answer) {
-  const from = Date.parse(answer.from) / 1000;
-  const to = Date.parse(answer.to) / 1000;
-  for (const chart of charts.values()) {
-    updateChart(chart, chart.spec.lines(answer.series), from, to);
+    },
+    failed: error => charts.forEach(chart => showFailure(chart, error))});
+  fill(container, el('div', {class: 'heading'}, el('h2', {}, 'Health')), follow.controls, notice, grid);
+  for (const spec of CHARTS) {
+    const chart = chartFigure(spec, follow.zoom);
+    grid.append(chart.figure);
+    charts.set(spec.id, chart);
   }
+  const stopResize = followResize([...charts.values()]);
+  follow.start();
+  return () => { follow.stop(); stopReads(); stopResize(); };
+}
+
+/**
+ * Reads `path?<range>&extra` for the range the URL holds and hands each answer to
+ * `draw(answer, compare, bounds)` (compare: {answer, shift, words} when an overlay is chosen, read
+ * once per range); `failed(error)` when the main request fails (its store down or slow: the rest of
+ * the page goes on). Returns {controls, zoom(fromSec, toSec), start(), stop()}.
+ */
+export function followRange({prefix, compare, notice, path, extra = '', draw, failed}) {
+  let range = rangeFromUrl();
+  let windowSeconds = 3600;
+  let stopLive = null;
+  let timer = null;
+  let generation = 0;
+  const controls = rangeControls(range, {prefix, compare, onChange: next => { range = next; start(); }});
+  const url = query => `${path}?${query}${extra ? `&${extra}` : ''}`;
+  function start() {
+    stop();
+    const mine = ++generation;
+    const shift = compareShift(range);
+    let latest = null;
+    let earlier = null;
+    const redraw = () => latest && draw(latest, earlier, shownBounds(range, latest));
+    const show = answer => {
+      if (mine !== generation) return;
+      notice.replaceChildren();
+      latest = answer;
+      windowSeconds = seconds(answer.windowSpan) ?? windowSeconds;
+      redraw();
+    };
+    const fail = error => {
+      if (mine !== generation) return;
+      fill(notice, `${error.status === 404 ? 'No such source' : `Charts: ${error.message}`}`);
+      failed?.(error);
+    };
+    if (shift) {
+      const {query} = apiQuery(range, windowSeconds, shift);
+      get(url(query)).then(({body}) => {
+        if (mine !== generation) return;
+        earlier = {answer: body, shift, words: compareWords(range.compare)};
+        redraw();
+      }).catch(error => {
+        if (mine !== generation) return;
+        earlier = {answer: {series: [], errors: [{message: `the span ${compareWords(range.compare)}: ${error.message}`}]},
+          shift, words: compareWords(range.compare)};
+        redraw();
+      });
+    }
+    const {query, live: isLive} = apiQuery(range, windowSeconds);
+    if (isLive) {
+      stopLive = live(url(query), show, {wait: '30s', onError: fail});
+    } else {
+      const once = () => get(url(apiQuery(range, windowSeconds).query)).then(({body}) => show(body)).catch(fail);
+      once();
+      if (!range.from) timer = setInterval(once, 60000);
+    }
+  }
+  function stop() {
+    generation++;
+    stopLive?.();
+    stopLive = null;
+    clearInterval(timer);
+  }
+  function zoom(fromSec, toSec) {
+    range = {from: new Date(Math.round(fromSec) * 1000), to: new Date(Math.round(toSec) * 1000), compare: range.compare};
+    rangeToUrl(range);
+    controls.show(range);
+    start();
+  }
+  return {controls: controls.element, zoom, start, stop};
+}
+
+/** The bounds a chart shows: an absolute range's own; a relative one's as the server answered it. */
+function shownBounds(range, answer) {
+  if (range.from) return bounds(range);
+  const from = Date.parse(answer.from);
+  const to = Date.parse(answer.to);
+  return Number.isNaN(from) || Number.isNaN(to) ? bounds(range) : {from, to};
 }
 
 /**
  * A chart's figure for updateChart: `spec` has id, title, unit (rate, count, percent, bytes,
- * byterate, millis) and needs (what to collect when it has no data).
+ * byterate, millis) and needs (what to collect when it has no data). `zoom(fromSec, toSec)`, when
+ * given, is called with the range a drag across the chart selected.
  */
-export function chartFigure(spec) {
+export function chartFigure(spec, zoom) {
   const plot = el('div', {class: 'plot'});
   const empty = el('p', {class: 'empty', hidden: true},
       spec.empty ?? `Not collected: this source's metrics need ${spec.needs}.`);
-  const figure = el('figure', {class: 'chart', 'data-chart': spec.id, 'data-points': '0'},
-      el('figcaption', {}, spec.title), plot, empty);
-  return {spec, figure, plot, empty, uplot: null, key: ''};
+  const origin = el('span', {class: 'chart-origin'});
+  const failure = el('p', {class: 'chart-error', role: 'alert', hidden: true});
+  const figure = el('figure', {class: 'chart', 'data-chart': spec.id, 'data-points': '0', 'data-compare-points': '0'},
+      el('figcaption', {}, spec.title, ' ', origin), failure, plot, empty);
+  return {spec, figure, plot, empty, origin, failure, zoom, uplot: null, key: ''};
 }
 
-/** Gives the chart its lines for the span from..to (epoch seconds): built once, then only new data. */
-export function updateChart(chart, allLines, from, to) {
-  const lines = allLines.filter(line => line.times.length > 0);
-  chart.empty.hidden = lines.length > 0;
+/**
+ * Gives the chart its lines for the span from..to (epoch seconds): built once, then only new data.
+ * `about` may hold the series behind the lines with the answer's step (the caption says which store
+ * answered and at what resolution), store errors (shown on the chart, with the store's name) and a
+ * compare overlay {lines, shift (ms), words, errors}: the same span earlier, drawn dashed over it.
+ */
+export function updateChart(chart, allLines, from, to, about = {}) {
+  const lines = allLines.map(line => within(line, from, to)).filter(line => line.times.length > 0);
+  const earlier = about.compare ? about.compare.lines.map(line => within({
+    label: `${line.label} (${about.compare.words})`, times: line.times.map(t => t + about.compare.shift),
+    values: line.values, dashed: true}, from, to)).filter(line => line.times.length > 0) : [];
+  const errors = [...(about.errors ?? []), ...(about.compare?.errors ?? [])];
+  chart.failure.hidden = errors.length === 0;
+  // The store's name and the start of what it said; the whole text in the tooltip.
+  const said = errors.map(e => `${e.store}: ${e.message}`).join('; ');
+  chart.failure.textContent = said.length > 240 ? `${said.slice(0, 239)}…` : said;
+  chart.failure.title = said;
+  chart.figure.dataset.error = errors.map(e => e.store).join(' ');
+  if (about.series) {
+    const origin = provenance(about.series.filter(s => !s.error), about.step);
+    chart.origin.textContent = lines.length ? `(${origin.text})` : '';
+    chart.figure.dataset.store = origin.stores.join(' ');
+  }
+  chart.empty.hidden = lines.length > 0 || errors.length > 0;
   chart.plot.hidden = lines.length === 0;
   chart.figure.dataset.points = String(lines.reduce((n, line) => n + line.times.length, 0));
+  chart.figure.dataset.comparePoints = String(earlier.reduce((n, line) => n + line.times.length, 0));
+  chart.figure.dataset.from = String(Math.round(from));
+  chart.figure.dataset.to = String(Math.round(to));
   chart.figure.dataset.last = lines.length ? String(lines[0].values[lines[0].values.length - 1]) : '';
   if (lines.length === 0) return;
-  const data = aligned(lines);
-  const key = lines.map(line => line.label).join('\n');
+  const drawn = [...lines, ...earlier];
+  const data = aligned(drawn);
+  const key = drawn.map(line => line.label).join('\n');
   if (!chart.uplot || chart.key !== key) {
     chart.uplot?.destroy();
     chart.key = key;
-    chart.uplot = new globalThis.uPlot(optionsOf(chart, lines), data, chart.plot);
+    chart.uplot = new globalThis.uPlot(optionsOf(chart, drawn, lines.length), data, chart.plot);
   } else {
     chart.uplot.setData(data, false);
   }
   chart.uplot.setScale('x', {min: from, max: to});
   // Without the pointer on the chart, the legend shows the newest values.
   chart.uplot.setLegend({idx: data[0].length - 1});
+}
+
+/** The line's points from..to (epoch seconds; its times are milliseconds): a store may answer a wider span. */
+function within(line, from, to) {
+  const kept = line.times.map((t, i) => i).filter(i => line.times[i] >= from * 1000 && line.times[i] <= to * 1000);
+  return kept.length === line.times.length ? line
+    : {...line, times: kept.map(i => line.times[i]), values: kept.map(i => line.values[i])};
+}
+
+/** Shows a failed request on the chart (the store's name when the problem gives one); its last picture stays. */
+export function showFailure(chart, error) {
+  const store = error.problem?.store || error.problem?.errors?.find(e => e.store)?.store;
+  chart.failure.hidden = false;
+  chart.failure.textContent = `${store ? `${store}: ` : ''}${error.message}`;
+  chart.failure.title = chart.failure.textContent;
+  chart.figure.dataset.error = store || 'request';
+  chart.empty.hidden = true;
 }
 
 /** Keeps every chart's width to its cell; returns a stop function. */
@@ -160,7 +256,7 @@ export function followResize(charts) {
   return () => { window.removeEventListener('resize', resize); charts.forEach(chart => chart.uplot?.destroy()); };
 }
 
-function optionsOf(chart, lines) {
+function optionsOf(chart, lines, current) {
   const format = FORMATS[chart.spec.unit];
   return {
     ...sizeOf(chart.plot),
@@ -169,12 +265,22 @@ function optionsOf(chart, lines) {
     // says its unit, so seconds and transaction IDs never share an unlabelled axis.
     axes: [{}, {values: (u, ticks) => ticks.map(format), size: axisWidth, label: AXIS_LABELS[chart.spec.unit],
       labelSize: 18}],
-    series: [{}, ...lines.map((line, i) => ({label: line.label, stroke: COLOURS[i % COLOURS.length], width: 1.5,
-      spanGaps: true, value: (u, v) => v === null || v === undefined ? '–' : format(v)}))],
+    // The compare overlay's lines (after the `current` ones) take their line's colour, dashed.
+    series: [{}, ...lines.map((line, i) => ({label: line.label, stroke: COLOURS[(i % current) % COLOURS.length],
+      width: line.dashed ? 1 : 1.5, dash: line.dashed ? [5, 4] : undefined, spanGaps: true,
+      value: (u, v) => v === null || v === undefined ? '–' : format(v)}))],
     legend: {live: true},
     // A legend set before the chart is laid out is lost: show the newest values once it is ready.
-    hooks: {ready: [u => u.setLegend({idx: u.data[0].length - 1})]},
-    cursor: {drag: {x: false, y: false}},
+    // A drag across the chart selects a range to zoom to (the page's range, in the URL).
+    hooks: {ready: [u => u.setLegend({idx: u.data[0].length - 1})],
+      setSelect: [u => {
+        if (!chart.zoom || u.select.width < 4) return;
+        const from = u.posToVal(u.select.left, 'x');
+        const to = u.posToVal(u.select.left + u.select.width, 'x');
+        u.setSelect({left: 0, width: 0, top: 0, height: 0}, false);
+        chart.zoom(from, to);
+      }]},
+    cursor: {drag: {x: Boolean(chart.zoom), y: false, setScale: false}},
   };
 }
 

@@ -2,8 +2,9 @@
 // and one statement's page (its charts, text, recent samples and plans, from .../queries/{queryid}). Query
 // texts come from the monitored database and are shown as text, never as markup.
 import {el, fill, heading, place, morph} from './dom.js';
-import {live, enc} from './api.js';
-import {chartFigure, updateChart, followResize, showSpans, formatCount, formatMillis} from './charts.js';
+import {enc} from './api.js';
+import {storeErrors} from './range.js';
+import {chartFigure, updateChart, followResize, followRange, showFailure, formatCount, formatMillis} from './charts.js';
 import {planSection, actualPlanSection} from './plans.js';
 import {sourceTabs} from './views.js';
 
@@ -16,8 +17,7 @@ const NO_DATA = 'No statement statistics yet: collect query_stats (preset query_
   + 'pg_stat_statements installed in the database; the first read is the baseline.';
 
 export function renderQueries(view, name) {
-  const state = {statements: [], sort: 'totalExecTime', dbname: '', rows: new Map(), span: '15m', spansShown: false};
-  const spanSelect = el('select', {id: 'queries-span', 'aria-label': 'Span'});
+  const state = {statements: [], sort: 'totalExecTime', dbname: '', rows: new Map()};
   const dbSelect = el('select', {id: 'queries-db', 'aria-label': 'Database', onchange: () => { state.dbname = dbSelect.value; arrange(); }});
   const notice = el('p', {class: 'notice', role: 'status'});
   const headRow = el('tr', {}, el('th', {scope: 'col'}, 'Statement'), el('th', {scope: 'col'}, 'Database'),
@@ -26,8 +26,11 @@ export function renderQueries(view, name) {
       el('button', {type: 'button', class: 'sort', onclick: () => sortBy(key)}, label))));
   const body = el('tbody', {id: 'statements'});
   const empty = el('p', {class: 'empty', hidden: true}, NO_DATA);
+  const origin = el('p', {class: 'chart-origin', id: 'queries-origin'});
+  const follow = followRange({prefix: 'queries', compare: false, notice, path: `/api/v1/sources/${enc(name)}/queries`,
+    draw: render, failed: () => {}});
   fill(view, heading(`Queries of ${name}`, el('a', {class: 'button', href: `#/sources/${enc(name)}`}, 'Source')),
-      sourceTabs(name, 'queries'), el('div', {class: 'toolbar'}, el('label', {class: 'inline'}, 'last ', spanSelect), dbSelect), notice,
+      sourceTabs(name, 'queries'), el('div', {class: 'toolbar'}, follow.controls, dbSelect), notice, origin,
       el('div', {class: 'table-wrap'}, el('table', {class: 'cards statements'}, el('thead', {}, headRow), body)), empty);
 
   function sortBy(key) {
@@ -38,8 +41,11 @@ export function renderQueries(view, name) {
   }
 
   function render(answer) {
-    notice.replaceChildren();
-    if (!state.spansShown) { showSpans(spanSelect, answer.windowSpan, state.span); state.spansShown = true; }
+    // Which store summed these (window, snapshot, postgres, ...), or why it could not.
+    const errors = storeErrors(answer).map(e => `${e.store}: ${e.message}`);
+    origin.textContent = errors.length ? errors.join('; ') : `From ${answer.store ?? 'window'}.`;
+    origin.dataset.store = answer.store ?? 'window';
+    origin.classList.toggle('error-text', errors.length > 0);
     state.statements = answer.statements;
     const databases = [...new Set(answer.statements.map(s => s.dbname))].sort();
     const options = ['', ...databases];
@@ -92,15 +98,8 @@ export function renderQueries(view, name) {
     return `#/sources/${enc(name)}/queries/${enc(s.queryid)}`;
   }
 
-  let stop = null;
-  const start = () => {
-    stop?.();
-    stop = live(`/api/v1/sources/${enc(name)}/queries?span=${state.span}`, render,
-        {wait: '30s', onError: error => fill(notice, error.status === 404 ? 'No such source.' : `Live update failed: ${error.message}`)});
-  };
-  spanSelect.addEventListener('change', () => { state.span = spanSelect.value; start(); });
-  start();
-  return () => stop?.();
+  follow.start();
+  return () => follow.stop();
 }
 
 /** One line of at most 200 characters: a statement's start. */
@@ -123,12 +122,12 @@ const STATEMENT_CHARTS = [
 ];
 
 export function renderStatement(view, name, queryid) {
-  let span = '15m';
-  let spansShown = false;
-  const spanSelect = el('select', {id: 'statement-span', 'aria-label': 'Span'});
   const notice = el('p', {class: 'notice', role: 'status'});
   const text = el('pre', {class: 'sql', id: 'statement-text'});
-  const charts = STATEMENT_CHARTS.map(chartFigure);
+  const follow = followRange({prefix: 'statement', compare: true, notice,
+    path: `/api/v1/sources/${enc(name)}/queries/${enc(queryid)}`, draw: render,
+    failed: error => charts.forEach(chart => showFailure(chart, error))});
+  const charts = STATEMENT_CHARTS.map(spec => chartFigure(spec, follow.zoom));
   const samples = el('tbody', {id: 'statement-samples'});
   const noSamples = el('p', {class: 'empty', hidden: true},
       'No session ran it at a sample within the span (query_samples samples the sessions that are not idle).');
@@ -136,7 +135,7 @@ export function renderStatement(view, name, queryid) {
   const actualPlans = actualPlanSection(name, queryid);
   fill(view, heading(`Statement ${queryid}`, el('a', {class: 'button', href: `#/sources/${enc(name)}/queries`}, 'Queries'),
       el('a', {class: 'button', href: `#/sources/${enc(name)}`}, 'Source')),
-  el('div', {class: 'toolbar'}, el('label', {class: 'inline'}, 'last ', spanSelect)), notice,
+  follow.controls, notice,
   el('section', {}, el('h2', {}, 'Text'), text),
   el('section', {}, el('h2', {}, 'History'), el('div', {class: 'charts'}, charts.map(c => c.figure))),
   el('section', {}, el('h2', {}, 'Recent samples'), el('div', {class: 'table-wrap'}, el('table', {class: 'cards'},
@@ -144,16 +143,17 @@ export function renderStatement(view, name, queryid) {
         'Application', 'User'].map(h => el('th', {scope: 'col'}, h)))), samples)), noSamples),
   plans.section, actualPlans.section);
 
-  function render(answer) {
-    notice.replaceChildren();
-    if (!spansShown) { showSpans(spanSelect, answer.windowSpan, span); spansShown = true; }
+  function render(answer, compare, shownRange) {
     const shown = answer.text ?? (queryid === 'other' ? '(every statement outside the top N, summed)'
       : 'The text has not been read yet (query_texts reads each new statement\'s text, at most every few minutes).');
     if (text.textContent !== shown) text.textContent = shown;
-    const from = Date.parse(answer.from) / 1000;
-    const to = Date.parse(answer.to) / 1000;
-    charts.forEach(chart => updateChart(chart, chart.spec.lines(answer.series), from, to));
-    fill(samples, answer.samples.map(s => el('tr', {'data-pid': s.pid},
+    const mine = answer.series.filter(s => s.error || s.tags?.queryid === undefined || s.tags.queryid === queryid);
+    const earlier = compare ? compare.answer.series : [];
+    charts.forEach(chart => updateChart(chart, chart.spec.lines(mine.filter(s => !s.error)), shownRange.from / 1000,
+        shownRange.to / 1000, {series: mine, step: answer.step, errors: storeErrors(answer),
+          compare: compare && {lines: chart.spec.lines(earlier.filter(s => !s.error)), shift: compare.shift,
+            words: compare.words, errors: storeErrors(compare.answer)}}));
+    fill(samples, (answer.samples ?? []).map(s => el('tr', {'data-pid': s.pid},
         el('td', {'data-label': 'Time'}, el('time', {datetime: s.time}, new Date(s.time).toLocaleTimeString())),
         el('td', {'data-label': 'PID'}, s.pid), el('td', {'data-label': 'Database'}, s.dbname),
         el('td', {'data-label': 'State'}, s.state),
@@ -161,20 +161,13 @@ export function renderStatement(view, name, queryid) {
         el('td', {'data-label': 'Running for'}, s.durationSeconds === null ? '' : formatMillis(s.durationSeconds * 1000)),
         el('td', {'data-label': 'Blocked by'}, s.blockingPids), el('td', {'data-label': 'Application'}, s.applicationName),
         el('td', {'data-label': 'User'}, s.userName))));
-    noSamples.hidden = answer.samples.length > 0;
+    noSamples.hidden = (answer.samples ?? []).length > 0;
     plans.show(answer.plans ?? []);
   }
 
-  let stop = null;
-  const start = () => {
-    stop?.();
-    stop = live(`/api/v1/sources/${enc(name)}/queries/${enc(queryid)}?span=${span}`, render,
-        {wait: '30s', onError: error => fill(notice, `Live update failed: ${error.message}`)});
-  };
-  spanSelect.addEventListener('change', () => { span = spanSelect.value; start(); });
   const stopResize = followResize(charts);
-  start();
-  return () => { stop?.(); stopResize(); actualPlans.stop(); };
+  follow.start();
+  return () => { follow.stop(); stopResize(); actualPlans.stop(); };
 }
 
 /** The series of one column (several users or top-level flags) added per time. */

@@ -5,6 +5,7 @@ import io.pgharvest.store.ConfigStore;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Profile;
+import org.springframework.core.env.Environment;
 
 /**
  * The {@code demo} profile: {@code ./mvnw spring-boot:run -Dspring-boot.run.profiles=demo} starts
@@ -15,7 +16,8 @@ import org.springframework.context.annotation.Profile;
 class DemoConfiguration {
 
     @Bean
-    DemoDatabase demoDatabase(ConfigStore store, DataDirectory dataDirectory) {
-        return new DemoDatabase(store, dataDirectory.resolve(DemoDatabase.MARKER_FILE));
+    DemoDatabase demoDatabase(ConfigStore store, DataDirectory dataDirectory, Environment environment) {
+        return new DemoDatabase(store, dataDirectory.path(),
+                environment.getRequiredProperty(DemoHistory.PORT_PROPERTY, Integer.class));
     }
 }

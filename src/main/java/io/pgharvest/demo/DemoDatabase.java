@@ -21,13 +21,14 @@ import org.springframework.context.SmartLifecycle;
  * metrics at a demo pace,
  * so that a newcomer sees measurements within a minute without installing anything.
  *
- * <p>Lifecycle: starts after the sinks and before the reapers (so the source can be reached
- * from the first tick) and stops after the reapers; the server and its data are removed on stop,
- * and so is the source, which would otherwise point at a port nobody listens on.
+ * <p>Lifecycle: starts before the sinks (one of them writes the demo's history here, see
+ * {@link DemoHistory}) and the reapers (so the source can be reached from the first tick), and
+ * stops after them. The cluster is kept between runs (its history is the point); the source is
+ * removed on stop, since it would otherwise point at a port nobody listens on.
  *
  * <p>Safety: the superuser gets a generated password and every connection (TCP and socket) must
  * use it (scram-sha-256), so another local user cannot log in. A {@link ParentWatchdog} stops the
- * server when the JVM dies, even by SIGKILL; and should both be killed at once, the marker file
+ * server when the JVM dies, even by SIGKILL (the kept cluster recovers at the next start); and should both be killed at once, the marker file
  * {@value #MARKER_FILE} in the data directory lets the next start stop the stale server and
  * remove its files.
  */
@@ -38,21 +39,29 @@ final class DemoDatabase implements SmartLifecycle {
     static final String PRESET = "basic";
     /** Every metric of the preset at this interval: quick to show, harmless on a demo server. */
     static final int DEMO_INTERVAL_SECONDS = 10;
-    /** Between the sinks (started first) and the web server and reapers (started later). */
-    static final int PHASE = SinkDispatcher.PHASE + 1024;
+    /**
+     * Before the sinks (one writes the demo's history into this server, DemoHistory) and the web
+     * server and reapers; stopped after them, so the sinks' last batches reach it.
+     */
+    static final int PHASE = SinkDispatcher.PHASE - 1024;
     static final String MARKER_FILE = "demo-postgres";
+    static final String HOST = "127.0.0.1";
     private static final Logger log = LoggerFactory.getLogger(DemoDatabase.class);
 
     private final ConfigStore store;
     private final Path marker;
+    private final Path dataDir;
+    private final int port;
     private final ReentrantLock lifecycle = new ReentrantLock();
     private EmbeddedPostgres server;
     private ParentWatchdog watchdog;
     private DemoWorkload workload;
 
-    DemoDatabase(ConfigStore store, Path marker) {
+    DemoDatabase(ConfigStore store, Path dataDir, int port) {
         this.store = store;
-        this.marker = marker;
+        this.dataDir = dataDir;
+        this.marker = dataDir.resolve(MARKER_FILE);
+        this.port = port;
     }
 
     @Override
@@ -63,13 +72,17 @@ final class DemoDatabase implements SmartLifecycle {
                 return;
             }
             StaleDemoServer.removeIfAny(marker);
-            log.info("Demo profile: starting an embedded PostgreSQL (first start unpacks it, a few seconds)");
-            EmbeddedPostgres started = EmbeddedPostgres.launch(Map.of("shared_preload_libraries", "pg_stat_statements"));
+            Path cluster = DemoHistory.clusterDir(dataDir);
+            log.info("Demo profile: starting the embedded PostgreSQL kept in {} (the first start unpacks it, a few"
+                    + " seconds)", cluster);
+            EmbeddedPostgres started = EmbeddedPostgres.launchKept(cluster, port,
+                    Map.of("shared_preload_libraries", "pg_stat_statements"));
             ParentWatchdog guard = null;
             try {
                 guard = started.watchParent();
                 StaleDemoServer.record(marker, started);
-                String password = DemoPassword.require(started);
+                String password = DemoHistory.password(dataDir);
+                DemoPassword.require(started, password);
                 String admin = "postgresql://postgres:" + password + "@" + started.host() + ":" + started.port()
                         + "/postgres";
                 String demo = "postgresql://postgres:" + password + "@" + started.host() + ":" + started.port() + "/"

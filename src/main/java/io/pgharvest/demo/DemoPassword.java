@@ -1,13 +1,11 @@
 package io.pgharvest.demo;
 
 import io.pgharvest.embedded.EmbeddedPostgres;
-import java.security.SecureRandom;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.util.Base64;
 
 /**
  * Gives the demo server's superuser and its monitoring role ({@value #MONITOR_ROLE}, the one the
@@ -30,19 +28,30 @@ final class DemoPassword {
     private DemoPassword() {
     }
 
-    /** Sets a new random password, switches authentication to scram-sha-256 and returns the password. */
-    static String require(EmbeddedPostgres server) {
-        byte[] random = new byte[24];
-        new SecureRandom().nextBytes(random);
-        String password = Base64.getUrlEncoder().withoutPadding().encodeToString(random);
-        String url = "jdbc:postgresql://" + server.host() + ":" + server.port() + "/postgres?user=postgres";
-        try (Connection c = DriverManager.getConnection(url); Statement st = c.createStatement()) {
+    /**
+     * Gives both roles {@code password} (the demo's kept one), switches authentication to
+     * scram-sha-256. Logs in with that password: a new cluster trusts it, a kept one requires it.
+     */
+    static void require(EmbeddedPostgres server, String password) {
+        String url = "jdbc:postgresql://" + server.host() + ":" + server.port() + "/postgres";
+        var login = new java.util.Properties();
+        login.setProperty("user", "postgres");
+        login.setProperty("password", password);
+        try (Connection c = DriverManager.getConnection(url, login); Statement st = c.createStatement()) {
             st.execute("set password_encryption = 'scram-sha-256'");
             st.execute("alter role postgres password '" + password + "'");
             // pgharvest collects as a pg_monitor role, as docs/security.md asks of every source
             // (superuser logins are refused by default).
-            st.execute("create role " + MONITOR_ROLE + " login password '" + password + "'");
+            st.execute("do $$ begin if not exists (select from pg_roles where rolname = '" + MONITOR_ROLE + "') then"
+                    + " create role " + MONITOR_ROLE + " login; end if; end $$");
+            st.execute("alter role " + MONITOR_ROLE + " password '" + password + "'");
             st.execute("grant pg_monitor to " + MONITOR_ROLE);
+            // The demo's history: the PostgreSQL sink's database (DemoHistory), kept with the cluster.
+            try (ResultSet rs = st.executeQuery("select 1 from pg_database where datname = '" + DemoHistory.DATABASE + "'")) {
+                if (!rs.next()) {
+                    st.execute("create database " + DemoHistory.DATABASE);
+                }
+            }
             String hbaFile;
             try (ResultSet rs = st.executeQuery("show hba_file")) {
                 rs.next();
@@ -53,6 +62,5 @@ final class DemoPassword {
         } catch (SQLException e) {
             throw new IllegalStateException("Cannot protect the demo server with a password: " + e.getMessage(), e);
         }
-        return password;
     }
 }

@@ -17,6 +17,7 @@ final class DemoWorkload {
 
     private static final Logger log = LoggerFactory.getLogger(DemoWorkload.class);
     private static final Duration PAUSE = Duration.ofSeconds(1);
+    private static final String DUPLICATE_DATABASE = "42P04";
 
     private final String demoUrl;
     private volatile boolean stopped;
@@ -26,13 +27,15 @@ final class DemoWorkload {
         this.demoUrl = demoUrl;
     }
 
-    /** Creates the demo database and starts the traffic. */
+    /** Creates the demo database (unless the kept cluster has it) and starts the traffic. */
     static DemoWorkload start(String adminConnStr, String demoConnStr) {
         try (Connection admin = connect(adminConnStr);
                 Statement st = admin.createStatement()) {
             st.execute("create database " + DemoDatabase.DATABASE);
         } catch (SQLException e) {
-            throw new IllegalStateException("Demo profile: cannot create the demo database: " + e.getMessage(), e);
+            if (!DUPLICATE_DATABASE.equals(e.getSQLState())) { // else the kept cluster of an earlier run has it
+                throw new IllegalStateException("Demo profile: cannot create the demo database: " + e.getMessage(), e);
+            }
         }
         // Before the source is registered, so the query insights metrics find the extension on their first read.
         try (Connection demo = connect(demoConnStr);

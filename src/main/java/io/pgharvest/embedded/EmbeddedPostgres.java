@@ -47,11 +47,17 @@ public final class EmbeddedPostgres implements PostgresServer {
     private final Path logFile;
     private final Map<String, String> settings;
     private final Thread shutdownHook = Thread.ofPlatform().name("embedded-postgres-shutdown").unstarted(this::close);
+    private final boolean kept;
     private int port;
     private boolean closed;
 
     private EmbeddedPostgres(PostgresPrograms programs, Path instanceDir, Map<String, String> settings) {
+        this(programs, instanceDir, settings, false);
+    }
+
+    private EmbeddedPostgres(PostgresPrograms programs, Path instanceDir, Map<String, String> settings, boolean kept) {
         this.programs = programs;
+        this.kept = kept;
         this.instanceDir = instanceDir;
         this.dataDir = instanceDir.resolve("data");
         this.logFile = instanceDir.resolve("server.log");
@@ -71,6 +77,37 @@ public final class EmbeddedPostgres implements PostgresServer {
         try {
             server.initdb();
             server.startOnFreePort();
+            return server;
+        } catch (RuntimeException e) {
+            server.close();
+            throw e;
+        }
+    }
+
+    /**
+     * A server whose cluster lives in {@code instanceDir} and outlives it: created there on the
+     * first launch, started again from it on the next ones (on {@code port}), and stopped but never
+     * removed by {@link #close()} or the watchdog. For data meant to survive a restart (the demo's
+     * history).
+     */
+    public static EmbeddedPostgres launchKept(Path instanceDir, int port, Map<String, String> serverSettings) {
+        PostgresPrograms programs = new PostgresPrograms(PostgresBinaries.install(), ServerAccount.detect());
+        try {
+            Files.createDirectories(instanceDir);
+        } catch (IOException e) {
+            throw new UncheckedIOException("Cannot create " + instanceDir + " for an embedded PostgreSQL", e);
+        }
+        EmbeddedPostgres server = new EmbeddedPostgres(programs, instanceDir, Map.copyOf(serverSettings), true);
+        Runtime.getRuntime().addShutdownHook(server.shutdownHook);
+        try {
+            if (!Files.exists(server.dataDir.resolve("PG_VERSION"))) {
+                server.initdb();
+            } else {
+                programs.account().handOver(instanceDir);
+            }
+            server.port = port;
+            server.writeSettings();
+            server.pgCtlStart();
             return server;
         } catch (RuntimeException e) {
             server.close();
@@ -147,7 +184,7 @@ public final class EmbeddedPostgres implements PostgresServer {
         return port;
     }
 
-    /** The temp directory holding the data directory, the log and the socket; removed by {@link #close()}. */
+    /** The directory holding the data directory, the log and the socket; removed by {@link #close()} unless kept. */
     public Path instanceDir() {
         return instanceDir;
     }
@@ -162,7 +199,7 @@ public final class EmbeddedPostgres implements PostgresServer {
      * shutdown hook. Close the watchdog when closing the server normally.
      */
     public ParentWatchdog watchParent() {
-        return ParentWatchdog.start(postmasterPid(), instanceDir);
+        return ParentWatchdog.start(postmasterPid(), kept ? null : instanceDir);
     }
 
     Path dataDir() {
@@ -222,7 +259,9 @@ public final class EmbeddedPostgres implements PostgresServer {
                 stopIfRunning();
             } finally {
                 closed = true;
-                PostgresBinaries.deleteQuietly(instanceDir);
+                if (!kept) {
+                    PostgresBinaries.deleteQuietly(instanceDir);
+                }
                 removeShutdownHook();
             }
         } finally {

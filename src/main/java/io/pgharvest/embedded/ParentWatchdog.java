@@ -9,7 +9,8 @@ import java.util.List;
 /**
  * Stops an embedded server when the JVM that started it dies, even by SIGKILL (no shutdown hook
  * runs then): a small shell process polls the JVM's pid once a second and, once it is gone, sends
- * the postmaster SIGQUIT (immediate shutdown) and removes the instance directory. A normal close
+ * the postmaster SIGQUIT (immediate shutdown; the next start of a kept cluster recovers from its WAL)
+ * and removes the instance directory, unless it is kept. A normal close
  * stops the watchdog first.
  */
 public final class ParentWatchdog implements AutoCloseable {
@@ -18,7 +19,7 @@ public final class ParentWatchdog implements AutoCloseable {
             while kill -0 "$1" 2>/dev/null; do sleep 1; done
             kill -QUIT "$2" 2>/dev/null
             n=0; while kill -0 "$2" 2>/dev/null && [ $n -lt 30 ]; do sleep 1; n=$((n+1)); done
-            rm -rf "$3"
+            [ -z "$3" ] || rm -rf "$3"
             """;
 
     private final Process process;
@@ -27,11 +28,14 @@ public final class ParentWatchdog implements AutoCloseable {
         this.process = process;
     }
 
-    /** Watches this JVM on behalf of the postmaster {@code postmasterPid} whose files are under {@code instanceDir}. */
+    /**
+     * Watches this JVM on behalf of the postmaster {@code postmasterPid} whose files are under
+     * {@code instanceDir}; null keeps the files (a server whose data outlives the JVM).
+     */
     public static ParentWatchdog start(long postmasterPid, Path instanceDir) {
         try {
             Process process = new ProcessBuilder(List.of("/bin/sh", "-c", SCRIPT, "pgharvest-watchdog",
-                    Long.toString(ProcessHandle.current().pid()), Long.toString(postmasterPid), instanceDir.toString()))
+                    Long.toString(ProcessHandle.current().pid()), Long.toString(postmasterPid), instanceDir == null ? "" : instanceDir.toString()))
                     .redirectOutput(ProcessBuilder.Redirect.DISCARD).redirectError(ProcessBuilder.Redirect.DISCARD)
                     .start();
             return new ParentWatchdog(process);

@@ -29,23 +29,35 @@ final class QueryTexts {
         for (Measurement.Row row : m.rows()) {
             String queryid = row.tags().get("queryid");
             String text = textOf(row.values());
-            if (queryid == null || text == null) {
-                continue;
-            }
-            String cut = text.length() > MAX_CHARS ? text.substring(0, MAX_CHARS) : text;
-            String old = texts.remove(queryid);
-            if (old != null) {
-                budget.release(bytes(queryid, old));
-            }
-            if (texts.size() == capacity) {
-                var eldest = texts.entrySet().iterator().next();
-                budget.release(bytes(eldest.getKey(), eldest.getValue()));
-                texts.remove(eldest.getKey());
-            }
-            if (budget.reserve(bytes(queryid, cut))) {
-                texts.put(queryid, cut);
+            if (queryid != null && text != null) {
+                keep(queryid, text);
             }
         }
+    }
+
+    /** Keeps one statement's text (cut at {@link #MAX_CHARS}) as the most recently seen, within capacity and budget. */
+    void keep(String queryid, String text) {
+        if (capacity == 0) {
+            return;
+        }
+        String cut = text.length() > MAX_CHARS ? text.substring(0, MAX_CHARS) : text;
+        String old = texts.remove(queryid);
+        if (old != null) {
+            budget.release(bytes(queryid, old));
+        }
+        if (texts.size() == capacity) {
+            var eldest = texts.entrySet().iterator().next();
+            budget.release(bytes(eldest.getKey(), eldest.getValue()));
+            texts.remove(eldest.getKey());
+        }
+        if (budget.reserve(bytes(queryid, cut))) {
+            texts.put(queryid, cut);
+        }
+    }
+
+    /** A copy of every text by query id (for the window's snapshot). */
+    Map<String, String> copy() {
+        return Map.copyOf(texts);
     }
 
     private static String textOf(Map<String, Object> values) {

@@ -57,8 +57,9 @@ final class RangeSource {
     WindowController.SourceSeries series(String source, TimeRange range, Set<String> metrics, Duration windowSpan) {
         Optional<StoredHistory.Store> store = answeringStore(source, range);
         if (store.isEmpty()) {
-            return new WindowController.SourceSeries(source, range.from(), range.to(), windowSpan, Series.WINDOW, null,
-                    null, window.read(source, range.from().toEpochMilli(), range.to().toEpochMilli(), metrics));
+            List<Series> series = window.read(source, range.from().toEpochMilli(), range.to().toEpochMilli(), metrics);
+            return new WindowController.SourceSeries(source, range.from(), range.to(), windowSpan, Series.storeOf(series),
+                    null, null, series);
         }
         StoredHistory.Answer<Series> answer = history.series(source, range, metrics);
         return new WindowController.SourceSeries(source, range.from(), range.to(), windowSpan, answer.store(),
@@ -77,6 +78,10 @@ final class RangeSource {
             statements = window.source(source)
                     .map(w -> w.statements(range.from().toEpochMilli(), range.to().toEpochMilli(), runningAt))
                     .orElse(List.of()).stream().filter(s -> s.calls() > 0 || s.totalExecTime() > 0).toList();
+            if (window.source(source).map(w -> w.restoredSince(range.from().toEpochMilli(), SourceWindow.QUERY_STATS))
+                    .orElse(false)) {
+                name = Series.SNAPSHOT;
+            }
         } else {
             StoredHistory.Answer<Statement> answer = history.statements(source, range);
             name = answer.store();
@@ -107,7 +112,7 @@ final class RangeSource {
                 .filter(s -> queryid.equals(s.tags().get("queryid"))).toList();
         var found = window.source(source);
         return new WindowController.StatementHistory(source, queryid, found.map(w -> w.text(queryid)).orElse(null),
-                from, to, windowSpan, Series.WINDOW, null, null, series,
+                from, to, windowSpan, Series.storeOf(series), null, null, series,
                 found.map(w -> w.samples(fromMillis, toMillis, queryid, MAX_SAMPLES)).orElse(List.of()),
                 found.map(w -> w.plans(queryid)).orElse(List.of()),
                 WaitShare.ofSamples(found.map(w -> w.samples(fromMillis, toMillis, queryid, Integer.MAX_VALUE))

@@ -122,6 +122,34 @@ final class RecentWindow {
         return reads;
     }
 
+    /** A copy of every source's series and texts, taken one source at a time (each under its own lock). */
+    WindowPicture picture() {
+        var pictures = new ArrayList<WindowPicture.SourcePicture>(sources.size());
+        for (SourceWindow window : sources.values()) {
+            WindowPicture.SourcePicture picture = window.picture();
+            if (!picture.series().isEmpty() || !picture.texts().isEmpty()) {
+                pictures.add(picture);
+            }
+        }
+        return new WindowPicture(clock.millis(), pictures);
+    }
+
+    /**
+     * Restores a snapshot's points still inside the span (before any measurement is recorded);
+     * returns how many points it took.
+     */
+    long restore(WindowPicture picture) {
+        long cutoff = clock.millis() - limits.spanMillis();
+        long taken = 0;
+        for (WindowPicture.SourcePicture source : picture.sources()) {
+            taken += sources.computeIfAbsent(source.source(), name -> new SourceWindow(name, limits, budget, refusedSeries))
+                    .restore(source, cutoff);
+        }
+        sweep();
+        changes.advanceTo(recorded.incrementAndGet());
+        return taken;
+    }
+
     ChangeNotifier changes() {
         return changes;
     }

@@ -11,8 +11,10 @@ import java.util.Map;
  * @param tags the row's tags (empty for one-row metrics)
  * @param kind {@code gauge}: as read; {@code rate}: a counter's change per second between two
  *     points (a reset gives no point); {@code delta}: the amount of each collection interval
- * @param store which store answered: {@code window} (memory), or a history reader's store
- *     ({@code postgres}, {@code prometheus}); {@code snapshot} for points restored at start-up
+ * @param store which store answered: {@code window} (memory, recorded since this process
+ *     started), a history reader's store ({@code postgres}, {@code prometheus}), or
+ *     {@code snapshot} while some of its points were restored from the window's snapshot after a
+ *     restart (until they leave the span)
  * @param step the resolution: the bucket width a store aggregated to (a point's time is its
  *     bucket's start; gauges are the bucket's mean, rates its change over its seconds, deltas its
  *     sum); null when the points are as collected (the window)
@@ -24,4 +26,11 @@ public record Series(String metric, String column, Map<String, String> tags, Ser
 
     /** The store name of the recent window's own series. */
     public static final String WINDOW = "window";
+    /** The store name of series with points restored from the window's snapshot. */
+    public static final String SNAPSHOT = "snapshot";
+
+    /** The store of an answer the window gave: {@code snapshot} when any of its series is, else {@code window}. */
+    static String storeOf(java.util.List<Series> windowSeries) {
+        return windowSeries.stream().anyMatch(series -> SNAPSHOT.equals(series.store())) ? SNAPSHOT : WINDOW;
+    }
 }

@@ -28,7 +28,8 @@ final class SeriesReader {
                 kept++;
             }
         }
-        return new Series(key.metric(), key.column(), key.tags(), kind, Series.WINDOW, null, Arrays.copyOf(times, kept),
+        return new Series(key.metric(), key.column(), key.tags(), kind,
+                ring.restoredSince(from) ? Series.SNAPSHOT : Series.WINDOW, null, Arrays.copyOf(times, kept),
                 Arrays.copyOf(values, kept));
     }
 

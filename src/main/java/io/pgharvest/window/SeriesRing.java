@@ -17,6 +17,8 @@ final class SeriesRing {
     private double[] values;
     private int start;
     private int size;
+    /** The newest time of the points restored from a snapshot; none was when below every point's time. */
+    private long restoredUntil = Long.MIN_VALUE;
 
     private SeriesRing(int capacity) {
         times = new long[capacity];
@@ -74,6 +76,19 @@ final class SeriesRing {
 
     int size() {
         return size;
+    }
+
+    /** Marks every point held now as restored from a snapshot (called once, after the restore appended them). */
+    void markRestored() {
+        if (size > 0) {
+            restoredUntil = newestTime();
+        }
+    }
+
+    /** Whether a point at or after {@code from} was restored from a snapshot rather than recorded since the start. */
+    boolean restoredSince(long from) {
+        int first = firstAtOrAfter(from);
+        return first < size && time(first) <= restoredUntil;
     }
 
     long newestTime() {

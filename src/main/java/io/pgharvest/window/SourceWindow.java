@@ -157,6 +157,21 @@ final class SourceWindow {
         }
     }
 
+    /** Whether any series of {@code metric} answers a point at or after {@code from} from the snapshot. */
+    boolean restoredSince(long from, String metric) {
+        lock.lock();
+        try {
+            for (Map.Entry<SeriesKey, SeriesRing> entry : series.entrySet()) {
+                if (entry.getKey().metric().equals(metric) && entry.getValue().restoredSince(from)) {
+                    return true;
+                }
+            }
+            return false;
+        } finally {
+            lock.unlock();
+        }
+    }
+
     /** The text of a statement, or null when none was read. */
     String text(String queryid) {
         lock.lock();
@@ -306,6 +321,64 @@ final class SourceWindow {
         } finally {
             lock.unlock();
         }
+    }
+
+    /** A copy of this source's series (points as recorded) and texts, for the window's snapshot. */
+    WindowPicture.SourcePicture picture() {
+        var copied = new ArrayList<WindowPicture.SeriesPicture>();
+        lock.lock();
+        try {
+            for (Map.Entry<SeriesKey, SeriesRing> entry : series.entrySet()) {
+                SeriesRing ring = entry.getValue();
+                long[] times = new long[ring.size()];
+                double[] values = new double[ring.size()];
+                for (int i = 0; i < ring.size(); i++) {
+                    times[i] = ring.time(i);
+                    values[i] = ring.value(i);
+                }
+                copied.add(new WindowPicture.SeriesPicture(entry.getKey(), times, values));
+            }
+            return new WindowPicture.SourcePicture(source, copied, texts.copy());
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * Takes a snapshot's points at or after {@code cutoff} and its texts into this (new) source
+     * window, within the same caps and budget as recorded points; the points are marked restored so
+     * the API says {@code store: snapshot} while they are in a span. Series of columns the window no
+     * longer charts are skipped. Returns the points taken.
+     */
+    long restore(WindowPicture.SourcePicture picture, long cutoff) {
+        long taken = 0;
+        lock.lock();
+        try {
+            for (WindowPicture.SeriesPicture restored : picture.series()) {
+                SeriesKey key = restored.key();
+                if (ChartedColumns.kind(key.metric(), key.column()).isEmpty()) {
+                    continue;
+                }
+                SeriesRing ring = null;
+                for (int i = 0; i < restored.times().length; i++) {
+                    if (restored.times()[i] >= cutoff && (ring != null || (ring = ringFor(key)) != null)) {
+                        ring.append(restored.times()[i], restored.values()[i], limits.spanMillis(),
+                                limits.pointsPerSeries(), budget);
+                        taken++;
+                    }
+                }
+                if (ring != null) {
+                    // The window answers a range from its restored points as from recorded ones.
+                    ring.markRestored();
+                    newest = Math.max(newest, ring.newestTime());
+                    oldest = oldest == 0 ? ring.time(0) : Math.min(oldest, ring.time(0));
+                }
+            }
+            picture.texts().forEach(texts::keep);
+        } finally {
+            lock.unlock();
+        }
+        return taken;
     }
 
     ChangeNotifier changes() {

@@ -1,14 +1,16 @@
 package io.pgharvest.window;
 
 import io.micrometer.core.instrument.FunctionCounter;
+import io.pgharvest.config.DataDirectory;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
+import java.time.Duration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
-/** The recent window and its feed, with meters for its memory and what it dropped. */
+/** The recent window, its feed and its snapshot, with meters for its memory, what it dropped and the snapshot. */
 @Configuration(proxyBeanMethods = false)
 class WindowConfiguration {
 
@@ -31,5 +33,25 @@ class WindowConfiguration {
         FunctionCounter.builder("pgharvest.window.batches.dropped", feed, WindowFeed::droppedBatches)
                 .description("Published batches the recent window dropped because its queue was full").register(meters);
         return feed;
+    }
+
+    /**
+     * The window's snapshot, restored here, before any lifecycle starts the feed; off (neither read
+     * nor written) when snapshot-every is 0s or the window is disabled.
+     */
+    @Bean
+    WindowSnapshots windowSnapshots(RecentWindow window, WindowProperties properties, DataDirectory dataDirectory,
+            MeterRegistry meters) {
+        var snapshots = new WindowSnapshots(window, dataDirectory.resolve(WindowSnapshotFile.FILE_NAME),
+                properties.enabled() ? properties.snapshotEvery() : Duration.ZERO);
+        snapshots.restore();
+        Gauge.builder("pgharvest.window.snapshot.size", snapshots, WindowSnapshots::lastBytes).baseUnit("bytes")
+                .description("Size of the recent window's last snapshot file").register(meters);
+        Gauge.builder("pgharvest.window.snapshot.write.duration", snapshots, WindowSnapshots::lastWriteSeconds)
+                .baseUnit("seconds").description("How long the last snapshot took to copy, encode and write")
+                .register(meters);
+        FunctionCounter.builder("pgharvest.window.snapshot.failures", snapshots, WindowSnapshots::failedWrites)
+                .description("Snapshot writes that failed (the next one is tried a period later)").register(meters);
+        return snapshots;
     }
 }

@@ -108,8 +108,9 @@ class WindowController {
         if (request.range() != null) {
             return read.answer(ranges.series(name, request.range(), metrics, windowSpan()));
         }
-        return read.answer(new SourceSeries(name, read.from(), read.to(), windowSpan(), Series.WINDOW, null, null,
-                window.read(name, read.fromMillis(), metrics)));
+        List<Series> series = window.read(name, read.fromMillis(), metrics);
+        return read.answer(new SourceSeries(name, read.from(), read.to(), windowSpan(), Series.storeOf(series), null,
+                null, series));
     }
 
     private static final String SPAN = "how far back, e.g. 15m or 1h; at most the window's span (pgharvest.window.span),"
@@ -126,6 +127,12 @@ class WindowController {
         var request = WindowRequest.parse(new WindowRequest.RangeParameters(span, from, to, step), index, wait,
                 windowSpan(), clock.instant(), moreChecks);
         return request;
+    }
+
+    /** {@code snapshot} while the source's query_stats sums from {@code from} include restored points, else {@code window}. */
+    private String windowStore(String name, long from) {
+        return window.source(name).map(w -> w.restoredSince(from, SourceWindow.QUERY_STATS)).orElse(false)
+                ? Series.SNAPSHOT : Series.WINDOW;
     }
 
     private Duration windowSpan() {
@@ -192,8 +199,8 @@ class WindowController {
                 // unless it runs now (a statement running for the first time has no calls yet)
                 .filter(s -> s.calls() > 0 || s.totalExecTime() > 0 || s.runningSessions() > 0)
                 .sorted(Statement.MOST_TIME_FIRST).toList();
-        return read.answer(new SourceStatements(name, read.from(), read.to(), windowSpan(), Series.WINDOW, null,
-                statements));
+        return read.answer(new SourceStatements(name, read.from(), read.to(), windowSpan(),
+                windowStore(name, read.fromMillis()), null, statements));
     }
 
     @GetMapping("/api/v1/sources/{name}/queries/{queryid}")

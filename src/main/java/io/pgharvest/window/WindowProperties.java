@@ -35,6 +35,9 @@ import org.springframework.validation.annotation.Validated;
  *     new one is refused
  * @param queuedBatches how many published batches may wait for the window's writer; past it a batch is
  *     dropped and counted, never waited for (the reapers never slow down for the window)
+ * @param snapshotEvery how often the window writes its series and statement texts to
+ *     {@code <data-dir>/window-snapshot.bin} (and once more on a clean stop), which a restart, even
+ *     after {@code kill -9}, restores; {@code 0s} writes and restores none. 1 s to 1 h otherwise
  */
 @ConfigurationProperties("pgharvest.window")
 @Validated
@@ -48,9 +51,15 @@ public record WindowProperties(
         @DefaultValue("100") @Min(0) @Max(100_000) int plansPerSource,
         @DefaultValue("128KB") @NotNull DataSize maxPlanSize,
         @DefaultValue("64MB") @NotNull DataSize maxMemory,
-        @DefaultValue("10000") @Min(1) @Max(1_000_000) int queuedBatches) {
+        @DefaultValue("10000") @Min(1) @Max(1_000_000) int queuedBatches,
+        @DefaultValue("1m") @NotNull Duration snapshotEvery) {
 
     public WindowProperties {
+        if (snapshotEvery != null && !snapshotEvery.isZero()
+                && (snapshotEvery.compareTo(Duration.ofSeconds(1)) < 0 || snapshotEvery.compareTo(Duration.ofHours(1)) > 0)) {
+            throw new IllegalArgumentException("pgharvest.window.snapshot-every must be 0s (no snapshot) or 1s to 1h, got "
+                    + snapshotEvery);
+        }
         if (maxPlanSize != null && (maxPlanSize.toBytes() < 1024 || maxPlanSize.toBytes() > 64L * 1024 * 1024)) {
             throw new IllegalArgumentException("pgharvest.window.max-plan-size must be 1KB to 64MB, got " + maxPlanSize);
         }

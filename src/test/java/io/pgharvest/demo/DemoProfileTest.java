@@ -6,6 +6,7 @@ import io.pgharvest.embedded.EmbeddedPostgres;
 import io.pgharvest.model.connection.ConnectionString;
 import java.sql.DriverManager;
 import java.sql.SQLException;
+import java.sql.Timestamp;
 import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -79,6 +80,86 @@ class DemoProfileTest {
             }
         }
         assertThat(dir.resolve("data").resolve(DemoDatabase.MARKER_FILE)).doesNotExist();
+        removeCluster(dir.resolve("data"));
+    }
+
+    @Test
+    void aRestartedDemoKeepsWhatItsPostgresSinkWroteAndWritesOn(@TempDir Path dir) throws Exception {
+        Path dataDir = dir.resolve("data");
+        String[] arguments = {"--server.port=0", "--pgharvest.data-dir=" + dataDir,
+            "--pgharvest.api.token=demo-test-token-0123456789", "--pgharvest.window.snapshot-every=0s",
+            "--pgharvest.sinks[0].type=jsonfile", "--pgharvest.sinks[0].path=" + dir.resolve("measurements.jsonl")};
+        try {
+            Timestamp firstRunsOldest;
+            long firstRunsRows;
+            try (ConfigurableApplicationContext app = demo(arguments)) {
+                Awaitility.await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(500))
+                        .until(() -> historyRows(app, dataDir).rows() >= 2);
+                firstRunsOldest = historyRows(app, dataDir).oldest();
+                firstRunsRows = historyRows(app, dataDir).rows();
+            }
+            assertThat(DemoHistory.clusterDir(dataDir).resolve("data").resolve("PG_VERSION")).exists();
+            try (ConfigurableApplicationContext app = demo(arguments)) {
+                assertThat(historyRows(app, dataDir).oldest()).isEqualTo(firstRunsOldest);
+                Awaitility.await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(500))
+                        .until(() -> historyRows(app, dataDir).rows() > firstRunsRows);
+                assertThat(app.getBean(ConfigStore.class).snapshot().sources()).containsKey(DemoDatabase.SOURCE);
+                // 6 hours reach before this run's window: the history reader on the demo's sink answers them
+                String sixHours = get(app, "/api/v1/sources/demo/window?metric=db_stats&from="
+                        + java.time.Instant.now().minus(Duration.ofHours(6)));
+                assertThat(sixHours).contains("\"store\":\"postgres\"").contains("\"column\":\"xact_commit\"");
+            }
+        } finally {
+            removeCluster(dataDir);
+        }
+    }
+
+    private static ConfigurableApplicationContext demo(String... arguments) {
+        return new SpringApplicationBuilder(PgharvestApplication.class).profiles("demo").run(arguments);
+    }
+
+    private record HistoryRows(long rows, Timestamp oldest) {
+    }
+
+    /** The demo source's db_stats rows in the demo's history database, read as the demo's superuser. */
+    private static HistoryRows historyRows(ConfigurableApplicationContext app, Path dataDir) throws SQLException {
+        int port = app.getEnvironment().getRequiredProperty(DemoHistory.PORT_PROPERTY, Integer.class);
+        var login = new java.util.Properties();
+        login.setProperty("user", "postgres");
+        login.setProperty("password", Files.exists(dataDir.resolve(DemoHistory.PASSWORD_FILE))
+                ? DemoHistory.password(dataDir) : "");
+        try (var c = DriverManager.getConnection("jdbc:postgresql://127.0.0.1:" + port + "/" + DemoHistory.DATABASE,
+                login); var st = c.createStatement();
+                var rs = st.executeQuery("select count(*), min(time) from public.db_stats where dbname = 'demo'")) {
+            rs.next();
+            return new HistoryRows(rs.getLong(1), rs.getTimestamp(2));
+        } catch (SQLException e) {
+            if ("42P01".equals(e.getSQLState())) { // the sink has not created the table yet
+                return new HistoryRows(0, null);
+            }
+            throw e;
+        }
+    }
+
+    /** The demo keeps its cluster outside the data directory, on purpose: a test removes it. */
+    private static void removeCluster(Path dataDir) throws Exception {
+        Path cluster = DemoHistory.clusterDir(dataDir);
+        if (Files.exists(cluster)) {
+            try (var tree = Files.walk(cluster)) {
+                tree.sorted(java.util.Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
+            }
+        }
+    }
+
+    private static String get(ConfigurableApplicationContext app, String path) throws Exception {
+        try (HttpClient client = HttpClient.newHttpClient()) {
+            var answer = client.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:"
+                    + app.getEnvironment().getProperty("local.server.port") + path))
+                    .header("Authorization", "Bearer demo-test-token-0123456789").build(),
+                    HttpResponse.BodyHandlers.ofString());
+            assertThat(answer.statusCode()).as(answer.body()).isEqualTo(200);
+            return answer.body();
+        }
     }
 
     private static String scrape(int port) throws Exception {

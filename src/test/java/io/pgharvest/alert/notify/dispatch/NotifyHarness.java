@@ -23,34 +23,34 @@ import java.util.concurrent.atomic.AtomicInteger;
  * The notification side as the application wires it (store, receivers from the registry,
  * dispatcher, {@link OutboxNotifications}), with back-off and polling in milliseconds.
  */
-final class NotifyHarness implements AutoCloseable {
+public final class NotifyHarness implements AutoCloseable {
 
-    static final OutboxDispatcher.Tuning FAST = new OutboxDispatcher.Tuning(
+    public static final OutboxDispatcher.Tuning FAST = new OutboxDispatcher.Tuning(
             new Backoff(Duration.ofMillis(50), Duration.ofMillis(200)), Duration.ofHours(1), Duration.ofMillis(50),
             Duration.ofSeconds(5), Duration.ofDays(1));
     private static final AtomicInteger DATABASES = new AtomicInteger();
 
     @SuppressWarnings({"unchecked", "rawtypes"})
-    static final PluginRegistry<AlertReceiverPlugin<?>> REGISTRY = (PluginRegistry) PluginRegistry.load(AlertReceiverPlugin.class);
+    public static final PluginRegistry<AlertReceiverPlugin<?>> REGISTRY = (PluginRegistry) PluginRegistry.load(AlertReceiverPlugin.class);
 
-    final NotifyStore store;
-    final ReceiverCatalog catalog;
-    final OutboxDispatcher dispatcher;
-    final OutboxNotifications notifications;
+    public final NotifyStore store;
+    public final ReceiverCatalog catalog;
+    public final OutboxDispatcher dispatcher;
+    public final OutboxNotifications notifications;
 
-    NotifyHarness(NotifyStore store) {
+    public NotifyHarness(NotifyStore store) {
         this.store = store;
         this.catalog = new ReceiverCatalog(store, new ReceiverBinder(REGISTRY), Clock.systemUTC(), Duration.ofMillis(100));
         this.dispatcher = new OutboxDispatcher(store, catalog, Clock.systemUTC(), FAST);
         this.notifications = new OutboxNotifications(store, catalog, dispatcher, Clock.systemUTC(), Duration.ofMinutes(1));
     }
 
-    static NotifyHarness onFiles(Path dir) {
+    public static NotifyHarness onFiles(Path dir) {
         return new NotifyHarness(new FileNotifyStore(dir));
     }
 
     /** A fresh configuration database on the shared test server, migrated as pgharvest migrates it. */
-    static PostgresDatabase freshDatabase() {
+    public static PostgresDatabase freshDatabase() {
         String name = "notify_" + ProcessHandle.current().pid() + "_" + DATABASES.incrementAndGet();
         TestPostgres postgres = TestPostgres.shared();
         postgres.createDatabase(name);
@@ -62,8 +62,8 @@ final class NotifyHarness implements AutoCloseable {
         return new PostgresDatabase(new HikariDataSource(config));
     }
 
-    record PostgresDatabase(HikariDataSource dataSource) implements AutoCloseable {
-        NotifyStore store() {
+    public record PostgresDatabase(HikariDataSource dataSource) implements AutoCloseable {
+        public NotifyStore store() {
             return new PostgresNotifyStore(dataSource, "test database");
         }
 
@@ -73,12 +73,12 @@ final class NotifyHarness implements AutoCloseable {
         }
     }
 
-    NotifyHarness start() {
+    public NotifyHarness start() {
         dispatcher.start();
         return this;
     }
 
-    void addReceiver(String name, String type, Map<String, Object> options, ReceiverRoute route) {
+    public void addReceiver(String name, String type, Map<String, Object> options, ReceiverRoute route) {
         var definition = new ReceiverDefinition(name, type, options, route);
         new ReceiverBinder(REGISTRY).bind(definition);
         store.createReceiver(definition);

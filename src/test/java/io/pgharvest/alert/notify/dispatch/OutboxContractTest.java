@@ -29,7 +29,7 @@ import org.junit.jupiter.api.Test;
  * The outbox's promises on each store back-end, end to end through a real webhook server:
  * exactly once per transition, through outages and restarts, silences and routes honoured.
  */
-abstract class OutboxContractTest {
+public abstract class OutboxContractTest {
 
     private static final String SECRET = "a-webhook-secret-of-some-length";
     private static final Duration WAIT = Duration.ofSeconds(20);
@@ -46,7 +46,7 @@ abstract class OutboxContractTest {
     protected abstract NotifyStore openStore();
 
     @BeforeEach
-    void startWebhook() {
+    protected void startWebhook() {
         webhook = new TestWebhook();
         harness = new NotifyHarness(openStore());
         harness.addReceiver(hook, "webhook", Map.of("url", webhook.url("/hook"), "secret", SECRET), null);
@@ -54,7 +54,7 @@ abstract class OutboxContractTest {
     }
 
     @AfterEach
-    void stop() throws InterruptedException {
+    protected void stop() throws InterruptedException {
         harness.close();
         webhook.close();
     }

@@ -16,18 +16,18 @@ import tools.jackson.databind.json.JsonMapper;
  * An HTTP server on a free loopback port that records every POST it accepts; while
  * {@link #down(boolean)} it answers 503 and records nothing (a receiver that is down).
  */
-final class TestWebhook implements AutoCloseable {
+public final class TestWebhook implements AutoCloseable {
 
-    static final JsonMapper JSON = JsonMapper.builder().build();
+    public static final JsonMapper JSON = JsonMapper.builder().build();
 
     /** One accepted request. */
-    record Received(String path, Map<String, List<String>> headers, byte[] body) {
+    public record Received(String path, Map<String, List<String>> headers, byte[] body) {
 
-        JsonNode json() {
+        public JsonNode json() {
             return JSON.readTree(body);
         }
 
-        String header(String name) {
+        public String header(String name) {
             return headers.entrySet().stream().filter(e -> e.getKey().equalsIgnoreCase(name))
                     .map(e -> e.getValue().getFirst()).findFirst().orElse(null);
         }
@@ -38,7 +38,7 @@ final class TestWebhook implements AutoCloseable {
     private volatile boolean down;
     private volatile int refused;
 
-    TestWebhook() {
+    public TestWebhook() {
         try {
             server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
         } catch (IOException e) {
@@ -60,20 +60,20 @@ final class TestWebhook implements AutoCloseable {
         server.start();
     }
 
-    String url(String path) {
+    public String url(String path) {
         return "http://127.0.0.1:" + server.getAddress().getPort() + path;
     }
 
-    void down(boolean isDown) {
+    public void down(boolean isDown) {
         down = isDown;
     }
 
     /** Requests answered 503 while down. */
-    int refused() {
+    public int refused() {
         return refused;
     }
 
-    List<Received> received() {
+    public List<Received> received() {
         return List.copyOf(received);
     }
 

@@ -1,7 +1,8 @@
-package io.pgharvest.alert.notify.dispatch;
+package io.pgharvest.alert.notify.alertmanager;
 
 
 import io.pgharvest.testsupport.InstalledPrograms;
+import io.pgharvest.alert.notify.dispatch.TestWebhook;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.ServerSocket;

@@ -1,6 +1,8 @@
-package io.pgharvest.alert.notify.dispatch;
+package io.pgharvest.alert.notify.postgres;
 
 import io.pgharvest.alert.notify.NotifyStore;
+import io.pgharvest.alert.notify.dispatch.NotifyHarness;
+import io.pgharvest.alert.notify.dispatch.OutboxContractTest;
 
 import static io.pgharvest.alert.notify.dispatch.Transitions.firing;
 import static org.assertj.core.api.Assertions.assertThat;

@@ -1,9 +1,11 @@
-package io.pgharvest.alert.notify.dispatch;
+package io.pgharvest.alert.notify.alertmanager;
 
 import io.pgharvest.alert.notify.ExternalSilences;
 import io.pgharvest.alert.notify.LabelMatcher;
 import io.pgharvest.alert.notify.OutboxEntry;
 import io.pgharvest.alert.notify.Silence;
+import io.pgharvest.alert.notify.dispatch.NotifyHarness;
+import io.pgharvest.alert.notify.dispatch.TestWebhook;
 
 import static io.pgharvest.alert.notify.dispatch.Transitions.firing;
 import static io.pgharvest.alert.notify.dispatch.Transitions.resolved;
