@@ -12,9 +12,10 @@ public class PgharvestApplication {
 
     /**
      * The JVM system property that records Spring's start-up steps (each bean's creation, each
-     * phase) as JFR events, for a recording started with {@code -XX:StartFlightRecording}: where the
-     * seconds from launch to the first measurement go (docs/performance.md, "The current profile"). A JVM
-     * property, not an application setting: it must be known before the context exists.
+     * phase) as JFR events, for a recording started with {@code -XX:StartFlightRecording}: where
+     * the seconds from launch to the first measurement go (docs/performance.md, "The current
+     * profile"). A JVM property, not an application setting: it must be known before the context
+     * exists.
      */
     static final String STARTUP_EVENTS = "pgharvest.startup-events";
 
