@@ -97,11 +97,15 @@ class RestartTest {
             app.api().post("/api/v1/presets", Map.of("name", "perm_preset", "metrics", Map.of("db_stats", 60)));
         }
         // Besides the store, only the default JSON sink's file (the new source's first heartbeat is
-        // collected at once) and the sinks' spill folder may be there, all owner-only.
+        // collected at once), the state pgharvest keeps across restarts (alert state and history, the
+        // alert receivers and outbox, the window's snapshot, plan shapes, log read positions) and the
+        // sinks' spill folder may be there, all owner-only.
         List<String> files = Files.list(dataDir).filter(Files::isRegularFile).map(p -> p.getFileName().toString())
                 .toList();
         assertThat(files).containsAll(List.of("sources.yaml", "metrics.yaml", "store-index.yaml"))
-                .isSubsetOf("sources.yaml", "metrics.yaml", "store-index.yaml", "measurements.jsonl");
+                .isSubsetOf("sources.yaml", "metrics.yaml", "store-index.yaml", "measurements.jsonl",
+                        "alert-rules.json", "alert-state.json", "alert-history.jsonl", "alert-receivers.json",
+                        "alert-outbox.json", "window-snapshot.bin", "plan-shapes.json", "log-positions.json");
         for (String file : files) {
             assertThat(Files.getPosixFilePermissions(dataDir.resolve(file))).extracting(Enum::name)
                     .as(file).containsExactlyInAnyOrder("OWNER_READ", "OWNER_WRITE");

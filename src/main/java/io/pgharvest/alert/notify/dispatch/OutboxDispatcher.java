@@ -60,10 +60,26 @@ public final class OutboxDispatcher {
         this.tuning = tuning;
     }
 
-    /** @throws IllegalStateException on a second start */
+    /**
+     * Starts the loop; a no-op while it runs. Also after {@link #stop}: Spring stops the lifecycle
+     * beans of a context it pauses (a cached test context, a context restart) and starts them
+     * again, and a dispatcher that refused would fail that start. A loop still finishing its last
+     * round is waited for (briefly), so two loops never claim entries side by side.
+     */
     public synchronized void start() {
-        if (thread != null) {
-            throw new IllegalStateException("the alert outbox dispatcher was started already");
+        if (running && thread != null && thread.isAlive()) {
+            return;
+        }
+        if (thread != null && thread.isAlive()) {
+            try {
+                thread.join(Duration.ofSeconds(10));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("interrupted while the previous alert outbox loop ended", e);
+            }
+            if (thread.isAlive()) {
+                throw new IllegalStateException("the previous alert outbox loop did not end within 10 s");
+            }
         }
         running = true;
         thread = Thread.ofPlatform().name("alert-outbox").daemon(true).start(this::run);
