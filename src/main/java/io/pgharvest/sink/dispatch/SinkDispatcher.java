@@ -108,16 +108,6 @@ public final class SinkDispatcher implements MeasurementPublisher, SmartLifecycl
         return running;
     }
 
-    /**
-     * Never paused: a stopped dispatcher stays stopped (its queues flushed, its sinks closed), so a
-     * test context that Spring pauses while another is in use (Spring Framework 7) would otherwise
-     * come back without sinks - measurements published after it resumed were never written.
-     */
-    @Override
-    public boolean isPauseable() {
-        return false;
-    }
-
     @Override
     public int getPhase() {
         return PHASE;
