@@ -21,13 +21,15 @@ public abstract class ApiTestBase {
     protected static final Path DATA_DIR = createDataDir();
     /** The storage database of the context's history reader (pgharvest.history[0]). */
     protected static final String HISTORY_DB = "api_history";
-    private static final int PROMETHEUS_PORT = freePort();
 
     @LocalServerPort
     protected int port;
 
     @DynamicPropertySource
     static void properties(DynamicPropertyRegistry registry) {
+        // Called once per context: each context (HttpsApiTest's and others derive their own) gets a
+        // scrape port of its own, since a cached context keeps its sinks open while it is paused.
+        int prometheusPort = freePort();
         registry.add("pgharvest.data-dir", DATA_DIR::toString);
         registry.add("pgharvest.api.token", () -> TOKEN);
         registry.add("pgharvest.connect-timeout", () -> "2s");
@@ -51,7 +53,7 @@ public abstract class ApiTestBase {
         // 9187 it would keep SinkConfigurationTest (which needs that port) from ever getting it.
         registry.add("pgharvest.sinks[0].type", () -> "jsonfile");
         registry.add("pgharvest.sinks[1].type", () -> "prometheus");
-        registry.add("pgharvest.sinks[1].port", () -> String.valueOf(PROMETHEUS_PORT));
+        registry.add("pgharvest.sinks[1].port", () -> String.valueOf(prometheusPort));
         // The tests' own kind of sink (io.pgharvest.sink.memory), configured as any kind is.
         registry.add("pgharvest.sinks[2].type", () -> "test-memory");
         registry.add("pgharvest.sinks[2].name", () -> "api-memory");

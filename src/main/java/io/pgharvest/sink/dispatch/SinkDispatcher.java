@@ -112,4 +112,14 @@ public final class SinkDispatcher implements MeasurementPublisher, SmartLifecycl
     public int getPhase() {
         return PHASE;
     }
+
+    /**
+     * Not paused with the rest of a context (Spring pauses cached test contexts on a switch and
+     * starts their lifecycle beans again later): a stop flushes and closes the sinks for good, so
+     * a paused dispatcher would come back with no sink writing. The sinks close with the context.
+     */
+    @Override
+    public boolean isPauseable() {
+        return false;
+    }
 }
