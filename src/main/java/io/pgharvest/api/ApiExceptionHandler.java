@@ -4,7 +4,7 @@ import io.pgharvest.model.FieldProblem;
 import io.pgharvest.model.StoreTable;
 import io.pgharvest.store.InvalidConfigException;
 import io.pgharvest.store.NoSuchItemException;
-import io.pgharvest.store.StaleIndexException;
+import io.pgharvest.store.WriteCondition.StaleIndexException;
 import io.pgharvest.store.StoreException;
 import io.pgharvest.store.StoreUnavailableException;
 import io.pgharvest.store.state.BuiltInItemException;

@@ -1,5 +1,6 @@
 package io.pgharvest.store;
 
+import io.pgharvest.store.WriteCondition.StaleIndexException;
 import io.pgharvest.model.ConfigSnapshot;
 import io.pgharvest.model.MetricDefinition;
 import io.pgharvest.model.Preset;

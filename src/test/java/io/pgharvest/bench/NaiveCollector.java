@@ -1,7 +1,7 @@
 package io.pgharvest.bench;
 
 import io.pgharvest.kind.FetchedRows;
-import io.pgharvest.kind.postgres.ResultSetMapper;
+import io.pgharvest.kind.ResultSetMapper;
 import io.pgharvest.model.Measurement;
 import io.pgharvest.sink.jsonfile.JsonFileSinkProperties;
 import io.pgharvest.sink.jsonfile.JsonLinesSink;

@@ -2,7 +2,7 @@ package io.pgharvest.changes;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.pgharvest.kind.postgres.ResultSetMapper;
+import io.pgharvest.kind.ResultSetMapper;
 import io.pgharvest.model.Measurement;
 import io.pgharvest.sink.MetricCatalog;
 import io.pgharvest.testsupport.RecordingPublisher;

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.pgharvest.kind.FetchedRows;
-import io.pgharvest.kind.postgres.ResultSetMapper;
+import io.pgharvest.kind.ResultSetMapper;
 import io.pgharvest.model.Measurement;
 import io.pgharvest.testsupport.RecordingPublisher;
 import io.pgharvest.testsupport.TestPostgres;

@@ -3,6 +3,7 @@ package io.pgharvest.store;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.pgharvest.store.WriteCondition.StaleIndexException;
 import io.pgharvest.model.ConfigSnapshot;
 import io.pgharvest.model.MetricDefinition;
 import io.pgharvest.model.NodeStatus;

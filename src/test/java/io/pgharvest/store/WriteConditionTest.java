@@ -3,6 +3,7 @@ package io.pgharvest.store;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.pgharvest.store.WriteCondition.StaleIndexException;
 import io.pgharvest.model.StoreTable;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;

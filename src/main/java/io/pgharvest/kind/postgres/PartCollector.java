@@ -1,5 +1,6 @@
 package io.pgharvest.kind.postgres;
 
+import io.pgharvest.kind.ResultSetMapper;
 import io.pgharvest.kind.FetchedRows;
 import io.pgharvest.kind.ResultLimits;
 import io.pgharvest.support.wire.ResultBytesBound;

@@ -3,7 +3,7 @@
  * {@link io.pgharvest.kind.postgres.PostgresKindRules}; continuous discovery's configured instance
  * uses its endpoint too): pgjdbc sessions opened with pgharvest's rules ({@link io.pgharvest.kind.postgres.SessionOpener}),
  * a tick's metrics in one pipelined round trip ({@link io.pgharvest.kind.postgres.QueryPipeline}),
- * rows read into values ({@link io.pgharvest.kind.postgres.ResultSetMapper}), the failing metric
+ * rows read into values ({@link io.pgharvest.kind.ResultSetMapper}), the failing metric
  * read from a parse error's position ({@link io.pgharvest.kind.postgres.FailurePointer}), and the
  * connection test.
  *

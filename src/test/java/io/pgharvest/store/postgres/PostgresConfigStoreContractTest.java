@@ -2,7 +2,7 @@ package io.pgharvest.store.postgres;
 
 import io.pgharvest.store.ConfigStore;
 import io.pgharvest.store.ConfigStoreContract;
-import io.pgharvest.store.StaleIndexException;
+import io.pgharvest.store.WriteCondition.StaleIndexException;
 import io.pgharvest.store.WriteCondition;
 import java.time.Duration;
 import java.util.ArrayList;

@@ -1,6 +1,5 @@
-package io.pgharvest.kind.postgres;
+package io.pgharvest.kind;
 
-import io.pgharvest.kind.FetchedRows;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.pgharvest.model.Measurement;

@@ -1,6 +1,5 @@
-package io.pgharvest.kind.postgres;
+package io.pgharvest.kind;
 
-import io.pgharvest.kind.FetchedRows;
 import io.pgharvest.model.Measurement;
 import io.pgharvest.model.OutputNames;
 import io.pgharvest.model.RowTags;
@@ -34,7 +33,7 @@ public final class ResultSetMapper {
     private ResultSetMapper() {
     }
 
-    /** Reads every row of {@code rs} (public for the benchmark's naive collector, which maps rows the same way). */
+    /** Reads every row of {@code rs}, as every kind that reads a JDBC result set does. */
     public static FetchedRows read(ResultSet rs) throws SQLException {
         // Column names and types once per result, not per cell: pgjdbc resolves a type through
         // a synchronized cache lookup on every call.
