@@ -25,7 +25,8 @@ import tools.jackson.databind.JsonNode;
  * condition ends: a long open transaction that is idle in transaction, a lock wait naming its
  * blocker, connections near a small max_connections, transaction-ID age over a lowered threshold,
  * and a stopped server, which raises exactly one new alert (unreachable) while its others stay
- * firing, resolved when it is back.
+ * firing, resolved when it is back; a standby whose replay is paused raises the pack's replication-lag
+ * rules (bytes on the primary, seconds and paused on the standby), resolved once replay resumes.
  */
 class AlertsOnRealServersTest extends ApiTestBase {
 
@@ -44,6 +45,22 @@ class AlertsOnRealServersTest extends ApiTestBase {
         if (metric.equals("blocking_locks")) {
             rule.put("description", "blocked by {{ root_blocker_pid }} running query id {{ blocker_query_id }}");
         }
+        ApiClient.Response created = api().put("/api/v1/alert-rules/" + name, rule);
+        assertThat(created.status()).as(created.body()).isIn(200, 201);
+    }
+
+    /** The built-in rule {@code builtIn}'s condition and texts as rule {@code name}, with a short for and its own params. */
+    private void copyBuiltIn(String builtIn, String name, Map<String, Object> params, String source) {
+        JsonNode pack = api().get("/api/v1/alert-rules/" + builtIn).json();
+        assertThat(pack.get("origin").asString()).isEqualTo("built-in");
+        var rule = new HashMap<String, Object>();
+        rule.put("name", name);
+        for (String field : List.of("metric", "condition", "severity", "summary", "description")) {
+            rule.put(field, pack.get(field).asString());
+        }
+        rule.put("for", "1s");
+        rule.put("params", params);
+        rule.put("sources", Map.of("names", List.of(source)));
         ApiClient.Response created = api().put("/api/v1/alert-rules/" + name, rule);
         assertThat(created.status()).as(created.body()).isIn(200, 201);
     }
@@ -191,6 +208,46 @@ class AlertsOnRealServersTest extends ApiTestBase {
                     .filteredOn("rt-down firing"::equals).hasSize(1);
         } finally {
             api().delete("/api/v1/sources/alerts-own");
+        }
+    }
+
+    @Test
+    void aStandbyWithReplayPausedRaisesThePacksLagRulesAfterForAndTheyResolveWhenReplayResumes() throws Exception {
+        try (TestPostgres primary = TestPostgres.start(Map.of())) {
+            primary.createDatabase("lagdb");
+            primary.execute("lagdb", "create table filler (id int, pad text)");
+            try (TestPostgres standby = primary.startStandby("alerts_standby")) {
+                // a transaction replayed since the standby started: its replay timestamp is not NULL
+                primary.execute("lagdb", "insert into filler values (0, 'first')");
+                primary.awaitReplayedOn(standby, Duration.ofSeconds(60));
+                copyBuiltIn("PostgresReplicationLagBytesHigh", "rt-lag-bytes", Map.of("max_b", 100_000), "lag-primary");
+                copyBuiltIn("PostgresStandbyReplayLagHigh", "rt-lag-s", Map.of("max_s", 1), "lag-standby");
+                copyBuiltIn("PostgresStandbyReplayPaused", "rt-paused", Map.of(), "lag-standby");
+                addSource("lag-primary", primary.connStr("lagdb"), Map.of("replication", 1));
+                addSource("lag-standby", standby.connStr("lagdb"), Map.of("standby_replay", 1));
+                try {
+                    standby.execute("postgres", "select pg_wal_replay_pause()");
+                    // about 1 MB of WAL the standby receives and does not replay
+                    primary.execute("lagdb", "insert into filler select g, repeat('x', 100) from generate_series(1, 5000) g");
+
+                    JsonNode bytes = awaitAlert("rt-lag-bytes", "lag-primary", "firing", a -> true);
+                    assertThat(bytes.at("/labels/application_name").asString()).isEqualTo("alerts_standby");
+                    assertThat(Double.parseDouble(bytes.get("value").asString())).isGreaterThan(100_000);
+                    assertThat(Duration.between(Instant.parse(bytes.get("activeSince").asString()),
+                            Instant.parse(bytes.get("firingSince").asString()))).isGreaterThanOrEqualTo(Duration.ofSeconds(1));
+                    JsonNode seconds = awaitAlert("rt-lag-s", "lag-standby", "firing", a -> true);
+                    assertThat(Double.parseDouble(seconds.get("value").asString())).isGreaterThan(1);
+                    awaitAlert("rt-paused", "lag-standby", "firing", a -> true);
+
+                    standby.execute("postgres", "select pg_wal_replay_resume()");
+                    awaitGone("rt-lag-bytes", "lag-primary");
+                    awaitGone("rt-lag-s", "lag-standby");
+                    awaitGone("rt-paused", "lag-standby");
+                } finally {
+                    api().delete("/api/v1/sources/lag-primary");
+                    api().delete("/api/v1/sources/lag-standby");
+                }
+            }
         }
     }
 }
