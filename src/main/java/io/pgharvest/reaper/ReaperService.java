@@ -268,6 +268,11 @@ public class ReaperService implements SmartLifecycle {
         });
     }
 
+    /** The runtime status of every running reaper (pgharvest's own state, operations.selfmetrics). */
+    public List<SourceRuntimeStatus> statuses() {
+        return reapers.values().stream().map(SourceReaper::status).toList();
+    }
+
     /** Which fleet instance collects {@code source} (empty without a fleet). */
     public Optional<SourceOwner> owner(String source) {
         return ownership.owner(source);

@@ -14,6 +14,7 @@ import io.pgharvest.alert.store.HistoryNotifications;
 import io.pgharvest.alert.store.PostgresAlertStorage;
 import io.pgharvest.config.DataDirectory;
 import io.pgharvest.model.SessionState;
+import io.pgharvest.operations.selfmetrics.SelfSource;
 import io.pgharvest.reaper.ReaperService;
 import io.pgharvest.store.ConfigStore;
 import io.pgharvest.store.ItemOrigin;
@@ -49,12 +50,12 @@ class AlertConfiguration {
         MetricLookup configured = new MetricLookup() {
             @Override
             public boolean exists(String metric) {
-                return metric.equals(MetricColumns.INSTANCE_UP) || store.snapshot().metrics().containsKey(metric);
+                return MetricColumns.isWrittenByPgharvest(metric) || store.snapshot().metrics().containsKey(metric);
             }
 
             @Override
             public Optional<Set<String>> columns(String metric) {
-                boolean builtIn = metric.equals(MetricColumns.INSTANCE_UP)
+                boolean builtIn = MetricColumns.isWrittenByPgharvest(metric)
                         || store.origin(StoreTable.METRICS, metric).orElse(ItemOrigin.USER) == ItemOrigin.BUILT_IN;
                 return builtIn ? catalog.of(metric) : Optional.empty();
             }
@@ -82,10 +83,12 @@ class AlertConfiguration {
     @Bean
     AlertEvaluator alertEvaluator(AlertRules rules, AlertStorage storage, ConfigStore store,
             ObjectProvider<ReaperService> reaperService, ObjectProvider<AlertNotifications> notifications,
-            AlertProperties properties) {
+            AlertProperties properties, SelfSource self) {
         // Looked up when first used: the reapers publish to the feed, which evaluates with this.
+        // pgharvest's own state is always evaluated here: no other instance publishes it.
         return new AlertEvaluator(rules, name -> store.snapshot().sources().get(name),
-                source -> reaperService.getObject().status(source).map(status -> status.state() != SessionState.STOPPED).orElse(false),
+                source -> source.equals(self.name()) || reaperService.getObject().status(source)
+                        .map(status -> status.state() != SessionState.STOPPED).orElse(false),
                 new AlertBook(storage), () -> notifications.orderedStream().toList(), Clock.systemUTC(),
                 properties.round());
     }

@@ -1,5 +1,6 @@
 package io.pgharvest.alert.rule;
 
+import io.pgharvest.operations.selfmetrics.SelfMetrics;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -14,8 +15,9 @@ import tools.jackson.dataformat.yaml.YAMLMapper;
 /**
  * The columns each built-in metric returns, as the catalog lists them ({@code columns:} of
  * {@code catalog/metrics.yaml}, checked against real servers by CatalogVersionMatrixTest), with
- * {@code tag_} columns under their tag name; and {@code instance_up}, which the reaper writes
- * itself. A condition over a built-in metric may name only these.
+ * {@code tag_} columns under their tag name; {@code instance_up}, which the reaper writes
+ * itself; and pgharvest's own state ({@link SelfMetrics}). A condition over a built-in metric may
+ * name only these.
  */
 public final class MetricColumns {
 
@@ -44,10 +46,16 @@ public final class MetricColumns {
                 }
             }
             byMetric.put(INSTANCE_UP, Set.of(INSTANCE_UP));
+            byMetric.putAll(SelfMetrics.COLUMNS);
             return new MetricColumns(byMetric);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read " + RESOURCE, e);
         }
+    }
+
+    /** Whether pgharvest writes {@code metric} itself, for every source or for itself (not in the SQL catalog). */
+    public static boolean isWrittenByPgharvest(String metric) {
+        return metric.equals(INSTANCE_UP) || SelfMetrics.COLUMNS.containsKey(metric);
     }
 
     /** The columns of the built-in {@code metric}; empty when the catalog does not list them. */

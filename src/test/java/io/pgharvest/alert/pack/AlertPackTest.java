@@ -7,6 +7,7 @@ import io.pgharvest.alert.rule.CompiledRule;
 import io.pgharvest.alert.rule.MetricColumns;
 import io.pgharvest.alert.rule.MetricLookup;
 import io.pgharvest.alert.rule.RuleCompiler;
+import io.pgharvest.operations.selfmetrics.SelfMetrics;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -24,7 +25,9 @@ import tools.jackson.dataformat.yaml.YAMLMapper;
 /**
  * The built-in pack: every rule compiles against the catalog's real column names and reads a
  * metric pgharvest collects, and every rule of prometheus/rules/pgharvest.rules.yml has a built-in
- * twin with the same threshold, for and severity, or a reason it has none.
+ * twin with the same threshold, for and severity, or a reason it has none (pgharvest's own sink
+ * rules read the state pgharvest publishes about itself, SelfMetrics, where Prometheus reads the
+ * sink meters).
  */
 @Tag("fast")
 class AlertPackTest {
@@ -39,17 +42,25 @@ class AlertPackTest {
             Map.entry("PostgresTransactionIdWraparoundImminent", List.of("PostgresTransactionIdWraparoundImminent")),
             Map.entry("PostgresConnectionsNearMax", List.of("PostgresConnectionsNearMax")),
             Map.entry("PostgresLongRunningTransaction", List.of("PostgresLongRunningTransaction")),
-            Map.entry("PostgresIdleInTransaction", List.of("PostgresIdleInTransaction")));
+            Map.entry("PostgresIdleInTransaction", List.of("PostgresIdleInTransaction")),
+            Map.entry("PgharvestSinkSpilling", List.of("PgharvestSinkSpilling")),
+            Map.entry("PgharvestSinkDropping", List.of("PgharvestSinkDropping")),
+            Map.entry("PgharvestSinkRejecting", List.of("PgharvestSinkRejecting")));
 
     /** Prometheus rules without a twin, and why (docs/alerts.md says the same). */
     private static final Map<String, String> NO_TWIN = Map.of(
-            "PgharvestDown", "a pgharvest that is down evaluates nothing: only an outside Prometheus can tell",
-            "PgharvestSinkSpilling", "reads pgharvest's own meters, not a source's rows (not in the pack yet)",
-            "PgharvestSinkDropping", "reads pgharvest's own meters, not a source's rows (not in the pack yet)",
-            "PgharvestSinkRejecting", "reads pgharvest's own meters, not a source's rows (not in the pack yet)");
+            "PgharvestDown", "a pgharvest that is down evaluates nothing: only an outside Prometheus can tell");
 
-    /** Metrics that are not in the SQL catalog: written by the reaper itself, or by a kind. */
-    private static final Set<String> NOT_IN_CATALOG = Set.of("instance_up", "patroni_cluster_unlocked");
+    /** Metrics that are not in the SQL catalog: written by the reaper itself, by a kind, or pgharvest's own state. */
+    private static final Set<String> NOT_IN_CATALOG = Set.of("instance_up", "patroni_cluster_unlocked",
+            SelfMetrics.SINKS, SelfMetrics.REAPERS);
+
+    /**
+     * The series a Prometheus rule reads for a twin's metric: a source's metric is
+     * {@code pgharvest_<metric>}; pgharvest's own state is the sink meters' {@code pgharvest_sink_*}
+     * on /actuator/prometheus, the same numbers the pack reads as rows.
+     */
+    private static final Map<String, String> SERIES_OF_SELF = Map.of(SelfMetrics.SINKS, "pgharvest_sink_");
 
     private final Map<String, AlertRuleBody> pack = BuiltInRules.load();
 
@@ -100,8 +111,13 @@ class AlertPackTest {
                 AlertRuleBody twin = pack.get(twinName);
                 assertThat(twin).as("built-in twin %s of %s", twinName, name).isNotNull();
                 assertThat(twin.severity()).as(twinName).isEqualTo(rule.path("labels").path("severity").asString());
-                assertThat(duration(twin.forDuration())).as(twinName).isEqualTo(duration(rule.path("for").asString()));
-                assertThat(expr).as("%s reads %s", name, twin.metric()).contains("pgharvest_" + twin.metric());
+                assertThat(duration(twin.forDuration())).as(twinName).isEqualTo(duration(rule.path("for").asString("0s")));
+                assertThat(expr).as("%s reads %s", name, twin.metric())
+                        .contains(SERIES_OF_SELF.getOrDefault(twin.metric(), "pgharvest_" + twin.metric()));
+                if (expr.startsWith("increase(")) { // a counter's growth over a window: "previous", firing that long
+                    assertThat(twin.condition()).as(twinName).contains("previous.");
+                    assertThat(expr).as(twinName).contains("[" + twin.keepFiringFor() + "]");
+                }
                 (twin.params() == null ? Map.<String, Double>of() : twin.params()).values().forEach(threshold -> assertThat(expr.replace(" ", "")).as(twinName)
                         .containsAnyOf(">" + Math.round(threshold), "10*1024*1024*1024"));
             }
