@@ -21,7 +21,7 @@ import tools.jackson.dataformat.yaml.YAMLMapper;
  * reaper writes it), each with the catalog's real column and tag names. Sources are phased over
  * their intervals as the reapers are. Values are small and move without crossing any threshold of
  * the pack; a source "in trouble" has the long transactions, wraparound age and connection use
- * that raise 13 alerts of the pack.
+ * that raise 13 alerts of the pack per source (long transactions, wraparound per database, connections, sequences).
  */
 final class SyntheticFleet {
 
