@@ -44,7 +44,7 @@ import tools.jackson.databind.json.JsonMapper;
  * instance killed with SIGKILL collected again by the others within 30 s. Default lease settings
  * (15 s lease, 3 s renew), so the figures printed are those an operator gets.
  */
-class MemberesTest {
+class FleetProcessesTest {
 
     private static final int SOURCES = 60;
     private static final String DATABASE = "fleet_processes";
