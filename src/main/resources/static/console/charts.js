@@ -69,15 +69,15 @@ export function renderCharts(container, name) {
   }, {wait: '30s', pause: 2000, onError: () => {}});
   const follow = followRange({prefix: 'chart', compare: true, notice,
     path: `/api/v1/sources/${enc(name)}/window`, extra: METRICS.map(m => `metric=${m}`).join('&'),
-    draw: (answer, compare, shown) => {
+    draw: (answer, compare, span) => {
       for (const chart of charts.values()) {
         const metrics = chart.spec.needs.split(' or ');
-        updateChart(chart, chart.spec.lines(answer.series), shown.from / 1000, shown.to / 1000, {
+        updateChart(chart, chart.spec.lines(answer.series), span.from / 1000, span.to / 1000, {
           series: answer.series.filter(s => metrics.includes(s.metric)), step: answer.step,
           errors: storeErrors(answer, metrics), compare: compare && {lines: chart.spec.lines(compare.answer.series),
             shift: compare.shift, words: compare.words, errors: storeErrors(compare.answer, metrics)}});
       }
-      shown = answer;
+      shown = answer; // the answer the empty charts explain (the span drawn is the parameter's)
       explain();
     },
     failed: error => charts.forEach(chart => showFailure(chart, error))});
