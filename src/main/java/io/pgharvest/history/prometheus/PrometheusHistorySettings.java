@@ -1,12 +1,11 @@
 package io.pgharvest.history.prometheus;
 
+import io.pgharvest.sink.SettingChecks;
 import io.pgharvest.support.plugin.PluginSettings;
 import java.net.URI;
-import java.net.URISyntaxException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 
 /**
  * The options of a {@code prometheus} entry of {@code pgharvest.history}: a store of the Prometheus
@@ -58,21 +57,9 @@ public record PrometheusHistorySettings(String url, String user, String password
                     + "http://prometheus:9090 or http://victoria-metrics:8428)");
             return;
         }
-        URI uri;
-        try {
-            uri = new URI(url.strip());
-        } catch (URISyntaxException e) {
-            problems.add(prefix + ".url is not a valid URL");
+        URI uri = SettingChecks.checkHttpUrl(problems, prefix + ".url", url);
+        if (uri == null) {
             return;
-        }
-        String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(Locale.ROOT);
-        if (!scheme.equals("http") && !scheme.equals("https")) {
-            problems.add(prefix + ".url must be an http:// or https:// URL");
-        } else if (uri.getHost() == null) {
-            problems.add(prefix + ".url must name a host");
-        }
-        if (uri.getRawUserInfo() != null) {
-            problems.add(prefix + ".url must not carry credentials: use user/password or bearer-token");
         }
         if (uri.getRawQuery() != null || uri.getRawFragment() != null) {
             problems.add(prefix + ".url must have neither a ?query nor a #fragment (the reader adds its own)");
