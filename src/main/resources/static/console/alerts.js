@@ -93,7 +93,7 @@ export function renderAlerts(view) {
       const {body} = await get(`/api/v1/alerts/history?from=${enc(new Date(from).toISOString())}&to=${
         enc(new Date(to).toISOString())}`);
       if (mine !== historyGeneration) return;
-      fill(historyNote, body.length ? `${body.length} firings and resolutions, ${describe(range)}, newest first`
+      fill(historyNote, body.length ? `${body.length} ${body.length === 1 ? 'firing or resolution' : 'firings and resolutions'}, ${describe(range)}, newest first`
         + (body.length >= 10000 ? ' (the API answers at most 10,000: narrow the range for the rest)' : '') + '.'
         : `No alert fired or resolved ${describe(range)}.`);
       fill(historyBody, [...body].reverse().map(historyRow));

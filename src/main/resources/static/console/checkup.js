@@ -79,7 +79,10 @@ function checkRow(check) {
 /** One row's value; of several rows, those not ok (with their tags), else how many and their range. */
 function value(check) {
   const tagged = row => Object.keys(row.tags).length > 0;
-  if (check.rows.length === 1 && !tagged(check.rows[0])) return check.rows[0].value;
+  if (check.rows.length === 1 && !tagged(check.rows[0])) {
+    return check.rows[0].value !== '' ? check.rows[0].value
+      : el('small', {class: 'muted', title: 'The column the condition reads is NULL in the last row'}, 'none (NULL)');
+  }
   if (check.rowCount === 0) return el('small', {}, 'no row: nothing to check (the metric returned none)');
   const notOk = check.rows.filter(r => r.state !== 'ok');
   if (notOk.length) {

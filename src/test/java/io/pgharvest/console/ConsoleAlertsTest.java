@@ -16,7 +16,8 @@ import org.openqa.selenium.WebElement;
  * test showing each problem next to its field, a name holding markup refused as text), an
  * idle-in-transaction session that makes it fire, the alert on the Alerts page and counted in the
  * top bar and the overview's row, silenced from the page and the silence expired, and the
- * source's check-up showing the rule firing with its value and threshold. Summaries and labels
+ * source's check-up showing the rule firing with its value and threshold, its period shaded on the
+ * charts of its metric. Summaries and labels
  * holding markup, ANSI codes and newlines stay text.
  */
 class ConsoleAlertsTest extends ConsoleTestBase {
@@ -144,6 +145,19 @@ class ConsoleAlertsTest extends ConsoleTestBase {
             assertThat(awaitText(By.cssSelector("#checkup tr[data-rule=PostgresIdleInTransaction]"),
                     text -> text.contains("ok"), PATIENCE)).contains("max_s = 600");
             assertThat(browser.driver().findElement(By.id("checkup-no-data")).getText()).contains("without data");
+            // the charts of the rule's metric shade the alert's period; a chart of another metric does not
+            By connections = By.cssSelector("figure[data-chart=connections] .chart-alerts");
+            assertThat(awaitText(connections, text -> text.contains(RULE), PATIENCE)).contains("now");
+            assertThat(browser.driver().findElement(By.cssSelector("figure[data-chart=connections]"))
+                    .getAttribute("data-alert-periods")).isEqualTo("1");
+            assertThat(browser.driver().findElement(By.cssSelector("figure[data-chart=tps]"))
+                    .getAttribute("data-alert-periods")).isEqualTo("0");
+            // the last minute as an absolute range: the shaded period is wide enough to see
+            java.time.Instant now = java.time.Instant.now();
+            open("#/sources/" + SOURCE + "?from=" + now.minusSeconds(60) + "&to=" + now.plusSeconds(5));
+            awaitText(connections, text -> text.contains(RULE), PATIENCE);
+            browser.driver().executeScript("document.getElementById('charts').scrollIntoView()");
+            browser.screenshot("source-alert-periods");
             browser.driver().executeScript("document.getElementById('source-checkup').scrollIntoView()");
             browser.screenshot("source-checkup");
             idle.commit();
