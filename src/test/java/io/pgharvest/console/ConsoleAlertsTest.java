@@ -33,16 +33,6 @@ class ConsoleAlertsTest extends ConsoleTestBase {
         pg.createDatabase(DB);
     }
 
-    private String awaitText(By locator, java.util.function.Predicate<String> condition, Duration timeout) {
-        return browser.waiting(timeout)
-                .ignoring(org.openqa.selenium.StaleElementReferenceException.class)
-                .ignoring(org.openqa.selenium.NoSuchElementException.class)
-                .until(driver -> {
-                    String text = driver.findElement(locator).getText();
-                    return condition.test(text) ? text : null;
-                });
-    }
-
     private void type(String id, String text) {
         WebElement input = browser.driver().findElement(By.id(id));
         input.clear();

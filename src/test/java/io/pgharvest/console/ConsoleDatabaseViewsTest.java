@@ -64,16 +64,6 @@ class ConsoleDatabaseViewsTest extends ConsoleTestBase {
                 {"name": "%s", "connStr": "%s", "metrics": {%s}}""".formatted(name, connStr, metrics));
     }
 
-    private String awaitText(By locator, java.util.function.Predicate<String> condition, Duration timeout) {
-        return browser.waiting(timeout)
-                .ignoring(org.openqa.selenium.StaleElementReferenceException.class)
-                .ignoring(org.openqa.selenium.NoSuchElementException.class)
-                .until(driver -> {
-                    String text = driver.findElement(locator).getText();
-                    return condition.test(text) ? text : null;
-                });
-    }
-
     private Object script(String js, Object... args) {
         return browser.driver().executeScript(js, args);
     }

@@ -111,7 +111,12 @@ abstract class ConsoleTestBase {
      * for a moment, so the element is looked up afresh on each try.
      */
     String awaitText(By locator, Predicate<String> condition) {
-        return browser.waiting(Duration.ofSeconds(10))
+        return awaitText(locator, condition, Duration.ofSeconds(10));
+    }
+
+    /** {@link #awaitText(By, Predicate)} waiting up to {@code timeout} (a first read, an alert's {@code for}). */
+    String awaitText(By locator, Predicate<String> condition, Duration timeout) {
+        return browser.waiting(timeout)
                 .ignoring(StaleElementReferenceException.class)
                 .ignoring(NoSuchElementException.class)
                 .until(driver -> {
