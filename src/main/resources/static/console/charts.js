@@ -72,18 +72,18 @@ export function renderCharts(container, name) {
   }, {wait: '30s', pause: 2000, onError: () => {}});
   const follow = followRange({prefix: 'chart', compare: true, notice,
     path: `/api/v1/sources/${enc(name)}/window`, extra: METRICS.map(m => `metric=${m}`).join('&'),
-    draw: (answer, compare, bounds) => {
+    draw: (answer, compare, span) => {
       for (const chart of charts.values()) {
         const metrics = chart.spec.needs.split(' or ');
-        updateChart(chart, chart.spec.lines(answer.series), bounds.from / 1000, bounds.to / 1000, {
+        updateChart(chart, chart.spec.lines(answer.series), span.from / 1000, span.to / 1000, {
           series: answer.series.filter(s => metrics.includes(s.metric)), step: answer.step,
           errors: storeErrors(answer, metrics), compare: compare && {lines: chart.spec.lines(compare.answer.series),
             shift: compare.shift, words: compare.words, errors: storeErrors(compare.answer, metrics)}});
       }
-      shown = answer;
+      shown = answer; // the answer the empty charts explain (the span drawn is the parameter's)
       explain();
-      if (!periodBounds || Math.abs(bounds.from - periodBounds.from) > 60000 || Math.abs(bounds.to - periodBounds.to) > 60000) {
-        periodBounds = bounds;
+      if (!periodBounds || Math.abs(span.from - periodBounds.from) > 60000 || Math.abs(span.to - periodBounds.to) > 60000) {
+        periodBounds = span;
         periods.refresh();
       }
     },

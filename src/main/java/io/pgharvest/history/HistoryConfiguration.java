@@ -39,19 +39,21 @@ class HistoryConfiguration {
             ConfiguredSinks configured = sinks.getIfAvailable();
             bound = configured == null ? List.of() : entries.derived(configured.entries());
         }
-        var readers = new ArrayList<HistoryReader>();
+        var readers = new ArrayList<HistoryReaders.Assigned>();
         try {
             for (HistoryEntries.BoundReader entry : bound) {
-                readers.add(entry.plugin().createBound(entry.name(), entry.settings()));
-                log.info("History reader {} ({}) from {}", entry.name(), entry.plugin().kind().type(), entry.property());
+                readers.add(new HistoryReaders.Assigned(entry.plugin().createBound(entry.name(), entry.settings()),
+                        entry.sources()));
+                log.info("History reader {} ({}) from {}, for {}", entry.name(), entry.plugin().kind().type(),
+                        entry.property(), entry.sources().isEmpty() ? "every source" : "sources " + entry.sources());
             }
         } catch (RuntimeException e) {
-            readers.forEach(HistoryReader::close);
+            readers.forEach(assigned -> assigned.reader().close());
             throw e;
         }
         if (readers.isEmpty()) {
             log.info("No history reader: the console's charts reach back as far as the recent window");
         }
-        return new HistoryReaders(readers, store::getIfAvailable, READ_DEADLINE);
+        return HistoryReaders.assigned(readers, store::getIfAvailable, READ_DEADLINE);
     }
 }

@@ -7,6 +7,7 @@ import io.pgharvest.support.plugin.PluginRegistry;
 import io.pgharvest.support.plugin.PluginSettings;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import org.springframework.core.env.Environment;
 
 /**
@@ -19,11 +20,19 @@ final class HistoryEntries {
 
     static final String ROOT = "pgharvest.history";
 
-    /** One reader to create: where it was configured, its name, its kind and bound settings. */
-    record BoundReader(String property, String name, HistoryReaderPlugin<?> plugin, PluginSettings settings) {
+    /**
+     * One reader to create: where it was configured, its name, its kind, bound settings and the
+     * sources it answers (empty: all).
+     */
+    record BoundReader(String property, String name, HistoryReaderPlugin<?> plugin, PluginSettings settings,
+            Set<String> sources) {
+
+        BoundReader {
+            sources = Set.copyOf(sources);
+        }
 
         BoundReader(PluginEntry<HistoryReaderPlugin<?>, HistoryEntryOptions> entry) {
-            this(entry.property(), entry.name(), entry.plugin(), entry.settings());
+            this(entry.property(), entry.name(), entry.plugin(), entry.settings(), Set.copyOf(entry.common().sources()));
         }
     }
 
@@ -51,7 +60,7 @@ final class HistoryEntries {
             for (HistoryReaderPlugin<?> plugin : registry.plugins()) {
                 plugin.readerOf(sink).ifPresent(settings -> derived.add(new BoundReader(
                         sink.property() + " (the history of the " + sink.name() + " sink)", sink.name(), plugin,
-                        settings)));
+                        settings, Set.of())));
             }
         }
         return List.copyOf(derived);

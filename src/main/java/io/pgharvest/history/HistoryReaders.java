@@ -29,7 +29,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The history readers pgharvest runs, answering the window's ranges beyond memory. A source's
- * history is read from the first reader (configuration order; derived ones in the sinks' order).
+ * history is read from the first reader that names it in its {@code sources} or names none
+ * (configuration order; derived ones, for every source, in the sinks' order).
  * Each metric is read on its own virtual thread, all within one deadline: a slow or down store
  * answers what it could and names the rest in the answer's error, and the request never waits
  * longer than the deadline. Reads use only the readers' own connections.
@@ -40,30 +41,61 @@ final class HistoryReaders implements StoredHistory, AutoCloseable {
     /** The most statements a stored range lists. */
     static final int MAX_STATEMENTS = 200;
 
-    private final List<HistoryReader> readers;
+    /** A reader and the sources it answers (empty: every source). */
+    record Assigned(HistoryReader reader, Set<String> sources) {
+
+        Assigned {
+            sources = Set.copyOf(sources);
+        }
+
+        boolean answers(String source) {
+            return sources.isEmpty() || sources.contains(source);
+        }
+    }
+
+    private final List<Assigned> readers;
     private final Supplier<ConfigStore> store;
     private final Duration deadline;
     private final ExecutorService reads = Executors.newThreadPerTaskExecutor(
             Thread.ofVirtual().name("history-read-", 0).factory());
 
+    /** Readers answering every source, the first for all. */
     HistoryReaders(List<HistoryReader> readers, Supplier<ConfigStore> store, Duration deadline) {
+        this(store, deadline, readers.stream().map(reader -> new Assigned(reader, Set.of())).toList());
+    }
+
+    /** Readers each answering its own sources. */
+    static HistoryReaders assigned(List<Assigned> readers, Supplier<ConfigStore> store, Duration deadline) {
+        return new HistoryReaders(store, deadline, readers);
+    }
+
+    private HistoryReaders(Supplier<ConfigStore> store, Duration deadline, List<Assigned> readers) {
         this.readers = List.copyOf(readers);
         this.store = store;
         this.deadline = deadline;
     }
 
     List<HistoryReader> readers() {
-        return readers;
+        return readers.stream().map(Assigned::reader).toList();
     }
 
     @Override
     public Optional<Store> storeOf(String source) {
-        return readers.stream().findFirst().map(reader -> new Store(reader.store(), reader.retention()));
+        return chosen(source).map(reader -> new Store(reader.store(), reader.retention()));
+    }
+
+    private Optional<HistoryReader> chosen(String source) {
+        return readers.stream().filter(assigned -> assigned.answers(source)).findFirst().map(Assigned::reader);
+    }
+
+    /** The source's reader; asked only for a source {@link #storeOf} has a store for. */
+    private HistoryReader reader(String source) {
+        return chosen(source).orElseThrow(() -> new IllegalStateException("no history reader for " + source));
     }
 
     @Override
     public Answer<Series> series(String source, TimeRange range, Set<String> metrics) {
-        HistoryReader reader = readers.getFirst();
+        HistoryReader reader = reader(source);
         var wanted = new ArrayList<String>();
         for (String metric : metrics.isEmpty() ? ChartedColumns.metrics() : metrics) {
             if (!metrics.isEmpty() || !metric.equals(ChartedColumns.QUERY_STATS)) {
@@ -80,21 +112,21 @@ final class HistoryReaders implements StoredHistory, AutoCloseable {
         var series = new ArrayList<Series>();
         List<List<Series>> read = runAll(reader, tasks, wanted, errors);
         read.forEach(series::addAll);
-        return new Answer<>(reader.store(), error(errors), withoutSourceTags(source, series));
+        return new Answer<>(reader.store(), error(reader, errors), withoutSourceTags(source, series));
     }
 
     @Override
     public Answer<Statement> statements(String source, TimeRange range) {
-        HistoryReader reader = readers.getFirst();
+        HistoryReader reader = reader(source);
         var errors = new ArrayList<String>();
         List<Callable<List<Statement>>> tasks = List.of(() -> reader.statements(source, range, MAX_STATEMENTS));
         List<List<Statement>> read = runAll(reader, tasks, List.of(ChartedColumns.QUERY_STATS), errors);
-        return new Answer<>(reader.store(), error(errors), read.isEmpty() ? List.of() : read.getFirst());
+        return new Answer<>(reader.store(), error(reader, errors), read.isEmpty() ? List.of() : read.getFirst());
     }
 
     @Override
     public StatementPast statement(String source, String queryid, TimeRange range) {
-        HistoryReader reader = readers.getFirst();
+        HistoryReader reader = reader(source);
         var errors = new ArrayList<String>();
         var what = List.of(ChartedColumns.QUERY_STATS, "query_texts", "query_plans", "query_samples");
         List<Callable<Object>> tasks = List.of(
@@ -110,7 +142,7 @@ final class HistoryReaders implements StoredHistory, AutoCloseable {
         List<io.pgharvest.window.Plan> plans = read.get(2) == null ? List.of() : (List<io.pgharvest.window.Plan>) read.get(2);
         @SuppressWarnings("unchecked")
         List<WaitShare> waits = read.get(3) == null ? List.of() : (List<WaitShare>) read.get(3);
-        return new StatementPast(reader.store(), error(errors), (String) read.get(1),
+        return new StatementPast(reader.store(), error(reader, errors), (String) read.get(1),
                 withoutSourceTags(source, series), plans, waits);
     }
 
@@ -155,11 +187,11 @@ final class HistoryReaders implements StoredHistory, AutoCloseable {
     }
 
     /** One line naming the store and every read that failed, or null. */
-    private String error(List<String> errors) {
+    private static String error(HistoryReader reader, List<String> errors) {
         if (errors.isEmpty()) {
             return null;
         }
-        return readers.getFirst().store() + ": " + String.join("; ", errors);
+        return reader.store() + ": " + String.join("; ", errors);
     }
 
     /**
@@ -185,7 +217,7 @@ final class HistoryReaders implements StoredHistory, AutoCloseable {
     @Override
     public void close() {
         reads.shutdownNow();
-        for (HistoryReader reader : readers) {
+        for (HistoryReader reader : readers()) {
             try {
                 reader.close();
             } catch (RuntimeException e) {

@@ -355,13 +355,13 @@ public class ReaperService implements SmartLifecycle {
             leaseByReaper.put(reaper, lease);
             Instant previousTick = leases.previousTick(lease);
             if (previousTick != null) {
-                reaper.resumeAfter(previousTick);
+                reaper.firstTick().resumeAfter(previousTick);
             } else {
                 Runnable afterFirstTick = earlyStarts.tryStart(config.connection());
                 if (afterFirstTick != null) {
-                    reaper.collectAtOnce(afterFirstTick);
+                    reaper.firstTick().collectAtOnce(afterFirstTick);
                 } else {
-                    reaper.logInAfter(earlyStarts.settled(config.connection()));
+                    reaper.firstTick().logInAfter(earlyStarts.settled(config.connection()));
                 }
             }
             reapers.put(name, reaper);

@@ -5,6 +5,9 @@ import io.pgharvest.kind.SessionRefusedException;
 import io.pgharvest.kind.SourceSession;
 import io.pgharvest.model.BoundedText;
 import io.pgharvest.reaper.instance.Instance;
+import io.pgharvest.reaper.schedule.IdleSessionWatch;
+import io.pgharvest.reaper.schedule.TickTimer;
+import io.pgharvest.reaper.schedule.WakeSignal;
 import io.pgharvest.reaper.tick.CollectionPlan;
 import io.pgharvest.reaper.tick.SourceDownException;
 import java.sql.SQLException;
@@ -244,6 +247,32 @@ final class SessionKeeper {
         close();
         connectFailures = 1;
         nextConnectAttempt = now;
+    }
+
+    /**
+     * Sleeps until {@code until} or a wake-up. Meanwhile the idle-session watch looks at the open
+     * session ({@link ReaperContext#idleSessions}); when the server sent something (it does before
+     * ending a session) the reaper wakes and looks: a session ended for a reason of its own
+     * (idle_session_timeout, a terminated backend) is replaced at once and the source stays
+     * connected; a server that is gone reads as disconnected, with the reason, from then on.
+     *
+     * @return whether the session was found ended (and replaced when the server is there)
+     */
+    boolean sleepWatched(TickTimer timer, Instant until, WakeSignal wake, CollectionPlan config)
+            throws InterruptedException {
+        IdleSessionWatch watch = context.idleSessions();
+        if (watch == null || session == null) {
+            timer.sleepUntil(until, wake);
+            return false;
+        }
+        if (watch.sleepUntil(timer, until, wake, session::anythingArrived)) {
+            Instant now = timer.now();
+            if (endedWhileIdle(now)) {
+                ensure(config, now);
+                return true;
+            }
+        }
+        return false;
     }
 
     /**

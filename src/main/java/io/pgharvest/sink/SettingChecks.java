@@ -27,6 +27,33 @@ public final class SettingChecks {
     }
 
     /**
+     * An {@code http(s)://} endpoint given as {@code property}: parsed, with a host and no
+     * credentials (a user/password or token option carries them, never logged); each problem named
+     * without quoting the URL, which may hold a secret.
+     *
+     * @return the URI, or null when it does not parse
+     */
+    public static URI checkHttpUrl(List<String> problems, String property, String url) {
+        URI uri;
+        try {
+            uri = new URI(url.strip());
+        } catch (java.net.URISyntaxException e) {
+            problems.add(property + " is not a valid URL");
+            return null;
+        }
+        String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(java.util.Locale.ROOT);
+        if (!scheme.equals("http") && !scheme.equals("https")) {
+            problems.add(property + " must be an http:// or https:// URL");
+        } else if (uri.getHost() == null) {
+            problems.add(property + " must name a host");
+        }
+        if (uri.getRawUserInfo() != null) {
+            problems.add(property + " must not carry credentials: use user/password or bearer-token");
+        }
+        return uri;
+    }
+
+    /**
      * Scheme, host, port and path of a database or receiver URL ({@code jdbc:} prefix dropped),
      * never its user, password or query parameters; null for null.
      */

@@ -54,6 +54,9 @@ class ConsoleFleetTest extends ConsoleTestBase {
         awaitText(By.cssSelector("#fleet tr[data-source='orders-db'] .col-kind"), "postgres"::equals);
         browser.screenshot("overview");
 
+        // The console's context is shared with the other console tests, whose sources may be
+        // disconnected already: the count must grow by this one.
+        int disconnectedBefore = disconnectedCount();
         pg.stop();
         long stopped = System.nanoTime();
         String error = browser.waiting(Duration.ofSeconds(5)).until(d -> {
@@ -63,7 +66,8 @@ class ConsoleFleetTest extends ConsoleTestBase {
         });
         assertThat(Duration.ofNanos(System.nanoTime() - stopped)).isLessThan(Duration.ofSeconds(5));
         assertThat(error).containsIgnoringCase("connect");
-        awaitText(By.cssSelector("#state-counts [data-state=disconnected]"), text -> text.startsWith("1"));
+        awaitText(By.cssSelector("#state-counts [data-state=disconnected]"),
+                text -> text.startsWith(String.valueOf(disconnectedBefore + 1)));
         browser.screenshot("overview-failure");
 
         pg.start();
@@ -76,6 +80,13 @@ class ConsoleFleetTest extends ConsoleTestBase {
         waitFor(By.id("test-stored")).click();
         awaitText(By.id("test-outcome"), text -> text.startsWith("Connected"));
         browser.screenshot("source");
+    }
+
+    @org.junit.jupiter.api.AfterEach
+    void serverRunsAgain() {
+        if (!pg.isRunning()) {
+            pg.start(); // a failed assertion above must not leave the next test a stopped server
+        }
     }
 
     @Test
@@ -93,6 +104,16 @@ class ConsoleFleetTest extends ConsoleTestBase {
             WebElement r = rowOf(name);
             return r != null && (state == null || state.equals(r.getDomAttribute("data-state"))) ? r : null;
         });
+    }
+
+    /** The overview's count of disconnected sources (no badge: none). */
+    private int disconnectedCount() {
+        var badges = browser.driver().findElements(By.cssSelector("#state-counts [data-state=disconnected]"));
+        if (badges.isEmpty()) {
+            return 0;
+        }
+        String digits = badges.getFirst().getText().replaceAll("^(\\d+).*$", "$1");
+        return digits.matches("\\d+") ? Integer.parseInt(digits) : 0;
     }
 
     private WebElement rowOf(String name) {

@@ -114,7 +114,7 @@ abstract class ConsoleTestBase {
         return awaitText(locator, condition, Duration.ofSeconds(10));
     }
 
-    /** {@link #awaitText(By, Predicate)} waiting up to {@code timeout} (a first read, an alert's {@code for}). */
+    /** {@link #awaitText(By, Predicate)} for a state that waits on a source's first read (a login, a tick). */
     String awaitText(By locator, Predicate<String> condition, Duration timeout) {
         return browser.waiting(timeout)
                 .ignoring(StaleElementReferenceException.class)

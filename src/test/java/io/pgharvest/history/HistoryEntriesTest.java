@@ -37,6 +37,47 @@ class HistoryEntriesTest {
     }
 
     @Test
+    void aSourceIsReadFromTheFirstEntryThatNamesItOrNamesNone() {
+        var environment = new MockEnvironment()
+                .withProperty("pgharvest.history[0].type", "prometheus")
+                .withProperty("pgharvest.history[0].url", "http://prometheus:9090")
+                .withProperty("pgharvest.history[0].sources[0]", "orders")
+                .withProperty("pgharvest.history[0].retention", "7d")
+                .withProperty("pgharvest.history[1].type", "prometheus")
+                .withProperty("pgharvest.history[1].url", "http://victoria-metrics:8428")
+                .withProperty("pgharvest.history[1].retention", "30d");
+        List<HistoryEntries.BoundReader> bound = entries.bind(environment);
+        assertThat(bound.get(0).sources()).containsExactly("orders");
+        assertThat(bound.get(1).sources()).isEmpty();
+        var assigned = bound.stream().map(entry -> new HistoryReaders.Assigned(
+                entry.plugin().createBound(entry.name(), entry.settings()), entry.sources())).toList();
+        try (var readers = HistoryReaders.assigned(assigned, () -> null, Duration.ofSeconds(1))) {
+            assertThat(readers.storeOf("orders").orElseThrow().retention()).isEqualTo(Duration.ofDays(7));
+            assertThat(readers.storeOf("billing").orElseThrow().retention()).isEqualTo(Duration.ofDays(30));
+        }
+        var onlyOrders = new MockEnvironment()
+                .withProperty("pgharvest.history[0].type", "prometheus")
+                .withProperty("pgharvest.history[0].url", "http://prometheus:9090")
+                .withProperty("pgharvest.history[0].sources[0]", "orders");
+        var single = entries.bind(onlyOrders).getFirst();
+        try (var readers = HistoryReaders.assigned(List.of(new HistoryReaders.Assigned(
+                single.plugin().createBound(single.name(), single.settings()), single.sources())), () -> null,
+                Duration.ofSeconds(1))) {
+            assertThat(readers.storeOf("billing")).as("a source no entry answers has no store").isEmpty();
+        }
+    }
+
+    @Test
+    void aBlankSourceOfAnEntryIsNamed() {
+        var environment = new MockEnvironment()
+                .withProperty("pgharvest.history[0].type", "prometheus")
+                .withProperty("pgharvest.history[0].url", "http://prometheus:9090")
+                .withProperty("pgharvest.history[0].sources[0]", " ");
+        assertThatThrownBy(() -> entries.bind(environment)).isInstanceOf(PluginConfigurationException.class)
+                .hasMessageContaining("pgharvest.history[0].sources[0] must name a source");
+    }
+
+    @Test
     void anUnknownTypeAnOptionOfNoneAndABadValueAreAllNamedWithTheirEntry() {
         var environment = new MockEnvironment()
                 .withProperty("pgharvest.history[0].type", "influx")
@@ -46,7 +87,7 @@ class HistoryEntriesTest {
                 .withProperty("pgharvest.history[1].pool-size", "40");
         assertThatThrownBy(() -> entries.bind(environment)).isInstanceOf(PluginConfigurationException.class)
                 .hasMessageContaining("pgharvest.history[0].type: this build has no history reader of type 'influx'"
-                        + " (it has postgres)")
+                        + " (it has postgres, prometheus)")
                 .hasMessageContaining("pgharvest.history[1].bogus is not an option of any history reader (the options of a postgres"
                         + " history reader are url, user, password, pool-size, statement-timeout, retention)")
                 .hasMessageContaining("pgharvest.history[1].pool-size must be 1 to 16 (was 40)")

@@ -118,6 +118,35 @@ class HistoryReadersTest {
     }
 
     @Test
+    void aWrongPasswordIsNamedAsSuchWithoutThePasswordInTheAnswerOrTheLog() throws Exception {
+        var root = (ch.qos.logback.classic.Logger) org.slf4j.LoggerFactory.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME);
+        var logs = new ch.qos.logback.core.read.ListAppender<ch.qos.logback.classic.spi.ILoggingEvent>();
+        logs.start();
+        root.addAppender(logs);
+        String password = "wrong-pw-7Qx9";
+        try (var catcher = new io.pgharvest.testsupport.PasswordCatcher();
+                var wrong = new HistoryReaders(List.of(new PostgresHistoryPlugin().create("wrong",
+                        new PostgresHistorySettings("postgresql://reader:" + password + "@127.0.0.1:" + catcher.port()
+                                + "/metrics", null, null, null, null, null))), () -> null, Duration.ofSeconds(10))) {
+            StoredHistory.Answer<Series> answer = wrong.series("one", TimeRange.of(START, END), Set.of("db_stats"));
+            assertThat(catcher.passwords()).as("the reader did send it").contains(password);
+            assertThat(answer.error()).startsWith("postgres: db_stats: ").contains("28P01")
+                    .contains("127.0.0.1:" + catcher.port()).doesNotContain(password);
+            StoredHistory.Answer<io.pgharvest.window.Statement> statements = wrong.statements("one",
+                    TimeRange.of(START, END));
+            assertThat(statements.error()).contains("28P01").doesNotContain(password);
+        } finally {
+            root.detachAppender(logs);
+        }
+        assertThat(logs.list).isNotEmpty().allSatisfy(event -> {
+            assertThat(event.getFormattedMessage()).doesNotContain(password);
+            for (var cause = event.getThrowableProxy(); cause != null; cause = cause.getCause()) {
+                assertThat(cause.getMessage() == null ? "" : cause.getMessage()).doesNotContain(password);
+            }
+        });
+    }
+
+    @Test
     void aStatementsPlansAreRunsOfAHashAndItsWaitsAreSharesOfTheSamples() {
         StoredHistory.StatementPast past = readers.statement("one", FleetHistory.STATEMENT, TimeRange.of(START, END));
         assertThat(past.error()).isNull();

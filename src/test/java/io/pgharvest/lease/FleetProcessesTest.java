@@ -3,11 +3,13 @@ package io.pgharvest.lease;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.pgharvest.api.ApiClient;
 import io.pgharvest.model.MetricDefinition;
 import io.pgharvest.model.Source;
 import io.pgharvest.store.ConfigChanges;
 import io.pgharvest.store.postgres.PostgresConfigStore;
 import io.pgharvest.store.postgres.PostgresStores;
+import io.pgharvest.testsupport.PgharvestProcess;
 import io.pgharvest.testsupport.TestPostgres;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -47,7 +49,7 @@ class FleetProcessesTest {
     private static final int SOURCES = 60;
     private static final String DATABASE = "fleet_processes";
     private static final Duration OUTAGE = Duration.ofSeconds(17);
-    private final List<FleetProcess> processes = new ArrayList<>();
+    private final List<Member> processes = new ArrayList<>();
     private final JsonMapper json = JsonMapper.builder().build();
 
     @TempDir
@@ -55,7 +57,7 @@ class FleetProcessesTest {
 
     @AfterEach
     void stopAll() throws Exception {
-        for (FleetProcess process : processes) {
+        for (Member process : processes) {
             process.close();
         }
         TestPostgres.shared().execute("postgres", "ALTER DATABASE " + DATABASE + " ALLOW_CONNECTIONS true");
@@ -69,14 +71,46 @@ class FleetProcessesTest {
     private record Tick(long serverMillis, long startMillis, String instance) {
     }
 
+    /** One instance of the fleet: its id ({@code pgharvest.fleet.instance-id}) and its process. */
+    private record Member(String id, PgharvestProcess process) implements AutoCloseable {
+
+        static Member start(String id, Path root, String storeUrl) {
+            return new Member(id, PgharvestProcess.launch(root.resolve(id),
+                    "--pgharvest.store.url=" + storeUrl, "--pgharvest.fleet.instance-id=" + id,
+                    "--pgharvest.sinks[0].type=jsonfile", "--pgharvest.sinks[0].batch-delay=200ms"));
+        }
+
+        /** An admin API call; the answer whatever its status. */
+        ApiClient.Response call(String method, String path, String jsonBody) {
+            return process.api().send(method, path, jsonBody);
+        }
+
+        Path measurements() {
+            return process.dataDir().resolve("measurements.jsonl");
+        }
+
+        void kill() throws InterruptedException {
+            process.kill();
+        }
+
+        void stop() throws InterruptedException {
+            process.stop();
+        }
+
+        @Override
+        public void close() throws InterruptedException {
+            process.close();
+        }
+    }
+
     @Test
     void threeInstancesShareTheFleetSurviveAStoreOutageTakeOverAfterAKillAndHandOverOnAGracefulStop()
             throws Exception {
         String url = PostgresStores.newDatabase(DATABASE);
         seed(url);
-        FleetProcess a = start("a", url);
-        FleetProcess b = start("b", url);
-        FleetProcess c = start("c", url);
+        Member a = start("a", url);
+        Member b = start("b", url);
+        Member c = start("c", url);
 
         // Balanced: 60 sources of equal cost on three instances.
         await().atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofMillis(500)).untilAsserted(() ->
@@ -114,7 +148,7 @@ class FleetProcessesTest {
                 "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '" + DATABASE + "'");
         var refused = a.call("POST", "/api/v1/sources", """
                 {"name": "written-in-outage", "connStr": "postgresql://monitor@db.invalid/app", "enabled": false}""");
-        assertThat(refused.statusCode()).isEqualTo(503);
+        assertThat(refused.status()).isEqualTo(503);
         assertThat(json.readTree(refused.body()).path("type").asString()).endsWith("/store-unavailable");
         awaitEverySourceCollectedAfter(outageStart + OUTAGE.toMillis(), a, b, c);
         long outageEnd = System.currentTimeMillis();
@@ -122,7 +156,7 @@ class FleetProcessesTest {
         await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(500)).untilAsserted(() ->
                 assertThat(heartbeatsSince(outageEnd)).isEqualTo(3));
         assertThat(Map.of("a", sourcesOf("a"), "b", sourcesOf("b"), "c", sourcesOf("c"))).isEqualTo(ownersBefore);
-        assertThat(b.call("GET", "/api/v1/sources/written-in-outage", null).statusCode()).isEqualTo(404);
+        assertThat(b.call("GET", "/api/v1/sources/written-in-outage", null).status()).isEqualTo(404);
 
         // kill -9: c's sources are collected again by a and b; a blocking status query on a for
         // one of them answers when the owner changes.
@@ -170,8 +204,8 @@ class FleetProcessesTest {
         assertThat(writeVisibleMillis).isLessThan(1_000);
     }
 
-    private FleetProcess start(String id, String url) {
-        FleetProcess process = FleetProcess.start(id, root, url);
+    private Member start(String id, String url) {
+        Member process = Member.start(id, root, url);
         processes.add(process);
         return process;
     }
@@ -193,16 +227,12 @@ class FleetProcessesTest {
      * Parks a blocking list query on b, writes a source through a, and returns how long after a's
      * write answered b's query answered with it.
      */
-    private long apiWriteOnAVisibleOnB(FleetProcess a, FleetProcess b) throws Exception {
+    private long apiWriteOnAVisibleOnB(Member a, Member b) throws Exception {
         String index = b.call("GET", "/api/v1/sources", null).headers().firstValue("X-Pgharvest-Index").orElseThrow();
         CompletableFuture<Long> seenOnB = CompletableFuture.supplyAsync(() -> {
-            try {
-                var answer = b.call("GET", "/api/v1/sources?index=" + index + "&wait=30s", null);
-                assertThat(answer.body()).contains("written-on-a");
-                return System.nanoTime();
-            } catch (IOException | InterruptedException e) {
-                throw new IllegalStateException(e);
-            }
+            var answer = b.call("GET", "/api/v1/sources?index=" + index + "&wait=30s", null);
+            assertThat(answer.body()).contains("written-on-a");
+            return System.nanoTime();
         });
         // The blocking query must be parked before the write.
         await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(50)).untilAsserted(() -> assertThat(
@@ -211,26 +241,22 @@ class FleetProcessesTest {
         var written = a.call("POST", "/api/v1/sources", """
                 {"name": "written-on-a", "connStr": "postgresql://monitor@db.invalid/app", "enabled": false}""");
         long writtenAt = System.nanoTime();
-        assertThat(written.statusCode()).isEqualTo(201);
+        assertThat(written.status()).isEqualTo(201);
         return Math.max(0, (seenOnB.get() - writtenAt) / 1_000_000);
     }
 
-    private JsonNode awaitOwnerOtherThan(FleetProcess on, String source, String index, String gone) {
+    private JsonNode awaitOwnerOtherThan(Member on, String source, String index, String gone) {
         String seen = index;
-        try {
-            for (int i = 0; i < 20; i++) {
-                var answer = on.call("GET", "/api/v1/sources/" + source + "/status?index=" + seen + "&wait=60s", null);
-                JsonNode status = json.readTree(answer.body());
-                String owner = status.path("owner").path("instance").asString();
-                if (!owner.isEmpty() && !owner.equals(gone)) {
-                    return status;
-                }
-                seen = answer.headers().firstValue("X-Pgharvest-Index").orElseThrow();
+        for (int i = 0; i < 20; i++) {
+            var answer = on.call("GET", "/api/v1/sources/" + source + "/status?index=" + seen + "&wait=60s", null);
+            JsonNode status = json.readTree(answer.body());
+            String owner = status.path("owner").path("instance").asString();
+            if (!owner.isEmpty() && !owner.equals(gone)) {
+                return status;
             }
-            throw new IllegalStateException("owner of " + source + " never changed");
-        } catch (IOException | InterruptedException e) {
-            throw new IllegalStateException(e);
+            seen = answer.headers().firstValue("X-Pgharvest-Index").orElseThrow();
         }
+        throw new IllegalStateException("owner of " + source + " never changed");
     }
 
     /** Per statement text of this database: calls and rows so far. */
@@ -308,22 +334,22 @@ class FleetProcessesTest {
         }
     }
 
-    private void awaitEverySourceCollectedAfter(long serverMillis, FleetProcess... from) {
+    private void awaitEverySourceCollectedAfter(long serverMillis, Member... from) {
         await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(500)).untilAsserted(() ->
                 assertThat(collectedAfter(serverMillis, from)).hasSize(SOURCES));
     }
 
     /** Per source, the first tick after {@code serverMillis} in the output of {@code from}. */
-    private Map<String, Long> collectedAfter(long serverMillis, FleetProcess... from) throws IOException {
+    private Map<String, Long> collectedAfter(long serverMillis, Member... from) throws IOException {
         var first = new HashMap<String, Long>();
         ticksBySource(from).forEach((source, ticks) -> ticks.stream().mapToLong(Tick::serverMillis)
                 .filter(t -> t > serverMillis).findFirst().ifPresent(t -> first.put(source, t)));
         return first;
     }
 
-    private Map<String, List<Tick>> ticksBySource(FleetProcess... from) throws IOException {
+    private Map<String, List<Tick>> ticksBySource(Member... from) throws IOException {
         var ticks = new TreeMap<String, List<Tick>>();
-        for (FleetProcess process : from) {
+        for (Member process : from) {
             List<String> lines;
             try {
                 lines = Files.readAllLines(process.measurements());
@@ -346,7 +372,7 @@ class FleetProcessesTest {
                 long start = java.time.Instant.parse(node.path("time").asString()).toEpochMilli();
                 for (JsonNode row : node.path("rows")) {
                     ticks.computeIfAbsent(node.path("source").asString(), k -> new ArrayList<>())
-                            .add(new Tick(row.path("server_ms").asLong(), start, process.id));
+                            .add(new Tick(row.path("server_ms").asLong(), start, process.id()));
                 }
             }
         }

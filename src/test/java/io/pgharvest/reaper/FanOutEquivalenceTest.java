@@ -283,7 +283,7 @@ class FanOutEquivalenceTest {
         }
         var last = new TreeMap<String, Map<String, Measurement>>();
         for (Measurement m : publisher.all()) {
-            if (!m.metric().equals(SourceReaper.INSTANCE_UP_METRIC)) {
+            if (!m.metric().equals(ReaperPlan.INSTANCE_UP_METRIC)) {
                 last.computeIfAbsent(m.source(), s -> new TreeMap<>()).merge(m.metric(), m,
                         (a, b) -> b.time().isAfter(a.time()) ? b : a);
             }

@@ -61,7 +61,7 @@ class StretchedScheduleTest {
         assertThat(kit.registry.get("pgharvest.ticks.stretched").tag("source", "stretch").tag("reason", "timeout")
                 .counter().count()).isEqualTo(5.0);
         // The heartbeat costs nothing and goes on: the session is open.
-        assertThat(kit.publisher.of("stretch", SourceReaper.INSTANCE_UP_METRIC)).hasSize(8);
+        assertThat(kit.publisher.of("stretch", ReaperPlan.INSTANCE_UP_METRIC)).hasSize(8);
 
         // The lock is gone: the skipped stretch runs out, then every grid point runs again.
         var delivered = new ArrayList<Integer>();

@@ -12,8 +12,9 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
- * pgharvest in a JVM of its own on the test's classpath, so a test can {@code kill -9} it: nothing
- * is flushed, no shutdown hook runs. Its output goes to {@code pgharvest.log} in its data directory.
+ * pgharvest in a JVM of its own on the test's classpath, so a test can {@code kill -9} it (nothing
+ * is flushed, no shutdown hook runs), stop it gracefully, or run several of them as a fleet. Its
+ * output goes to {@code pgharvest.log} in its data directory.
  */
 public final class PgharvestProcess implements AutoCloseable {
 
@@ -31,6 +32,16 @@ public final class PgharvestProcess implements AutoCloseable {
 
     /** Starts on a free port with {@link #TOKEN} and {@code --property=value} arguments; answers once the API does. */
     public static PgharvestProcess start(Path dataDir, String... arguments) {
+        PgharvestProcess started = launch(dataDir, arguments);
+        started.awaitApi(Duration.ofSeconds(120));
+        return started;
+    }
+
+    /**
+     * Starts like {@link #start} but returns at once, before the API answers: several processes
+     * (a fleet) then start side by side.
+     */
+    public static PgharvestProcess launch(Path dataDir, String... arguments) {
         try {
             int port;
             try (var socket = new ServerSocket(0)) {
@@ -47,9 +58,7 @@ public final class PgharvestProcess implements AutoCloseable {
             Files.createDirectories(dataDir);
             Process process = new ProcessBuilder(command).redirectErrorStream(true)
                     .redirectOutput(ProcessBuilder.Redirect.appendTo(dataDir.resolve("pgharvest.log").toFile())).start();
-            var started = new PgharvestProcess(dataDir, port, process);
-            started.awaitApi(Duration.ofSeconds(120));
-            return started;
+            return new PgharvestProcess(dataDir, port, process);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -88,6 +97,23 @@ public final class PgharvestProcess implements AutoCloseable {
             return Files.readString(dataDir.resolve("pgharvest.log"));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
+        }
+    }
+
+    public Path dataDir() {
+        return dataDir;
+    }
+
+    public boolean isAlive() {
+        return process.isAlive();
+    }
+
+    /** SIGTERM, then waits for the graceful shutdown to finish. */
+    public void stop() throws InterruptedException {
+        process.destroy();
+        if (!process.waitFor(90, TimeUnit.SECONDS)) {
+            process.destroyForcibly();
+            throw new IllegalStateException("pgharvest in " + dataDir + " did not stop within 90 s");
         }
     }
 

@@ -18,7 +18,7 @@ import java.util.function.Function;
  * kept twice: in a map shared by every session of the process (sources run the same texts), and
  * per session by text identity in front of it.
  *
- * <p>Not thread-safe: owned by one session's {@link QueryPipeline}; the shared map is concurrent.
+ * <p>Not thread-safe: owned by one session's {@link SessionTexts}; the shared map is concurrent.
  */
 final class MetricVerdicts {
 

@@ -94,7 +94,7 @@ final class PartCollector extends ResultHandlerBase {
      *
      * @param cutPart the result the session's byte bound cut ({@link ResultBytesBound#cutResult}), or -1
      */
-    QueryPipeline.Answers answers(int cutPart, ResultLimits limits) {
+    Answers answers(int cutPart, ResultLimits limits) {
         var mapped = new ArrayList<FetchedRows>(parts.size());
         SQLException failed = failure;
         int tooManyRows = -1;
@@ -115,14 +115,29 @@ final class PartCollector extends ResultHandlerBase {
             }
         }
         if (cutPart >= 0 && cutPart < mapped.size()) {
-            return new QueryPipeline.Answers(mapped, failed, new QueryPipeline.ResultTooLargeException(cutPart,
+            return new Answers(mapped, failed, new ResultTooLargeException(cutPart,
                     "more than " + limits.bytesText() + " of rows (pgharvest.reaper.max-result-bytes)", null), cutPart);
         }
         if (tooManyRows >= 0) {
-            return new QueryPipeline.Answers(mapped, failed, new QueryPipeline.ResultTooLargeException(tooManyRows,
+            return new Answers(mapped, failed, new ResultTooLargeException(tooManyRows,
                     "more than " + maxRows + " rows (pgharvest.reaper.max-result-rows)", null), tooManyRows);
         }
-        return new QueryPipeline.Answers(mapped, failed, null, -1);
+        return new Answers(mapped, failed, null, -1);
+    }
+
+    /**
+     * What the server answered for a round trip's parts, in order, up to the first failure.
+     *
+     * @param parts the results of the parts that completed (a part without rows, such as BEGIN, as
+     *     {@link FetchedRows#EMPTY})
+     * @param failure the first error, or null; the parts after the one it belongs to did not run
+     * @param tooLarge the result past a limit (rows or bytes), or null; the server ran every part
+     * @param refusedPart the part {@code tooLarge} belongs to, or -1
+     */
+    record Answers(List<FetchedRows> parts, SQLException failure, ResultTooLargeException tooLarge, int refusedPart) {
+        boolean completed(int part) {
+            return part < parts.size();
+        }
     }
 
     /** One statement's rows as pgjdbc received them. */

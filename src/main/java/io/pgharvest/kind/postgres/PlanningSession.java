@@ -134,10 +134,10 @@ final class PlanningSession implements GenericPlans.Planning {
         try {
             plan = planner.plan(statement, timeout);
         } catch (SQLException e) {
-            QueryPipeline.requireWhole(bound, limits); // a cut plan reads as none: say why
+            ResultTooLargeException.requireWhole(bound, limits); // a cut plan reads as none: say why
             throw e;
         }
-        QueryPipeline.requireWhole(bound, limits);
+        ResultTooLargeException.requireWhole(bound, limits);
         return plan;
     }
 

@@ -183,7 +183,7 @@ final class PostgresSession implements SourceSession {
                 while (!isResultSet) { // begin and the two settings: update counts
                     isResultSet = st.getMoreResults();
                 }
-                QueryPipeline.requireWhole(bound, limits);
+                ResultTooLargeException.requireWhole(bound, limits);
                 try (ResultSet rs = st.getResultSet()) {
                     rs.next();
                     versionNum = rs.getInt(1);
@@ -348,7 +348,7 @@ final class PostgresSession implements SourceSession {
             var rows = new ArrayList<Map<String, Object>>();
             try (ResultSet rs = statement.executeQuery()) {
                 // Checked before any row is read: a cut result must not be delivered short.
-                QueryPipeline.requireWhole(bound, limits);
+                ResultTooLargeException.requireWhole(bound, limits);
                 // One array per row over names shared by the result: query_stats' instance-wide read
                 // is thousands of rows of ~30 columns, and a map per row was most of its mapping cost.
                 ResultSetMetaData meta = rs.getMetaData();

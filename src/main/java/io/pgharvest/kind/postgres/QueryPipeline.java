@@ -5,28 +5,21 @@ import io.pgharvest.kind.FetchedRows;
 import io.pgharvest.kind.MetricQuery;
 import io.pgharvest.kind.NotReadingException;
 import io.pgharvest.kind.ResultLimits;
+import io.pgharvest.kind.RoundTrip;
 import io.pgharvest.model.sql.ExtensionNames;
 import io.pgharvest.model.sql.MetricSql;
 import io.pgharvest.support.wire.ResultBytesBound;
 import java.sql.Connection;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import java.util.function.Function;
-import java.util.LinkedHashMap;
-import java.util.List;
-import java.util.Map;
-import java.util.Optional;
-import io.pgharvest.kind.RoundTrip;
-import org.postgresql.core.BaseConnection;
-import org.postgresql.core.BaseStatement;
-import org.postgresql.core.CachedQuery;
-import org.postgresql.core.QueryExecutor;
 
 /**
  * Sends several metric queries to PostgreSQL in ONE network round trip.
@@ -67,55 +60,27 @@ import org.postgresql.core.QueryExecutor;
  * schema the object is in ({@link ExtensionNames}), once per text and session's set of extensions
  * (a verdict, like the check). A round trip that sends such a name starts with the
  * {@link ExtensionObjects#guard}; when it fails, the session reads its extensions again
- * ({@link ExtensionReader}) and the round trip is sent once more with the names it finds.
+ * ({@link SessionTexts.ExtensionReader}) and the round trip is sent once more with the names it
+ * finds.
+ *
+ * <p>This class assembles each round trip in its frame ({@link ReadOnlyFrame}) and reads the
+ * answers back as the metrics' rows; what lives as long as the session is in its parts:
+ * {@link SessionStatements} (the prepared statements, read timeout and byte bound, and running a
+ * round trip through them) and {@link SessionTexts} (what each metric text is sent as, for the
+ * session's extensions).
  *
  * <p>Not thread-safe: owned by one reaper's {@link PostgresSession}.
  */
 final class QueryPipeline implements AutoCloseable {
 
-    /**
-     * Statements kept per session. Each holds the joined SQL of its combination of metrics twice
-     * (our text and pgjdbc's parsed copy) plus result metadata, so this bounds per-source memory;
-     * a source whose combinations rotate through more than this (instance-level results reused
-     * on some ticks only) gets no server-side plan reuse from the extra ones either way.
-     */
-    private static final int CACHED_STATEMENTS = 8;
-    private static final String SEPARATOR = "\n;\n";
-    private static final String BEGIN = "begin transaction read only";
-    private static final String ROLLBACK = "rollback";
-    /**
-     * Last statement before the ROLLBACK, in the same round trip and transaction: undoes the one
-     * thing a SELECT can leave in its session that a rollback does not (session advisory locks
-     * outlive the transaction; settings, roles, temporary objects, cursors and LISTEN do not).
-     * An int column, not the function's void: pgjdbc would look the void type up in the catalog
-     * (one more round trip and transaction) the first time it reads the result.
-     */
-    private static final String CLEANUP = "select 0 as released from pg_advisory_unlock_all()";
     /** pgharvest's own check of a metric, the one sessions use unless a test says otherwise. */
     private static final Function<String, Optional<String>> FRIENDLY_CHECK = MetricSql::problem;
-    /** Room for network and server overhead on top of the statements' own time limits. */
-    private static final Duration NETWORK_MARGIN = Duration.ofSeconds(30);
 
-    private final Connection connection;
     private final Duration sessionStatementTimeout;
-    private final Duration minNetworkTimeout;
-    /**
-     * Keyed by the statements' texts as a list, not by the joined text: the lookup on every tick
-     * compares the (shared) metric SQL strings by reference and hash instead of joining and
-     * hashing tens of kilobytes.
-     */
-    private final Map<List<String>, Prepared> statements = new LinkedHashMap<>(16, 0.75f, true);
-    /** What each metric text may be sent as on this session ({@link MetricVerdicts}). */
-    private final MetricVerdicts verdicts;
-    /** The session's extensions' objects; the own verdicts hold for these. */
-    private ExtensionObjects extensions = ExtensionObjects.NONE;
-    private ExtensionReader extensionReader = () -> ExtensionObjects.NONE;
-    private long networkTimeoutMillis = -1;
-    private final ResultLimits limits;
-    /** The stream this session's results arrive through, which cuts a result past the byte limit. */
-    private final ResultBytesBound bound;
-    /** Turns a round trip's rows into result sets ({@link #statementForResults}); made on first use. */
-    private BaseStatement resultFactory;
+    /** The session's server-side statements, read timeout and byte bound. */
+    private final SessionStatements statements;
+    /** What each metric text is sent as, for the session's extensions' objects. */
+    private final SessionTexts texts;
 
     /**
      * @param minNetworkTimeout the client-side read timeout when the statements' own limits
@@ -146,12 +111,9 @@ final class QueryPipeline implements AutoCloseable {
 
     private QueryPipeline(Connection connection, Duration sessionStatementTimeout, Duration minNetworkTimeout,
             Function<String, Optional<String>> friendlyCheck, ResultLimits limits, ResultBytesBound bound) {
-        this.limits = limits;
-        this.bound = bound;
-        this.connection = connection;
         this.sessionStatementTimeout = sessionStatementTimeout;
-        this.minNetworkTimeout = minNetworkTimeout;
-        this.verdicts = new MetricVerdicts(friendlyCheck, List.of(BEGIN, ROLLBACK), SEPARATOR);
+        this.statements = new SessionStatements(connection, minNetworkTimeout, limits, bound);
+        this.texts = new SessionTexts(friendlyCheck, statements);
     }
 
     /**
@@ -182,7 +144,7 @@ final class QueryPipeline implements AutoCloseable {
         if (trip.failure() != null && ExtensionObjects.isGuardFailure(trip.failure())) {
             // The session's extensions changed: read them again, send once more with their names.
             try {
-                rereadExtensions(trip.failure());
+                texts.rereadExtensions(trip.failure());
             } catch (SQLException e) {
                 return RoundTrip.nothing(queries.size(), e);
             }
@@ -196,9 +158,9 @@ final class QueryPipeline implements AutoCloseable {
         try {
             for (MetricQuery query : queries) {
                 refuseIfNotReading(query);
-                named.addAll(verdictOf(query.sql()).named());
+                named.addAll(texts.named(query));
             }
-            allowNetworkSilenceFor(queries);
+            statements.allowSilenceFor(queries);
         } catch (SQLException e) {
             return RoundTrip.nothing(queries.size(), e);
         }
@@ -210,11 +172,11 @@ final class QueryPipeline implements AutoCloseable {
         }
         Arrays.sort(order, Comparator.comparingLong(i -> timeoutKey(queries.get(i))));
         var parts = new ArrayList<String>();
-        parts.add(BEGIN);
+        parts.add(ReadOnlyFrame.BEGIN);
         int guardPart = -1;
         if (!named.isEmpty()) {
             guardPart = parts.size();
-            parts.add(extensions.guard(named));
+            parts.add(texts.guard(named));
         }
         int[] partOfQuery = new int[queries.size()];
         Duration budget = Duration.ZERO;
@@ -225,18 +187,18 @@ final class QueryPipeline implements AutoCloseable {
             // again, since the metric before it may have switched it off (set_config assembled
             // for query_to_xml, or inside a function) for the rest of the transaction.
             if (!first || !query.statementTimeout().equals(sessionStatementTimeout)) {
-                parts.add(setTimeout(query.statementTimeout()));
+                parts.add(ReadOnlyFrame.setTimeout(query.statementTimeout()));
             }
             first = false;
             partOfQuery[index] = parts.size();
-            parts.add(sent(query));
+            parts.add(texts.sent(query));
             budget = budget.plus(query.statementTimeout());
         }
-        parts.add(CLEANUP);
-        parts.add(ROLLBACK);
-        Answers answers;
+        parts.add(ReadOnlyFrame.CLEANUP);
+        parts.add(ReadOnlyFrame.ROLLBACK);
+        PartCollector.Answers answers;
         try {
-            answers = execute(parts, budget);
+            answers = statements.execute(parts, budget);
         } catch (SQLException e) {
             return RoundTrip.nothing(queries.size(), e); // the statement could not even be prepared
         }
@@ -301,29 +263,29 @@ final class QueryPipeline implements AutoCloseable {
             if (!ExtensionObjects.isGuardFailure(e)) {
                 throw e;
             }
-            rereadExtensions(e);
+            texts.rereadExtensions(e);
             return runAloneOnce(query);
         }
     }
 
     private AloneRun runAloneOnce(MetricQuery query) throws SQLException {
         refuseIfNotReading(query);
-        allowNetworkSilenceFor(List.of(query));
+        statements.allowSilenceFor(List.of(query));
         boolean ownTimeout = !query.statementTimeout().equals(sessionStatementTimeout);
         // The transaction-local setting ends with the round trip's transaction.
         var parts = new ArrayList<String>();
-        parts.add(BEGIN);
-        Set<ExtensionNames.Member> named = verdictOf(query.sql()).named();
+        parts.add(ReadOnlyFrame.BEGIN);
+        Set<ExtensionNames.Member> named = texts.named(query);
         if (!named.isEmpty()) {
-            parts.add(extensions.guard(named));
+            parts.add(texts.guard(named));
         }
         if (ownTimeout) {
-            parts.add(setTimeout(query.statementTimeout()));
+            parts.add(ReadOnlyFrame.setTimeout(query.statementTimeout()));
         }
-        parts.add(sent(query));
-        parts.add(CLEANUP);
-        parts.add(ROLLBACK);
-        Answers answers = execute(parts, query.statementTimeout());
+        parts.add(texts.sent(query));
+        parts.add(ReadOnlyFrame.CLEANUP);
+        parts.add(ReadOnlyFrame.ROLLBACK);
+        PartCollector.Answers answers = statements.execute(parts, query.statementTimeout());
         if (answers.failure() != null) {
             throw answers.failure();
         }
@@ -350,13 +312,7 @@ final class QueryPipeline implements AutoCloseable {
 
     /** Why {@code query} would be refused without being sent, or null when it may be sent. */
     NotReadingException refusal(MetricQuery query) {
-        MetricVerdicts.Verdict verdict = verdictOf(query.sql());
-        return verdict.problem() == null ? null : new NotReadingException(query.metric(), verdict.problem());
-    }
-
-    /** The text sent for {@code query} (kept per SQL text: the same strings every tick). */
-    private String sent(MetricQuery query) {
-        return verdictOf(query.sql()).sent();
+        return texts.refusal(query);
     }
 
     /**
@@ -364,273 +320,16 @@ final class QueryPipeline implements AutoCloseable {
      * extension objects qualified (error positions count in it). Its SQL when it is refused.
      */
     String sentText(MetricQuery query) {
-        MetricVerdicts.Verdict verdict = verdictOf(query.sql());
-        return verdict.qualified() == null ? query.sql() : verdict.qualified();
-    }
-
-    /**
-     * Where the session's extensions are read again when the guard finds they changed.
-     */
-    @FunctionalInterface
-    interface ExtensionReader {
-        ExtensionObjects read() throws SQLException;
+        return texts.sentText(query);
     }
 
     /** The session's extensions' objects, as read when it opened or when they changed. */
-    void useExtensions(ExtensionObjects objects, ExtensionReader reader) {
-        this.extensionReader = reader;
-        if (objects != extensions) {
-            extensions = objects;
-            verdicts.forget(); // texts qualified with the names that were
-        }
-    }
-
-    private void rereadExtensions(SQLException guardFailure) throws SQLException {
-        try {
-            useExtensions(extensionReader.read(), extensionReader);
-        } catch (SQLException e) {
-            e.addSuppressed(guardFailure);
-            throw e;
-        }
-    }
-
-    /** The names of the session's extensions' objects its texts are qualified with. */
-    ExtensionNames extensionNames() {
-        return extensions.names();
-    }
-
-    private MetricVerdicts.Verdict verdictOf(String sql) {
-        return verdicts.of(sql, readsBackslashesAsStandard(), extensions.names());
-    }
-
-    /**
-     * How this session's driver reads backslashes in literals. Only a closed session cannot say,
-     * and it sends nothing either way: its verdicts are those of PostgreSQL's default.
-     */
-    private boolean readsBackslashesAsStandard() {
-        try {
-            return standardConformingStrings();
-        } catch (SQLException e) {
-            return true;
-        }
-    }
-
-    /**
-     * The server answers a pipeline only at its end, so the socket may rightly stay silent for
-     * the sum of the statements' time limits; the client-side read timeout must not cut that
-     * short (it would look like a lost session and the tick would be lost every time).
-     */
-    private void allowNetworkSilenceFor(List<MetricQuery> queries) throws SQLException {
-        Duration sum = NETWORK_MARGIN;
-        for (MetricQuery query : queries) {
-            sum = sum.plus(query.statementTimeout());
-        }
-        long wanted = Math.max(minNetworkTimeout.toMillis(), sum.toMillis());
-        if (wanted != networkTimeoutMillis) {
-            connection.setNetworkTimeout(Runnable::run, (int) Math.min(wanted, Integer.MAX_VALUE));
-            networkTimeoutMillis = wanted;
-        }
-    }
-
-    /**
-     * Runs {@code parts} within {@code budget} (the sum of their metrics' limits) by pgharvest's
-     * own clock as well as the server's ({@link RoundTripDeadline}), and returns what the server
-     * answered: every part's result up to the first that failed, and that failure. Through pgjdbc's
-     * query executor with a handler of our own ({@link PartCollector}), because its statements keep
-     * nothing of a round trip that failed, not even the results that arrived before the error.
-     */
-    private Answers execute(List<String> parts, Duration budget) throws SQLException {
-        Prepared prepared = preparedFor(parts);
-        var collector = new PartCollector(statementForResults(), limits.maxRows());
-        bound.watch();
-        try (var deadline = RoundTripDeadline.start(connection, budget)) {
-            int maxRows = limits.maxRows();
-            // The server stops each statement at one row past the limit: enough to tell that a
-            // metric returned too many, without receiving the rest.
-            queryExecutor().execute(prepared.query().query, prepared.query().query.createParameterList(), collector,
-                    maxRows == Integer.MAX_VALUE ? 0 : maxRows + 1, 0, QueryExecutor.QUERY_SUPPRESS_BEGIN);
-        } catch (SQLException e) {
-            collector.handleError(e); // the session itself failed (closed under us, I/O)
-        }
-        int cut = bound.cutResult();
-        Answers answers = collector.answers(cut, limits);
-        if (answers.failure() != null) {
-            // The statement stays cached: a metric that keeps failing is retried alone with the
-            // same parts, and parsing its text again on the client every time was 3.8 % of the
-            // collector's CPU at 300 sources whose databases lack 4 metrics' extensions; a failed
-            // combination of several metrics is not sent again and ages out.
-            rollbackAfter(answers.failure());
-        }
-        return answers;
-    }
-
-    private QueryExecutor queryExecutor() throws SQLException {
-        return connection.unwrap(BaseConnection.class).getQueryExecutor();
-    }
-
-    /** A statement of this session whose only use is to turn a round trip's rows into result sets. */
-    private BaseStatement statementForResults() throws SQLException {
-        if (resultFactory == null) {
-            resultFactory = connection.createStatement().unwrap(BaseStatement.class);
-        }
-        return resultFactory;
-    }
-
-    /**
-     * A statement failed inside the framing: the server skipped the closing ROLLBACK and holds
-     * an aborted transaction, which would refuse every later statement of the session.
-     */
-    private void rollbackAfter(SQLException failure) {
-        try (Statement statement = connection.createStatement()) {
-            statement.execute(ROLLBACK + SEPARATOR + CLEANUP);
-        } catch (SQLException e) {
-            failure.addSuppressed(e); // the session is probably gone; the caller decides
-        }
-    }
-
-    /**
-     * Throws when {@code bound} cut a result of the round trip since its {@link ResultBytesBound#watch}:
-     * pgjdbc received that result whole but shorter, so the session is fine and the round trip's
-     * other results are complete, but the cut one must not be delivered.
-     */
-    static void requireWhole(ResultBytesBound bound, ResultLimits limits) throws ResultTooLargeException {
-        int cut = bound.cutResult();
-        if (cut >= 0) {
-            throw new ResultTooLargeException(cut, "more than " + limits.bytesText()
-                    + " of rows (pgharvest.reaper.max-result-bytes)", null);
-        }
-    }
-
-    /**
-     * What the server answered for a round trip's parts, in order, up to the first failure.
-     *
-     * @param parts the results of the parts that completed (a part without rows, such as BEGIN, as
-     *     {@link FetchedRows#EMPTY})
-     * @param failure the first error, or null; the parts after the one it belongs to did not run
-     * @param tooLarge the result past a limit (rows or bytes), or null; the server ran every part
-     * @param refusedPart the part {@code tooLarge} belongs to, or -1
-     */
-    record Answers(List<FetchedRows> parts, SQLException failure, ResultTooLargeException tooLarge, int refusedPart) {
-        boolean completed(int part) {
-            return part < parts.size();
-        }
-    }
-
-    private Prepared preparedFor(List<String> parts) throws SQLException {
-        Prepared prepared = statements.get(parts);
-        if (prepared == null) {
-            String text = String.join(SEPARATOR, parts);
-            if (mayHoldEscapes(parts)) {
-                OneSelect.requireOneParsePerPart(connection, text, parts);
-            }
-            // Parsed as pgjdbc parses a prepared statement's text (escapes processed, '?' as a
-            // parameter), with a '?' of a metric escaped as pgjdbc's '??', which splits the same
-            // way as the text checked above: one such metric would otherwise leave the whole
-            // combination unprepared, parsed and planned per tick. Sent without pgjdbc's one-shot
-            // flag, each statement is prepared on the server at its first run and kept there.
-            CachedQuery query = queryExecutor().createQuery(
-                    QuestionMarks.escape(text, standardConformingStrings()), true, true);
-            prepared = new Prepared(text, query);
-            statements.put(List.copyOf(parts), prepared);
-            if (statements.size() > CACHED_STATEMENTS) {
-                var eldest = statements.entrySet().iterator().next();
-                eldest.getValue().close();
-                statements.remove(eldest.getKey());
-            }
-        }
-        return prepared;
-    }
-
-    /**
-     * Whether the joined text must be lexed again before it is sent. Each part was lexed on its own
-     * between a BEGIN and a ROLLBACK ({@link #verdict}): it starts and ends at the lexer's top level
-     * and is one message, so joined with the same separators the parts split the same way, and
-     * lexing tens of kilobytes again for every new combination of metrics (half the CPU of a
-     * source's first minutes) proves nothing new. The exception is pgjdbc's JDBC escape
-     * processing, which could pair a brace of one part with a brace of another: it starts only
-     * at a '{', so a combination with one is checked whole as before.
-     */
-    private static boolean mayHoldEscapes(List<String> parts) {
-        for (String part : parts) {
-            if (part.indexOf('{') >= 0) {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    /** A combination's joined text and its query, prepared on the server at its first run. */
-    private record Prepared(String text, CachedQuery query) {
-        /** Frees the server-side statements (pgjdbc closes them with the session's next message). */
-        void close() {
-            query.query.close();
-        }
-    }
-
-    /** How pgjdbc reads backslashes in literals on this session (on since PostgreSQL 9.1 by default). */
-    private boolean standardConformingStrings() throws SQLException {
-        return connection.unwrap(BaseConnection.class).getStandardConformingStrings();
-    }
-
-    private static String setTimeout(Duration timeout) {
-        return "select set_config('statement_timeout', '" + timeout.toMillis() + "', true)";
+    void useExtensions(ExtensionObjects objects, SessionTexts.ExtensionReader reader) {
+        texts.useExtensions(objects, reader);
     }
 
     @Override
     public void close() {
-        statements.values().forEach(Prepared::close);
-        statements.clear();
-        if (resultFactory != null) {
-            closeQuietly(resultFactory);
-            resultFactory = null;
-        }
-    }
-
-    private static void closeQuietly(Statement statement) {
-        try {
-            statement.close();
-        } catch (SQLException ignored) {
-            // The session may already be gone; the statement dies with it.
-        }
-    }
-
-    /**
-     * A metric's result was larger than pgharvest keeps (rows or bytes): the metric fails alone,
-     * with an error naming the limit and its setting. Not a timeout, not a lost session.
-     */
-    static final class ResultTooLargeException extends SQLException {
-        private static final String PROGRAM_LIMIT_EXCEEDED = "54000";
-        private final int part;
-        private final String what;
-
-        ResultTooLargeException(int part, String what, Throwable cause) {
-            super("a metric returned " + what, PROGRAM_LIMIT_EXCEEDED, cause);
-            this.part = part;
-            this.what = what;
-        }
-
-        private ResultTooLargeException(String metric, String what, Throwable cause) {
-            super((metric == null ? "a metric" : "metric " + metric) + " returned " + what
-                    + "; it is not collected until it returns less", PROGRAM_LIMIT_EXCEEDED, cause);
-            this.part = -1;
-            this.what = what;
-        }
-
-        int part() {
-            return part;
-        }
-
-        /** The same failure, naming {@code metric}. */
-        ResultTooLargeException of(String metric) {
-            return new ResultTooLargeException(metric, what, getCause());
-        }
-    }
-
-    /** The pipeline returned a different number of results than statements were sent. */
-    static final class PipelineShapeException extends SQLException {
-        PipelineShapeException(int expected, int actual) {
-            super("pipeline returned " + actual + " results for " + expected
-                    + " statements; a metric's SQL probably holds more than one statement");
-        }
+        statements.close();
     }
 }

@@ -19,7 +19,8 @@ import java.util.Set;
  * Where one tick's results go: the source's measurements, the instance's shared results (an
  * instance-level result, or a fanned-out one split per database, which the other sources of the
  * instance deliver), and the ledger's last success. Owns what the tick has delivered so far, also
- * when the session is lost halfway through.
+ * when the session is lost halfway through, and the instance's fetches the tick claimed
+ * ({@link #claim}), which it hands back when the tick is over ({@link #releaseClaims}).
  *
  * <p>Not thread-safe: one per tick, on the reaper's thread.
  */
@@ -33,6 +34,8 @@ final class TickDelivery {
     /** Metrics of this tick that run their instance-wide variant. */
     private final Set<String> fannedOut = new HashSet<>();
     private final List<Measurement> out = new ArrayList<>();
+    /** Shared metrics this tick claimed the instance's fetch of ({@link io.pgharvest.reaper.instance.InstanceMetricCache#tryClaim}). */
+    private final List<String> claimed = new ArrayList<>();
 
     TickDelivery(CollectionPlan config, Instance instance, String database, MetricLedger ledger,
             ReaperMeters.SourceMeters sourceMeters) {
@@ -54,6 +57,25 @@ final class TickDelivery {
             return null;
         }
         return definition.instanceSqlFor(major).orElse(null);
+    }
+
+    /**
+     * Claims the instance's fetch of the shared {@code metric} for this tick; false when another
+     * source of the instance is fetching it (this source delivers it on its next tick).
+     */
+    boolean claim(String metric, Instant now, Duration interval) {
+        if (!instance.results().tryClaim(metric, now, now.plus(interval))) {
+            return false;
+        }
+        claimed.add(metric);
+        return true;
+    }
+
+    /** Fetched and shared, failed, or not run this tick: the next source due may fetch the claimed metrics. */
+    void releaseClaims() {
+        for (String metric : claimed) {
+            instance.results().release(metric);
+        }
     }
 
     /** {@code metric} runs its instance-wide variant on this tick: its result is split and shared. */

@@ -6,7 +6,6 @@ import static io.pgharvest.sink.SettingChecks.orDefault;
 import io.pgharvest.sink.SettingChecks;
 import io.pgharvest.sink.SinkSettings;
 import java.net.URI;
-import java.net.URISyntaxException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -104,22 +103,11 @@ public record RemoteWriteSinkProperties(
                     + "endpoint, e.g. http://prometheus:9090/api/v1/write)");
             return;
         }
-        URI uri;
-        try {
-            uri = new URI(url.strip());
-        } catch (URISyntaxException e) {
-            problems.add(prefix + ".url is not a valid URL");
+        URI uri = SettingChecks.checkHttpUrl(problems, prefix + ".url", url);
+        if (uri == null) {
             return;
         }
         String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(Locale.ROOT);
-        if (!scheme.equals("http") && !scheme.equals("https")) {
-            problems.add(prefix + ".url must be an http:// or https:// URL");
-        } else if (uri.getHost() == null) {
-            problems.add(prefix + ".url must name a host");
-        }
-        if (uri.getRawUserInfo() != null) {
-            problems.add(prefix + ".url must not carry credentials: use user/password or bearer-token");
-        }
         if (uri.getRawFragment() != null) {
             problems.add(prefix + ".url must not have a #fragment");
         }

@@ -1,0 +1,226 @@
+package io.pgharvest.history.prometheus;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.pgharvest.PgharvestApplication;
+import io.pgharvest.history.HistoryReadException;
+import io.pgharvest.testsupport.TestPostgres;
+import io.pgharvest.testsupport.TestReceiver;
+import io.pgharvest.window.SeriesKind;
+import io.pgharvest.window.TimeRange;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
+import org.awaitility.Awaitility;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.springframework.boot.SpringApplication;
+import org.springframework.context.ConfigurableApplicationContext;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * The prometheus history reader against Debian's Prometheus and VictoriaMetrics, each fed by
+ * pgharvest's own remote-write sink collecting a real PostgreSQL source: a 6-hour chart read back
+ * from the store through {@code /window?from&to&step} has, for every whole bucket the recent
+ * window also holds, the window's values bucketed the same way.
+ *
+ * <p>Tolerance: a gauge is the mean of the same samples in both, equal to 1e-9 relative. A
+ * counter's rate differs by bucket alignment: the window divides the bucket's changes by the
+ * seconds between its collections, the store by the step (the last sample before the bucket to the
+ * last in it), which at a 2 s interval and 36 s buckets differ by the ticks' jitter, a few
+ * milliseconds in 36 s; 5 % relative (plus 0.01/s for rates near zero) holds that with room and
+ * still fails a wrong bucket (a bucket off by one step, or a rate off by the step's factor).
+ */
+class PrometheusHistoryReaderTest {
+
+    private static final JsonMapper JSON = JsonMapper.builder().build();
+    private static final String TOKEN = "prometheus-history-test-token";
+    private static final String SOURCE = "prom_history";
+    private static final Duration STEP = Duration.ofSeconds(36); // the shortest a 6 h range may have
+    private static final HttpClient HTTP = HttpClient.newHttpClient();
+
+    @Test
+    void prometheusAndVictoriaMetricsAnswerASixHourChartWithTheWindowsValues(@TempDir Path dir) throws Exception {
+        TestPostgres pg = TestPostgres.shared();
+        pg.createDatabase("prom_history");
+        try (TestReceiver prometheus = TestReceiver.start(TestReceiver.Kind.PROMETHEUS);
+                TestReceiver victoria = TestReceiver.start(TestReceiver.Kind.VICTORIA_METRICS)) {
+            // Both collectors run at once: the test waits for three bucket boundaries only once.
+            var started = List.of(
+                    CompletableFuture.supplyAsync(() -> harvester(dir.resolve("p"), pg, prometheus)),
+                    CompletableFuture.supplyAsync(() -> harvester(dir.resolve("v"), pg, victoria)));
+            var apps = started.stream().map(CompletableFuture::join).toList();
+            try {
+                Instant begun = Instant.now();
+                // Two whole buckets after the first partial one, and one more being written.
+                Instant ready = bucketStart(begun).plus(STEP.multipliedBy(3)).plusSeconds(3);
+                Awaitility.await().atMost(Duration.ofMinutes(4)).pollInterval(Duration.ofSeconds(2))
+                        .until(() -> Instant.now().isAfter(ready));
+                for (int i = 0; i < apps.size(); i++) {
+                    String store = i == 0 ? "prometheus" : "victoria-metrics";
+                    int port = port(apps.get(i));
+                    Awaitility.await(store + " answers the window's buckets").atMost(Duration.ofSeconds(60))
+                            .pollInterval(Duration.ofSeconds(2)).untilAsserted(() -> {
+                                for (String metric : List.of("db_stats", "backends")) {
+                                    assertSameBuckets(port, metric);
+                                }
+                            });
+                }
+            } finally {
+                apps.forEach(ConfigurableApplicationContext::close);
+            }
+        }
+    }
+
+    /** Every bucket whole in both the window and the store (the first and newest are partial) has one value. */
+    private static void assertSameBuckets(int port, String metric) throws Exception {
+        Instant to = Instant.now();
+        JsonNode stored = get(port, "/api/v1/sources/" + SOURCE + "/window?metric=" + metric + "&from="
+                + to.minus(Duration.ofHours(6)) + "&to=" + to + "&step=36s");
+        assertThat(stored.get("store").asString()).isEqualTo("prometheus");
+        assertThat(stored.get("step").asString()).isEqualTo("PT36S");
+        assertThat(stored.get("error").isNull()).as("error %s", stored.get("error")).isTrue();
+        JsonNode window = get(port, "/api/v1/sources/" + SOURCE + "/window?metric=" + metric);
+        assertThat(window.get("store").asString()).isEqualTo("window");
+        int compared = 0;
+        for (JsonNode series : window.get("series")) {
+            String column = series.get("column").asString();
+            SeriesKind kind = series.get("kind").asString().equals("rate") ? SeriesKind.COUNTER : SeriesKind.GAUGE;
+            Map<Long, Double> expected = bucketed(series, kind);
+            JsonNode match = null;
+            for (JsonNode s : stored.get("series")) {
+                if (s.get("column").asString().equals(column) && s.get("tags").equals(series.get("tags"))) {
+                    match = s;
+                }
+            }
+            assertThat(match).as("%s.%s %s from the store", metric, column, series.get("tags")).isNotNull();
+            assertThat(match.get("times").size()).isLessThanOrEqualTo(TimeRange.MAX_POINTS);
+            var actual = new TreeMap<Long, Double>();
+            for (int i = 0; i < match.get("times").size(); i++) {
+                actual.put(match.get("times").get(i).asLong(), match.get("values").get(i).asDouble());
+            }
+            for (var bucket : expected.entrySet()) {
+                Double value = actual.get(bucket.getKey());
+                assertThat(value).as("%s.%s at %s", metric, column, Instant.ofEpochMilli(bucket.getKey())).isNotNull();
+                double want = bucket.getValue();
+                double tolerance = kind == SeriesKind.GAUGE ? 1e-9 * Math.max(1, Math.abs(want))
+                        : 0.05 * Math.max(Math.abs(want), Math.abs(value)) + 0.01;
+                assertThat(value).as("%s.%s at %s", metric, column, Instant.ofEpochMilli(bucket.getKey()))
+                        .isCloseTo(want, org.assertj.core.data.Offset.offset(tolerance));
+                compared++;
+            }
+        }
+        assertThat(compared).as("buckets compared for %s", metric).isGreaterThanOrEqualTo(4);
+    }
+
+    /**
+     * The window's points in the store's buckets, whole buckets only: a gauge's mean; a rate's changes
+     * (rate times the seconds since the point before) over their seconds.
+     */
+    private static Map<Long, Double> bucketed(JsonNode series, SeriesKind kind) {
+        JsonNode times = series.get("times");
+        JsonNode values = series.get("values");
+        long step = STEP.toMillis();
+        var sums = new TreeMap<Long, double[]>();
+        for (int i = 1; i < times.size(); i++) {
+            long t = times.get(i).asLong();
+            double weight = kind == SeriesKind.GAUGE ? 1 : (t - times.get(i - 1).asLong()) / 1000.0;
+            double[] sum = sums.computeIfAbsent(Math.floorDiv(t, step) * step, b -> new double[2]);
+            sum[0] += values.get(i).asDouble() * weight;
+            sum[1] += weight;
+        }
+        var buckets = new TreeMap<Long, Double>();
+        if (sums.size() > 2) {
+            sums.pollFirstEntry(); // begun before the first point (or its pair) was collected
+            sums.pollLastEntry(); // still being collected
+            sums.forEach((bucket, sum) -> buckets.put(bucket, sum[0] / sum[1]));
+        }
+        return buckets;
+    }
+
+    @Test
+    void aStoreThatIsDownIsNamedWithoutItsCredentials() throws Exception {
+        int closed;
+        try (var socket = new ServerSocket(0)) {
+            closed = socket.getLocalPort();
+        }
+        var settings = new PrometheusHistorySettings("http://127.0.0.1:" + closed, null, null, "s3cret-bearer-token",
+                Duration.ofSeconds(2), null);
+        assertThat(settings.problems("pgharvest.history[0]")).isEmpty();
+        assertThat(settings.toString()).doesNotContain("s3cret");
+        try (var reader = new PrometheusHistoryPlugin().create("prometheus", settings)) {
+            var range = TimeRange.of(Instant.now().minus(Duration.ofHours(6)), Instant.now());
+            assertThatThrownBy(() -> reader.series(SOURCE, range, "db_stats", Map.of("numbackends", SeriesKind.GAUGE),
+                    Map.of()))
+                    .isInstanceOf(HistoryReadException.class)
+                    .hasMessageStartingWith("reading db_stats.numbackends from http://127.0.0.1:" + closed
+                            + " failed: cannot reach the store")
+                    .message().doesNotContain("s3cret");
+            assertThatThrownBy(() -> reader.plans(SOURCE, "1", range)).hasMessageContaining("holds no plans");
+        }
+    }
+
+    @Test
+    void badSettingsAreNamedAndSecretsInTheUrlRefusedWithoutQuotingThem() {
+        var settings = new PrometheusHistorySettings("http://reader:hunter2@prom:9090?x=1", "u", null, "t",
+                Duration.ofMinutes(9), Duration.ofDays(-1));
+        assertThat(settings.problems("pgharvest.history[1]")).containsExactly(
+                "pgharvest.history[1].url must not carry credentials: use user/password or bearer-token",
+                "pgharvest.history[1].url must have neither a ?query nor a #fragment (the reader adds its own)",
+                "pgharvest.history[1].user and pgharvest.history[1].password go together (basic authentication)",
+                "pgharvest.history[1].bearer-token excludes user/password: choose one authentication",
+                "pgharvest.history[1].request-timeout must be 100ms to 5m (was PT9M)",
+                "pgharvest.history[1].retention must be 0 (unknown) or positive (was PT-24H)");
+        assertThat(new PrometheusHistorySettings(null, null, null, null, null, null).problems("p"))
+                .containsExactly("p.url is required for a prometheus history reader (the query API's base, e.g. "
+                        + "http://prometheus:9090 or http://victoria-metrics:8428)");
+    }
+
+    private static ConfigurableApplicationContext harvester(Path dir, TestPostgres pg, TestReceiver receiver) {
+        try {
+            Files.createDirectories(dir);
+            Path sources = Files.writeString(dir.resolve("sources.yaml"), """
+                    - name: %s
+                      conn_str: %s
+                      custom_metrics: {db_stats: 2, backends: 2}
+                      is_enabled: true
+                    """.formatted(SOURCE, pg.connStr("prom_history")));
+            return SpringApplication.run(PgharvestApplication.class, "--server.port=0", "--spring.main.banner-mode=off",
+                    "--pgharvest.data-dir=" + dir.resolve("data"), "--pgharvest.api.token=" + TOKEN,
+                    "--pgharvest.import.sources=" + sources,
+                    "--pgharvest.sinks[0].type=prometheus-remote-write", "--pgharvest.sinks[0].url=" + receiver.writeUrl(),
+                    "--pgharvest.history[0].type=prometheus", "--pgharvest.history[0].url=" + receiver.base());
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
+    private static int port(ConfigurableApplicationContext app) {
+        return Integer.parseInt(app.getEnvironment().getProperty("local.server.port"));
+    }
+
+    private static Instant bucketStart(Instant time) {
+        long step = STEP.toMillis();
+        return Instant.ofEpochMilli(Math.floorDiv(time.toEpochMilli(), step) * step);
+    }
+
+    private static JsonNode get(int port, String path) throws Exception {
+        HttpResponse<String> response = HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
+                .header("Authorization", "Bearer " + TOKEN).build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(response.statusCode()).as("%s: %s", path, response.body()).isEqualTo(200);
+        return JSON.readTree(response.body());
+    }
+}
