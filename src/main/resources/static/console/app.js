@@ -13,6 +13,9 @@ import {renderImport} from './import.js';
 import {renderSessions} from './sessions.js';
 import {renderTables, renderIndexes} from './tables.js';
 import {renderServer} from './server.js';
+import {renderAlerts} from './alerts.js';
+import {renderRules} from './rules.js';
+import {followAlerts, firingCounts, countBadges} from './alertfeed.js';
 
 const view = document.getElementById('view');
 const nav = document.getElementById('nav');
@@ -34,6 +37,27 @@ onReachability(since => {
   staleTimer = setInterval(say, 5000);
 });
 
+// The top bar's count of firing alerts by severity, while logged in (one query shared with the pages).
+const alertCounts = document.getElementById('alert-counts');
+let stopAlertCounts = null;
+function showAlertCounts() {
+  if (stopAlertCounts) return;
+  stopAlertCounts = followAlerts((alerts, error) => {
+    if (!alerts) {
+      fill(alertCounts, error ? el('span', {class: 'badge', title: `Alerts unknown: ${error.message}`}, '?') : '');
+      return;
+    }
+    const counts = firingCounts(alerts);
+    const badges = countBadges(el, counts);
+    fill(alertCounts, badges.length ? badges : el('span', {class: 'badge severity-none', title: 'No alert is firing'}, '0'));
+  });
+}
+function hideAlertCounts() {
+  stopAlertCounts?.();
+  stopAlertCounts = null;
+  alertCounts.replaceChildren();
+}
+
 const routes = [
   [/^\/(?:\?(.*))?$/, (v, query) => renderOverview(v, query)],
   [/^\/sources\/new$/, (v) => renderSourceForm(v, null)],
@@ -52,6 +76,8 @@ const routes = [
   [/^\/sinks$/, renderSinks],
   [/^\/logs$/, renderLogs],
   [/^\/import$/, renderImport],
+  [/^\/alerts$/, renderAlerts],
+  [/^\/alert-rules$/, renderRules],
 ];
 
 function route() {
@@ -62,6 +88,7 @@ function route() {
     return;
   }
   nav.hidden = false;
+  showAlertCounts();
   const full = location.hash.replace(/^#/, '') || '/';
   // A page's query (?last=6h, ?from=…&to=…: range.js) is its own to read; only a route that names
   // a query in its pattern (the overview's filter) is matched with it.
@@ -81,6 +108,7 @@ function route() {
 
 function showLogin() {
   nav.hidden = true;
+  hideAlertCounts();
   const tokenInput = el('input', {type: 'password', id: 'token', name: 'token', autocomplete: 'off', required: true,
     'aria-describedby': 'token-error', spellcheck: 'false'});
   const fileInput = el('input', {type: 'file', id: 'token-file', 'aria-label': 'Token file'});

@@ -7,6 +7,7 @@ import {live, get, enc} from './api.js';
 import {rangeFromUrl, rangeToUrl, rangeControls, apiQuery, bounds, compareShift, compareWords, provenance,
   storeErrors} from './range.js';
 import {emptyText} from './chartstates.js';
+import {followAlertPeriods, periodApplies, shadePeriods} from './alertperiods.js';
 
 /** The metrics the charts read (query statistics have their own view). */
 const METRICS = ['db_stats', 'db_size', 'backends', 'connections', 'locks', 'replication', 'wal_receiver',
@@ -57,6 +58,8 @@ export function renderCharts(container, name) {
   // What each metric's latest read was, so an empty chart says why it is empty.
   let reads = null;
   let shown = null;
+  // The bounds the charts show, for the alert periods to read (again when they moved a minute).
+  let periodBounds = null;
   const explain = () => {
     for (const chart of charts.values()) {
       const text = emptyText(chart.spec, shown?.series ?? [], reads);
@@ -79,6 +82,10 @@ export function renderCharts(container, name) {
       }
       shown = answer; // the answer the empty charts explain (the span drawn is the parameter's)
       explain();
+      if (!periodBounds || Math.abs(span.from - periodBounds.from) > 60000 || Math.abs(span.to - periodBounds.to) > 60000) {
+        periodBounds = span;
+        periods.refresh();
+      }
     },
     failed: error => charts.forEach(chart => showFailure(chart, error))});
   fill(container, el('div', {class: 'heading'}, el('h2', {}, 'Health')), follow.controls, notice, grid);
@@ -87,9 +94,28 @@ export function renderCharts(container, name) {
     grid.append(chart.figure);
     charts.set(spec.id, chart);
   }
+  // The periods the source's alerts fired, shaded on the charts of their rule's metric.
+  // A range up to now is read up to now: a resolution a moment ago is in it.
+  const periodRange = () => {
+    const shownNow = periodBounds ?? bounds(rangeFromUrl());
+    return rangeFromUrl().from ? shownNow : {from: shownNow.from, to: Date.now()};
+  };
+  const periods = followAlertPeriods(name, periodRange, list => {
+    for (const chart of charts.values()) {
+      const metrics = chart.spec.needs.split(' or ');
+      chart.periods = list.filter(period => periodApplies(period, metrics));
+      chart.figure.dataset.alertPeriods = String(chart.periods.length);
+      const said = chart.periods.map(p => `${p.rule} ${new Date(p.from).toLocaleTimeString()}–${
+        p.to === null ? 'now' : new Date(p.to).toLocaleTimeString()}`).join(', ');
+      if (chart.alerts.textContent !== (said ? `Alert periods (shaded): ${said}` : '')) {
+        chart.alerts.textContent = said ? `Alert periods (shaded): ${said}` : '';
+      }
+      chart.uplot?.redraw(false, false);
+    }
+  });
   const stopResize = followResize([...charts.values()]);
   follow.start();
-  return () => { follow.stop(); stopReads(); stopResize(); };
+  return () => { follow.stop(); stopReads(); stopResize(); periods.stop(); };
 }
 
 /**
@@ -181,9 +207,10 @@ export function chartFigure(spec, zoom) {
       spec.empty ?? `Not collected: this source's metrics need ${spec.needs}.`);
   const origin = el('span', {class: 'chart-origin'});
   const failure = el('p', {class: 'chart-error', role: 'alert', hidden: true});
+  const alerts = el('p', {class: 'chart-alerts'});
   const figure = el('figure', {class: 'chart', 'data-chart': spec.id, 'data-points': '0', 'data-compare-points': '0'},
-      el('figcaption', {}, spec.title, ' ', origin), failure, plot, empty);
-  return {spec, figure, plot, empty, origin, failure, zoom, uplot: null, key: ''};
+      el('figcaption', {}, spec.title, ' ', origin), failure, plot, empty, alerts);
+  return {spec, figure, plot, empty, origin, failure, alerts, zoom, uplot: null, key: '', periods: []};
 }
 
 /**
@@ -273,6 +300,8 @@ function optionsOf(chart, lines, current) {
     // A legend set before the chart is laid out is lost: show the newest values once it is ready.
     // A drag across the chart selects a range to zoom to (the page's range, in the URL).
     hooks: {ready: [u => u.setLegend({idx: u.data[0].length - 1})],
+      // Alert periods (alertperiods.js) under the lines.
+      drawClear: [u => shadePeriods(u, chart.periods)],
       setSelect: [u => {
         if (!chart.zoom || u.select.width < 4) return;
         const from = u.posToVal(u.select.left, 'x');

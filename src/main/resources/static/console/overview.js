@@ -8,13 +8,14 @@ import {followFleet} from './fleet.js';
 import {sourcesUsing} from './usage.js';
 import {WORDS, glossary} from './glossary.js';
 import {formatBytes, formatCount} from './charts.js';
+import {followAlerts, firingCounts, countBadges, severityRank} from './alertfeed.js';
 
 const PAGE = 250;
 export const STATES = ['starting', 'connected', 'disconnected', 'refused', 'stalled', 'failed', 'disabled', 'configured'];
 /** The key numbers from the recent window (GET /api/v1/window), with how each shows. */
 const NUMBERS = {tps: v => `${formatCount(v)}/s`, connections: formatCount, sizeBytes: formatBytes, lagBytes: formatBytes};
 const COLUMNS = [
-  ['name', 'Source'], ['kind', 'Kind'], ['group', 'Group'], ['state', 'State'],
+  ['name', 'Source'], ['kind', 'Kind'], ['group', 'Group'], ['state', 'State'], ['alerts', 'Alerts'],
   ['tps', 'TPS'], ['connections', 'Conns'], ['sizeBytes', 'Size'], ['lagBytes', 'Lag'], ['lastTickStart', 'Last tick'],
   ['lastTickDuration', 'Tick'], ['soloMetrics', 'Solo lane'], ['lastError', 'Last error'], ['owner', 'Owner'],
   ['enabled', 'Enabled'],
@@ -23,7 +24,7 @@ const COLUMNS = [
 export function renderOverview(view, query) {
   // A page of rows at a time: the browser lays out 250 rows in a fraction of the time of 1,000
   // (ConsoleRenderBenchmarkTest); counts, filter and sort always cover the whole fleet.
-  const state = {entries: [], rows: new Map(), numbers: new Map(), sort: 'name', descending: false, text: '', only: '',
+  const state = {entries: [], rows: new Map(), numbers: new Map(), alerts: new Map(), sort: 'name', descending: false, text: '', only: '',
     limit: PAGE};
   const counts = el('div', {class: 'counts', id: 'state-counts', role: 'group', 'aria-label': 'Sources per state'});
   const search = el('input', {type: 'search', id: 'filter', placeholder: 'Filter by name, group, kind or error',
@@ -31,7 +32,7 @@ export function renderOverview(view, query) {
   const stateFilter = el('select', {id: 'state-filter', 'aria-label': 'Show state',
     onchange: () => { state.only = stateFilter.value; arrange(); }},
   el('option', {value: ''}, 'all states'), STATES.map(s => el('option', {value: s}, s)));
-  const hints = {lastTickStart: WORDS.tick[1], lastTickDuration: WORDS.tick[1], soloMetrics: WORDS.solo[1]};
+  const hints = {alerts: 'Firing alerts by severity (sorts the most critical first)', lastTickStart: WORDS.tick[1], lastTickDuration: WORDS.tick[1], soloMetrics: WORDS.solo[1]};
   const headRow = el('tr', {}, COLUMNS.map(([key, label]) => el('th', {scope: 'col', 'data-key': key},
       el('button', {type: 'button', class: 'sort', title: hints[key], onclick: () => sortBy(key)}, label))));
   const body = el('tbody', {id: 'fleet'});
@@ -60,7 +61,7 @@ export function renderOverview(view, query) {
 
   function sortBy(key) {
     // Key numbers sort busiest (largest) first: the database to look at is one click away.
-    state.descending = state.sort === key ? !state.descending : key in NUMBERS;
+    state.descending = state.sort === key ? !state.descending : key in NUMBERS || key === 'alerts';
     state.sort = key;
     headRow.querySelectorAll('th').forEach(th => th.setAttribute('aria-sort',
         th.dataset.key === key ? (state.descending ? 'descending' : 'ascending') : 'none'));
@@ -94,6 +95,7 @@ export function renderOverview(view, query) {
           .some(value => value && value.toLowerCase().includes(state.text))));
     const value = entry => state.sort === 'lastTickDuration' ? seconds(entry.lastTickDuration) ?? -1
       : state.sort === 'soloMetrics' ? entry.soloMetrics.length
+      : state.sort === 'alerts' ? severityRank(state.alerts.get(entry.name) ?? {})
       : state.sort in NUMBERS ? state.numbers.get(entry.name)?.[state.sort] ?? -1 : entry[state.sort] ?? '';
     visible.sort((a, b) => {
       const [x, y] = [value(a), value(b)];
@@ -103,6 +105,7 @@ export function renderOverview(view, query) {
     const shown = visible.slice(0, state.limit);
     place(body, shown.map(rowFor));
     showNumbers();
+    showAlerts();
     empty.hidden = visible.length > 0;
     // A fleet with no source at all is not a filter that matches nothing: say how to add one.
     if (state.entries.length === 0) {
@@ -141,6 +144,7 @@ export function renderOverview(view, query) {
         cell('name', el('a', {href: `#/sources/${enc(entry.name)}`}, entry.name)),
         cell('kind', entry.kind), cell('group', entry.group),
         cell('state', el('span', {class: `badge state-${entry.state}`}, entry.state)),
+        cell('alerts'),
         Object.keys(NUMBERS).map(key => cell(key)),
         cell('lastTickStart', timeCell(entry.lastTickStart)),
         cell('lastTickDuration', formatDuration(entry.lastTickDuration)),
@@ -172,6 +176,26 @@ export function renderOverview(view, query) {
     }
   }
 
+  /** Writes each shown row's firing-alert badges into its cell in place, like the key numbers. */
+  function showAlerts() {
+    for (const row of body.rows) {
+      const counts = state.alerts.get(row.dataset.source) ?? {};
+      const cell = row.querySelector('.col-alerts');
+      const key = JSON.stringify(counts);
+      if (cell.dataset.counts !== key) {
+        fill(cell, countBadges(el, counts));
+        cell.dataset.counts = key;
+      }
+    }
+  }
+
+  function renderAlerts(alerts) {
+    state.alerts = new Map();
+    for (const name of new Set(alerts.map(a => a.source))) state.alerts.set(name, firingCounts(alerts, name));
+    if (state.sort === 'alerts') arrange();
+    else showAlerts();
+  }
+
   function renderNumbers(list) {
     state.numbers = new Map(list.map(numbers => [numbers.source, numbers]));
     if (state.sort in NUMBERS) arrange();
@@ -182,7 +206,8 @@ export function renderOverview(view, query) {
   const stopNumbers = live('/api/v1/window', renderNumbers, {pause: 5000});
   const stopLive = followFleet(render,
       {onError: error => fill(notice, `Live update failed: ${error.message}; retrying.`)});
-  return () => { stopAges(); stopLive(); stopNumbers(); };
+  const stopAlerts = followAlerts(alerts => { if (alerts) renderAlerts(alerts); });
+  return () => { stopAges(); stopLive(); stopNumbers(); stopAlerts(); };
 }
 
 /** Whether the entry's last error is still news: it happened at or after the start of its last tick. */

@@ -6,6 +6,7 @@ import {setEnabled} from './overview.js';
 import {WORDS, laneHint, glossary} from './glossary.js';
 import {renderCharts} from './charts.js';
 import {sourceTabs} from './views.js';
+import {renderCheckUp} from './checkup.js';
 
 export function renderSource(view, name) {
   const notice = el('p', {class: 'notice', role: 'status'});
@@ -14,6 +15,7 @@ export function renderSource(view, name) {
   const config = el('dl', {class: 'details', id: 'source-config'});
   const status = el('div', {id: 'source-status'});
   const health = el('section', {id: 'source-health'});
+  const checkUp = el('section', {id: 'source-checkup'});
   const testResult = el('div', {id: 'test-result', role: 'status'});
   // The configuration as last read, with its modifyIndex: what the toggle and the delete are conditional on.
   let shown = null;
@@ -41,7 +43,7 @@ export function renderSource(view, name) {
       el('button', {type: 'button', class: 'danger', id: 'delete', onclick: () => {
         confirmBox.hidden = false; confirmBox.querySelector('button').focus();
       }}, 'Delete')),
-  sourceTabs(name, ''), confirmBox, notice, liveFailure, testResult, health, el('section', {}, el('h2', {}, 'Configuration'), config), status, glossary());
+  sourceTabs(name, ''), confirmBox, notice, liveFailure, testResult, health, checkUp, el('section', {}, el('h2', {}, 'Configuration'), config), status, glossary());
 
   // Read again whenever the live status reports another modifyIndex: an edit elsewhere, or a
   // restart, shows here without a reload.
@@ -83,7 +85,9 @@ export function renderSource(view, name) {
     renderStatus(status, s, kinds);
   }, {onError: error => fill(liveFailure, error.status === 404 ? 'No such source.' : `Live update failed: ${error.message}`)});
   const stopCharts = renderCharts(health, name);
-  return () => { stopAges(); stopLive(); stopCharts(); };
+  // The check-up says "not collected" from the metrics the live status lists.
+  const checks = renderCheckUp(checkUp, name, () => lastStatus?.metrics ?? null);
+  return () => { stopAges(); stopLive(); stopCharts(); checks.stop(); };
 }
 
 /** Whether sources of `kind` collect metrics without a selection of their own (its discovery adds some). */

@@ -12,7 +12,7 @@ import org.springframework.web.bind.annotation.ExceptionHandler;
 import org.springframework.web.bind.annotation.RestControllerAdvice;
 
 /** RFC 9457 answers to alerting's own refusals, in the shape of the rest of the API's. */
-@RestControllerAdvice(assignableTypes = {AlertRuleController.class, AlertController.class})
+@RestControllerAdvice(assignableTypes = {AlertRuleController.class, AlertController.class, AlertCheckController.class})
 @Order(Ordered.HIGHEST_PRECEDENCE)
 class AlertProblems {
 

@@ -109,7 +109,19 @@ class AlertRuleController {
         if (entry.compiled() == null) {
             throw new io.pgharvest.alert.rule.InvalidRuleException(name, entry.problems());
         }
-        return ResponseEntity.ok(evaluator.wouldFire(entry.compiled()).stream().map(TestAlert::of).toList());
+        return tested(entry.compiled());
+    }
+
+    @PostMapping("/test")
+    @Operation(summary = "Test a draft", description = "A rule not saved (the editor's draft) checked as a save"
+            + " would check it (400 naming every offending field, nothing saved), then tested as a saved rule is:"
+            + " the alerts its condition raises on the last rows of its metric from every source evaluated here.")
+    ResponseEntity<List<TestAlert>> testDraft(@RequestBody AlertRuleBody body) {
+        return tested(rules.compileDraft(body));
+    }
+
+    private ResponseEntity<List<TestAlert>> tested(io.pgharvest.alert.rule.CompiledRule rule) {
+        return ResponseEntity.ok(evaluator.wouldFire(rule).stream().map(TestAlert::of).toList());
     }
 
     private static RuleChangeException notFound(String name) {

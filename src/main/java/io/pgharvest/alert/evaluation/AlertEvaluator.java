@@ -16,6 +16,7 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
@@ -220,18 +221,49 @@ public final class AlertEvaluator {
         var found = new ArrayList<Observation>();
         for (Measurement measurement : latest(rule.rule().metric())) {
             Source source = sources.apply(measurement.source());
-            if (!appliesTo(rule, source, measurement.source())) {
-                continue;
-            }
-            for (Measurement.Row row : measurement.rows()) {
-                Map<String, Object> previous = priorRows.get(RowAlerts.seriesKey(rule.name(), measurement.source(),
-                        row.tags()));
-                if (rule.holds(RowAlerts.variables(rule, row, source, measurement.source(), previous))) {
-                    found.add(RowAlerts.observe(rule, row, source, measurement.source()));
+            if (appliesTo(rule, source, measurement.source())) {
+                for (Measurement.Row row : measurement.rows()) {
+                    if (holdsNow(rule, measurement, row, source)) {
+                        found.add(RowAlerts.observe(rule, row, source, measurement.source()));
+                    }
                 }
             }
         }
         return found;
+    }
+
+    /**
+     * The check-up of source {@code name}: every active rule that applies to it, each on the last
+     * measurement of its metric from the source (the rows a rule's test reads), with each row's
+     * value and state. Empty when the source is neither configured nor measured here.
+     */
+    public Optional<List<RuleCheck>> checkUp(String name) {
+        Source source = sources.apply(name);
+        boolean measured = latest.keySet().stream().anyMatch(key -> key.startsWith(name + "\0"));
+        if (source == null && !measured) {
+            return Optional.empty();
+        }
+        Map<String, AlertState> alerts = current.stream().filter(a -> a.source().equals(name))
+                .collect(Collectors.toMap(AlertState::fingerprint, a -> a, (a, b) -> a));
+        var checks = new ArrayList<RuleCheck>();
+        for (CompiledRule rule : rules.active()) {
+            if (appliesTo(rule, source, name)) {
+                Measurement measurement = evaluatedHere.test(name) ? latest.get(name + "\0" + rule.rule().metric()) : null;
+                checks.add(RuleCheck.of(rule, name, measurement, alerts,
+                        row -> holdsNow(rule, measurement, row, source)));
+            }
+        }
+        return Optional.of(checks);
+    }
+
+    private boolean holdsNow(CompiledRule rule, Measurement measurement, Measurement.Row row, Source source) {
+        Map<String, Object> previous = priorRows.get(RowAlerts.seriesKey(rule.name(), measurement.source(), row.tags()));
+        return rule.holds(RowAlerts.variables(rule, row, source, measurement.source(), previous));
+    }
+
+    /** Whether this instance evaluates {@code source} now (holds its lease). */
+    public boolean evaluatedHere(String source) {
+        return evaluatedHere.test(source);
     }
 
     /** The last measurement of {@code metric} from each source evaluated here (for a rule's test). */

@@ -95,6 +95,15 @@ public final class AlertRules {
         return put(body);
     }
 
+    /**
+     * {@code body} checked as a save would check it, and nothing saved: what a draft's test runs.
+     *
+     * @throws InvalidRuleException naming every problem
+     */
+    public CompiledRule compileDraft(AlertRuleBody body) {
+        return compiler.compile(body, metrics);
+    }
+
     /** Creates, replaces or overrides the rule of {@code body}'s name. @throws InvalidRuleException naming every problem */
     public synchronized Written put(AlertRuleBody body) {
         compiler.compile(body, metrics);

@@ -56,6 +56,22 @@ class AlertRulesApiTest extends ApiTestBase {
                 "condition", "total > 1", "threshold", 3)).errorFields()).containsExactly("threshold");
     }
 
+    @Test
+    void aDraftsTestAndAnUnknownSourcesCheckUpAreProblemsAndSaveNothing() {
+        var draft = rule("bad-draft", "longest_tx_seconds >");
+        draft.put("for", "soon");
+        ApiClient.Response answer = api().post("/api/v1/alert-rules/test", draft);
+        assertThat(answer.status()).as(answer.body()).isEqualTo(400);
+        assertThat(answer.header("Content-Type")).startsWith("application/problem+json");
+        assertThat(answer.errorFields()).containsExactlyInAnyOrder("condition", "for");
+        assertThat(api().get("/api/v1/alert-rules/bad-draft").status()).isEqualTo(404);
+
+        ApiClient.Response unknown = api().get("/api/v1/sources/no-such-source/alert-checks");
+        assertThat(unknown.status()).isEqualTo(404);
+        assertThat(unknown.header("Content-Type")).startsWith("application/problem+json");
+        assertThat(unknown.json().get("detail").asString()).contains("no-such-source");
+    }
+
     private void assertRefused(Map<String, Object> rule, String field, String message) {
         ApiClient.Response answer = api().post("/api/v1/alert-rules", rule);
         assertThat(answer.status()).as(answer.body()).isEqualTo(400);

@@ -118,6 +118,30 @@ class AlertsOnRealServersTest extends ApiTestBase {
 
             assertThat(api().post("/api/v1/alert-rules/rt-longtx/test", Map.of()).json().valueStream()
                     .map(a -> a.get("source").asString())).contains("alerts-tx");
+            // the draft of a rule not saved is tested by the same evaluation, and nothing is saved
+            assertThat(api().post("/api/v1/alert-rules/test", Map.of("name", "rt-draft", "metric", "backends",
+                    "condition", "longest_tx_seconds > 1.0")).json().valueStream()
+                    .map(a -> a.get("source").asString())).contains("alerts-tx");
+            assertThat(api().get("/api/v1/alert-rules/rt-draft").status()).isEqualTo(404);
+            // the check-up lists every rule applying to the source: ours firing with their value and threshold
+            JsonNode checkUp = api().get("/api/v1/sources/alerts-tx/alert-checks").json();
+            assertThat(checkUp.get("evaluatedHere").asBoolean()).isTrue();
+            JsonNode idle = checkUp.get("checks").valueStream()
+                    .filter(c -> c.get("rule").asString().equals("rt-idle")).findFirst().orElseThrow();
+            assertThat(idle.get("state").asString()).isEqualTo("firing");
+            assertThat(idle.at("/params/max_s").asDouble()).isEqualTo(2.0);
+            assertThat(Double.parseDouble(idle.at("/rows/0/value").asString())).isGreaterThan(2);
+            assertThat(idle.at("/rows/0/state").asString()).isEqualTo("firing");
+            // the built-in pack's rules on the same metric apply too, and are ok (an hour is far off)
+            JsonNode builtIn = checkUp.get("checks").valueStream()
+                    .filter(c -> c.get("rule").asString().equals("PostgresLongRunningTransaction")).findFirst()
+                    .orElseThrow();
+            assertThat(builtIn.get("state").asString()).isEqualTo("ok");
+            assertThat(builtIn.at("/params/max_s").asDouble()).isEqualTo(3600.0);
+            // a rule of a metric the source does not collect has no data; firing ones are listed first
+            assertThat(checkUp.get("checks").valueStream().filter(c -> c.get("metric").asString().equals("db_stats"))
+                    .map(c -> c.get("state").asString())).isNotEmpty().containsOnly("no-data");
+            assertThat(checkUp.at("/checks/0/state").asString()).isEqualTo("firing");
             String scrape = api().get("/actuator/prometheus").body();
             assertThat(scrape).containsPattern("pgharvest_alert\\{[^}]*alertname=\"rt-longtx\"[^}]*alertstate=\"firing\"");
             open.commit();
