@@ -115,6 +115,7 @@ class AlertsOnRealServersTest extends ApiTestBase {
             assertThat(Double.parseDouble(longTx.get("value").asString())).isGreaterThan(2);
             assertThat(longTx.at("/annotations/summary").asString()).startsWith("alerts-tx: ");
             awaitAlert("rt-idle", "alerts-tx", "firing", a -> true);
+            aSilenceShowsOnTheAlertsItHolds();
 
             assertThat(api().post("/api/v1/alert-rules/rt-longtx/test", Map.of()).json().valueStream()
                     .map(a -> a.get("source").asString())).contains("alerts-tx");
@@ -150,6 +151,31 @@ class AlertsOnRealServersTest extends ApiTestBase {
         awaitGone("rt-idle", "alerts-tx");
         assertThat(history("alerts-tx", start)).containsSubsequence("rt-longtx firing", "rt-longtx resolved")
                 .containsSubsequence("rt-idle firing", "rt-idle resolved");
+    }
+
+    /** A silence of rt-idle shows in that alert's silencedBy, not rt-longtx's, and wakes a blocking query. */
+    private void aSilenceShowsOnTheAlertsItHolds() {
+        ApiClient.Response before = api().get("/api/v1/alerts");
+        String index = before.header("X-Pgharvest-Index");
+        CompletableFuture<ApiClient.Response> waiting = CompletableFuture.supplyAsync(
+                () -> api().get("/api/v1/alerts?index=" + index + "&wait=30s"));
+        ApiClient.Response created = api().post("/api/v1/silences", Map.of("matchers", List.of(Map.of("name",
+                "alertname", "value", "rt-idle"), Map.of("name", "source", "value", "alerts-.*", "isRegex", true)),
+                "endsAt", Instant.now().plus(Duration.ofHours(1)).toString(), "author", "dba-on-call"));
+        assertThat(created.status()).as(created.body()).isEqualTo(201);
+        String id = created.json().get("id").asString();
+        JsonNode woken = waiting.join().json();
+        JsonNode idle = woken.valueStream().filter(a -> a.get("alertname").asString().equals("rt-idle"))
+                .findFirst().orElseThrow();
+        assertThat(idle.at("/silencedBy/0/id").asString()).isEqualTo(id);
+        assertThat(idle.at("/silencedBy/0/author").asString()).isEqualTo("dba-on-call");
+        assertThat(idle.at("/silencedBy/0/origin").asString()).isEqualTo("pgharvest");
+        assertThat(idle.get("silencedBy").size()).isEqualTo(1);
+        assertThat(woken.valueStream().filter(a -> a.get("alertname").asString().equals("rt-longtx"))
+                .findFirst().orElseThrow().get("silencedBy").size()).isZero();
+        assertThat(api().delete("/api/v1/silences/" + id).status()).isEqualTo(204);
+        assertThat(alerts("alerts-tx").stream().filter(a -> a.get("alertname").asString().equals("rt-idle"))
+                .findFirst().orElseThrow().get("silencedBy").size()).isZero();
     }
 
     @Test
