@@ -3,7 +3,7 @@
 // of its metric from every source evaluated here (POST /api/v1/alert-rules/test), saving nothing:
 // a problem (a CEL error with its position, an unknown column) shows next to its field.
 import {el, fill, heading} from './dom.js';
-import {get, post, put, del, live, enc} from './api.js';
+import {get, post, put, del, live, enc, isStale} from './api.js';
 import {field, input, textarea, select, showProblems, clearProblems, parsePairs, formatPairs} from './form.js';
 
 export function renderRules(view) {
@@ -50,8 +50,13 @@ function confirmDelete(button, rule, notice) {
   const box = el('span', {class: 'confirm', role: 'alertdialog'}, `${rule.origin === 'override' ? 'Revert' : 'Delete'} `,
       el('strong', {}, rule.name), '? ',
       el('button', {type: 'button', class: 'danger', onclick: async () => {
-        try { await del(`/api/v1/alert-rules/${enc(rule.name)}`); }
-        catch (error) { box.replaceWith(button); fill(notice, error.message); }
+        // cas: never deletes a change this page has not shown
+        try { await del(`/api/v1/alert-rules/${enc(rule.name)}`, rule.modifyIndex); }
+        catch (error) {
+          box.replaceWith(button);
+          fill(notice, isStale(error) ? `Not deleted: ${rule.name} was changed by someone else after this page showed it.`
+            : error.message);
+        }
       }}, 'Yes'),
       el('button', {type: 'button', onclick: () => box.replaceWith(button)}, 'Cancel'));
   button.replaceWith(box);
@@ -129,7 +134,8 @@ function ruleEditor(panel, rule, metrics) {
     event.preventDefault();
     clearProblems(form);
     try {
-      if (rule) await put(`/api/v1/alert-rules/${enc(rule.name)}`, body());
+      // cas: a built-in rule not overridden is at 0, so two editors never both write its override
+      if (rule) await put(`/api/v1/alert-rules/${enc(rule.name)}`, body(), rule.modifyIndex);
       else await post('/api/v1/alert-rules', body());
       panel.replaceChildren();
     } catch (error) {

@@ -104,6 +104,12 @@ class AlertConfiguration {
         return feed;
     }
 
+    /** Rules' tests against the last hour, from the recent window's points. */
+    @Bean
+    RuleReplay ruleReplay(io.pgharvest.window.RecordedPoints points, AlertEvaluator evaluator) {
+        return new RuleReplay(points, evaluator, Clock.systemUTC());
+    }
+
     @Bean
     AlertMeters alertMeters(AlertEvaluator evaluator, MeterRegistry meters) {
         return new AlertMeters(evaluator, meters);

@@ -117,11 +117,11 @@ class AlertsOnRealServersTest extends ApiTestBase {
             awaitAlert("rt-idle", "alerts-tx", "firing", a -> true);
             aSilenceShowsOnTheAlertsItHolds();
 
-            assertThat(api().post("/api/v1/alert-rules/rt-longtx/test", Map.of()).json().valueStream()
+            assertThat(api().post("/api/v1/alert-rules/rt-longtx/test", Map.of()).json().get("now").valueStream()
                     .map(a -> a.get("source").asString())).contains("alerts-tx");
             // the draft of a rule not saved is tested by the same evaluation, and nothing is saved
             assertThat(api().post("/api/v1/alert-rules/test", Map.of("name", "rt-draft", "metric", "backends",
-                    "condition", "longest_tx_seconds > 1.0")).json().valueStream()
+                    "condition", "longest_tx_seconds > 1.0")).json().get("now").valueStream()
                     .map(a -> a.get("source").asString())).contains("alerts-tx");
             assertThat(api().get("/api/v1/alert-rules/rt-draft").status()).isEqualTo(404);
             // the check-up lists every rule applying to the source: ours firing with their value and threshold
@@ -151,6 +151,43 @@ class AlertsOnRealServersTest extends ApiTestBase {
         awaitGone("rt-idle", "alerts-tx");
         assertThat(history("alerts-tx", start)).containsSubsequence("rt-longtx firing", "rt-longtx resolved")
                 .containsSubsequence("rt-idle firing", "rt-idle resolved");
+        theLastHourIsReplayedWithFor(start);
+    }
+
+    /**
+     * The transaction was open for part of the hour: the test replays the window's rows with the
+     * rule's for and answers the period it would have been pending, firing and resolved, while
+     * nothing raises now; a rule reading a column the window does not keep says so.
+     */
+    private void theLastHourIsReplayedWithFor(Instant start) {
+        JsonNode tested = api().post("/api/v1/alert-rules/rt-longtx/test", Map.of()).json();
+        assertThat(tested.get("now").valueStream().map(a -> a.get("source").asString())).doesNotContain("alerts-tx");
+        assertThat(tested.get("notReplayed").isNull()).as(tested.toString()).isTrue();
+        assertThat(Instant.parse(tested.get("to").asString()).minus(Duration.ofHours(1)))
+                .isEqualTo(Instant.parse(tested.get("from").asString()));
+        List<JsonNode> periods = tested.get("periods").valueStream()
+                .filter(p -> p.get("source").asString().equals("alerts-tx")).toList();
+        assertThat(periods).as(tested.toString()).hasSize(1);
+        JsonNode period = periods.getFirst();
+        Instant pending = Instant.parse(period.get("pendingSince").asString());
+        Instant firing = Instant.parse(period.get("firingSince").asString());
+        Instant ended = Instant.parse(period.get("endedAt").asString());
+        assertThat(pending).isAfter(start);
+        assertThat(Duration.between(pending, firing)).isGreaterThanOrEqualTo(Duration.ofSeconds(1));
+        assertThat(ended).isAfter(firing);
+        assertThat(period.get("state").asString()).isEqualTo("resolved");
+        assertThat(period.at("/labels/alertname").asString()).isEqualTo("rt-longtx");
+        assertThat(Double.parseDouble(period.get("value").asString())).isGreaterThan(2);
+        // with a for longer than the transaction was open, it would only have been pending
+        JsonNode longFor = api().post("/api/v1/alert-rules/test", Map.of("name", "rt-draft-long", "metric", "backends",
+                "condition", "longest_tx_seconds > 2.0", "for", "1h", "sources", Map.of("names", List.of("alerts-tx"))))
+                .json();
+        assertThat(longFor.get("periods").valueStream().map(p -> p.get("firingSince").isNull()).toList())
+                .isNotEmpty().containsOnly(true);
+        JsonNode notKept = api().post("/api/v1/alert-rules/test", Map.of("name", "rt-draft-idle", "metric", "backends",
+                "condition", "longest_idle_in_transaction_s > 2.0")).json();
+        assertThat(notKept.get("notReplayed").asString()).contains("longest_idle_in_transaction_s");
+        assertThat(notKept.get("periods").size()).isZero();
     }
 
     /** A silence of rt-idle shows in that alert's silencedBy, not rt-longtx's, and wakes a blocking query. */
