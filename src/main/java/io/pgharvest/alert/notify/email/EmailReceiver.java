@@ -45,7 +45,15 @@ final class EmailReceiver implements Receiver {
     @Override
     public void send(AlertTransition transition) throws DeliveryException {
         try {
-            var message = new MimeMessage(session);
+            String id = transition.notificationId();
+            var message = new MimeMessage(session) {
+                @Override
+                protected void updateMessageID() throws MessagingException {
+                    // Stable per transition: a mail sent again is the same message to a mail system.
+                    setHeader("Message-ID", "<" + id + "@pgharvest>");
+                }
+            };
+            message.setHeader("X-Pgharvest-Notification-Id", id);
             message.setFrom(new InternetAddress(settings.from(), true));
             for (String recipient : settings.to()) {
                 message.addRecipient(Message.RecipientType.TO, new InternetAddress(recipient, true));
