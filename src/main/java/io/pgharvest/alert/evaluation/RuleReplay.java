@@ -46,6 +46,7 @@ public final class RuleReplay {
             Instant pendingSince, Instant firingSince, Instant endedAt) {
 
         /** {@code firing} or {@code pending} at the end of the replay, else {@code resolved}. */
+        @com.fasterxml.jackson.annotation.JsonProperty("state")
         public String state() {
             return endedAt != null ? "resolved" : firingSince != null ? "firing" : "pending";
         }
