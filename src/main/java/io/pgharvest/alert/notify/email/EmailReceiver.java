@@ -18,7 +18,8 @@ import java.util.Properties;
  * Sends each notification as a plain-text mail ({@code text/plain; charset=UTF-8}): no markup
  * is ever interpreted, and every value is one inert line ({@link NotificationText}), so the
  * subject cannot carry a forged header. With {@code startTls}, STARTTLS is required and the
- * server's certificate checked against the JDK's trust store and its name.
+ * server's certificate checked against the JDK's trust store (or the one {@code trustedCertificate}
+ * names) and its name.
  */
 final class EmailReceiver implements Receiver {
 
@@ -36,6 +37,11 @@ final class EmailReceiver implements Receiver {
         properties.put("mail.smtp.starttls.enable", settings.startTls().toString());
         properties.put("mail.smtp.starttls.required", settings.startTls().toString());
         properties.put("mail.smtp.ssl.checkserveridentity", "true");
+        if (settings.startTls() && settings.trustedCertificate() != null) {
+            // checked when the receiver was bound: a certificate that does not parse never gets here
+            ServerTrust.parse(settings.trustedCertificate()).ifPresent(certificate ->
+                    properties.put("mail.smtp.ssl.socketFactory", ServerTrust.trusting(certificate)));
+        }
         properties.put("mail.smtp.connectiontimeout", Long.toString(TIMEOUT.toMillis()));
         properties.put("mail.smtp.timeout", Long.toString(TIMEOUT.toMillis()));
         properties.put("mail.smtp.writetimeout", Long.toString(TIMEOUT.toMillis()));
