@@ -42,6 +42,25 @@ class AlertStorageTest {
         }
     }
 
+    /** The single state file of earlier versions is split into one file per source, which the next start reads. */
+    @Test
+    void theFileStoragesOneStateFileOfEarlierVersionsBecomesAFilePerSource() throws Exception {
+        var firing = new AlertState("fp1", "mine", "pgharvest:self", AlertState.Status.FIRING,
+                Map.of("alertname", "mine"), Map.of(), T0, T0.plusSeconds(1), T0.plusSeconds(2), "7");
+        Files.write(dir.resolve("alert-state.json"), tools.jackson.databind.json.JsonMapper.builder().build()
+                .writeValueAsBytes(Map.of("pgharvest:self", Map.of("fp1", firing))));
+        try (var storage = new FileAlertStorage(dir)) {
+            assertThat(storage.readStates("pgharvest:self")).containsOnlyKeys("fp1");
+        }
+        assertThat(dir.resolve("alert-state.json")).doesNotExist();
+        assertThat(dir.resolve("alert-state/pgharvest%3Aself.json")).exists();
+        try (var reopened = new FileAlertStorage(dir)) {
+            assertThat(reopened.readStates("pgharvest:self").get("fp1").firingSince()).isEqualTo(T0.plusSeconds(1));
+            reopened.writeStates("pgharvest:self", List.of());
+        }
+        assertThat(dir.resolve("alert-state/pgharvest%3Aself.json")).doesNotExist();
+    }
+
     @Test
     void thePostgresStorageIsSharedByInstances() {
         TestPostgres pg = TestPostgres.shared();
