@@ -145,6 +145,7 @@ public abstract class OutboxContractTest {
         awaitAllFinished(hook);
         harness.notifications.transition(resolved(firing, start.plusSeconds(60)));
         await().atMost(WAIT).until(() -> webhook.received().size() == 3);
+        awaitAllFinished(hook); // nothing left for later tests' dispatchers to retry
 
         List<TestWebhook.Received> received = webhook.received();
         String id = received.getFirst().header("X-Pgharvest-Notification-Id");
