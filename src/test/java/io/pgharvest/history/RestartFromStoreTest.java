@@ -59,7 +59,9 @@ class RestartFromStoreTest {
         Instant lastBefore = Instant.ofEpochMilli(newest(before));
 
         try (var second = PgharvestProcess.start(dataDir, arguments)) {
-            String range = "&from=" + started.minusSeconds(10) + "&to=" + lastBefore.plusMillis(1) + "&step=2s";
+            // from well before the first run: the new window, collecting since this start, does not hold it
+            // (it answers ranges whose start is at most 90 s before its oldest point)
+            String range = "&from=" + started.minus(Duration.ofMinutes(3)) + "&to=" + lastBefore.plusMillis(1) + "&step=2s";
             JsonNode stored = window(second, range);
             assertThat(stored.get("store").asString()).isEqualTo("postgres");
             assertThat(stored.get("error").isNull()).as("error %s", stored.get("error")).isTrue();
