@@ -51,6 +51,11 @@ final class LogReading {
         this.sql = sql;
     }
 
+    /** Reads the destination the server's settings choose, through SQL (pg_ls_logdir, pg_read_binary_file). */
+    static LogReading remote(TestPostgres pg, LogPositions positions, long budget, Connection session) {
+        return new LogReading(pg, positions, budget, false, new JdbcSqlReader(session));
+    }
+
     /**
      * Reads only {@code destination} of the several a server writes at once, through SQL
      * (pg_ls_logdir, pg_read_binary_file): the session's answer to log_destination says only it, so
