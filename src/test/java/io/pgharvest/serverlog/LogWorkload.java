@@ -19,7 +19,7 @@ import java.util.concurrent.CompletableFuture;
  * What the log insights tests make a server log: a bloated table for autovacuum, a lock wait past
  * deadlock_timeout, a deadlock, a wrong password. Owns the sessions it opens ({@link #close}).
  */
-final class LogWorkload implements AutoCloseable {
+public final class LogWorkload implements AutoCloseable {
 
     static final String PASSWORD_ROLE = "pwuser";
     /** The pg_hba.conf that makes {@link #PASSWORD_ROLE} give a password over TCP. */
@@ -35,7 +35,7 @@ final class LogWorkload implements AutoCloseable {
     private final Duration deadlockTimeout;
     private final List<Connection> connections = new ArrayList<>();
 
-    LogWorkload(TestPostgres pg, String database, Duration deadlockTimeout) {
+    public LogWorkload(TestPostgres pg, String database, Duration deadlockTimeout) {
         this.pg = pg;
         this.database = database;
         this.deadlockTimeout = deadlockTimeout;
@@ -120,7 +120,7 @@ final class LogWorkload implements AutoCloseable {
      * B waits for A's row past deadlock_timeout (so its lock-wait line carries its query ID), then A
      * asks for B's row and is the victim. Returns {A's pid, B's pid, A's query ID, B's query ID}.
      */
-    long[] provokeADeadlock(String table) throws Exception {
+    public long[] provokeADeadlock(String table) throws Exception {
         Connection a = connect();
         Connection b = connect();
         execute(a, "create table " + table + " (id int primary key, v int)");

@@ -41,6 +41,8 @@ class ServerEventsTest {
         var positions = LogPositions.inMemory();
         try (Connection session = pg.connect("postgres"); Connection victim = pg.connect("postgres")) {
             new LogReading(pg, positions, LogInsightsTail.READ_BUDGET, session).tick();
+            // WAL since the last checkpoint, so the recovery has something to redo
+            LogWorkload.execute(victim, "create table crash_redo as select generate_series(1, 1000) g");
             ProcessHandle.of(LogWorkload.pid(victim)).orElseThrow().destroyForcibly();
         }
         await().atMost(Duration.ofSeconds(30)).ignoreExceptions().until(() -> "1".equals(pg.queryString("postgres",
