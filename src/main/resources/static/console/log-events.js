@@ -7,7 +7,7 @@ import {get, enc} from './api.js';
 import {sourceTabs} from './views.js';
 
 const CATEGORIES = ['autovacuum', 'checkpoints', 'lock_waits', 'deadlocks', 'temp_files', 'errors',
-  'connection_failures', 'slow_statements', 'plans'];
+  'connection_failures', 'slow_statements', 'plans', 'server_events'];
 const REFRESH_MS = 15000;
 /** Columns every event has, shown in their own cells rather than among the details. */
 const COMMON = new Set(['log_time', 'dbname', 'pid', 'queryid']);

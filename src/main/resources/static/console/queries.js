@@ -6,6 +6,7 @@ import {enc} from './api.js';
 import {storeErrors} from './range.js';
 import {chartFigure, updateChart, followResize, followRange, showFailure, formatCount, formatMillis} from './charts.js';
 import {planSection, actualPlanSection} from './plans.js';
+import {statementLogSection} from './statement-log.js';
 import {sourceTabs} from './views.js';
 
 const COLUMNS = [
@@ -133,6 +134,7 @@ export function renderStatement(view, name, queryid) {
       'No session ran it at a sample within the span (query_samples samples the sessions that are not idle).');
   const plans = planSection();
   const actualPlans = actualPlanSection(name, queryid);
+  const logged = statementLogSection(name, queryid);
   fill(view, heading(`Statement ${queryid}`, el('a', {class: 'button', href: `#/sources/${enc(name)}/queries`}, 'Queries'),
       el('a', {class: 'button', href: `#/sources/${enc(name)}`}, 'Source')),
   follow.controls, notice,
@@ -141,7 +143,7 @@ export function renderStatement(view, name, queryid) {
   el('section', {}, el('h2', {}, 'Recent samples'), el('div', {class: 'table-wrap'}, el('table', {class: 'cards'},
       el('thead', {}, el('tr', {}, ['Time', 'PID', 'Database', 'State', 'Wait event', 'Running for', 'Blocked by',
         'Application', 'User'].map(h => el('th', {scope: 'col'}, h)))), samples)), noSamples),
-  plans.section, actualPlans.section);
+  plans.section, actualPlans.section, logged.section);
 
   function render(answer, compare, shownRange) {
     const shown = answer.text ?? (queryid === 'other' ? '(every statement outside the top N, summed)'
@@ -167,7 +169,7 @@ export function renderStatement(view, name, queryid) {
 
   const stopResize = followResize(charts);
   follow.start();
-  return () => { follow.stop(); stopResize(); actualPlans.stop(); };
+  return () => { follow.stop(); stopResize(); actualPlans.stop(); logged.stop(); };
 }
 
 /** The series of one column (several users or top-level flags) added per time. */

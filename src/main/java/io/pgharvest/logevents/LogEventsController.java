@@ -57,9 +57,9 @@ class LogEventsController {
             content = @Content(mediaType = ApiDocs.PROBLEM_JSON, schema = @Schema(implementation = ApiDocs.Problem.class)))
     LogEvents events(@PathVariable String name,
             @Parameter(description = "only this category: autovacuum, checkpoints, lock_waits, deadlocks, temp_files,"
-                    + " errors, connection_failures, slow_statements, plans") @RequestParam(required = false) String category,
+                    + " errors, connection_failures, slow_statements, plans, server_events") @RequestParam(required = false) String category,
             @Parameter(description = "only events of this table (schema.table)") @RequestParam(required = false) String table,
-            @Parameter(description = "only events of this query ID") @RequestParam(required = false) String queryid,
+            @Parameter(description = "only events of this query ID (a deadlock also when it was the other side)") @RequestParam(required = false) String queryid,
             @Parameter(description = "only entries of this severity: LOG, ERROR, FATAL, PANIC")
             @RequestParam(required = false) String severity,
             @Parameter(description = "at most this many events, 1 to " + LogEventBook.MAX_EVENTS + ", default "
@@ -81,7 +81,7 @@ class LogEventsController {
         if (queryid != null) {
             try {
                 String id = Long.toString(Long.parseLong(queryid));
-                filter = filter.and(event -> id.equals(event.values().get("queryid")));
+                filter = filter.and(event -> id.equals(event.values().get("queryid")) || otherSide(event, id));
             } catch (NumberFormatException e) {
                 problems.add(new FieldProblem("queryid", "must be a query ID (a 64-bit integer)"));
             }
@@ -121,6 +121,12 @@ class LogEventsController {
             }
         }
         return null;
+    }
+
+    /** Whether {@code event} is a deadlock whose other processes ran query {@code id}. */
+    private static boolean otherSide(LogEventView event, String id) {
+        return event.values().get("other_queryids") instanceof String others
+                && Arrays.asList(others.split(",")).contains(id);
     }
 
     /** Errors say their severity; every other event is a LOG entry. */

@@ -37,6 +37,7 @@ public final class NativeNames {
             Map.entry("log_connection_failures", "refused connections from the server log by cause and client address (docs/log-insights.md)"),
             Map.entry("log_slow_statements", "statements over log_min_duration_statement from the server log (docs/log-insights.md)"),
             Map.entry("log_plans", "auto_explain's actual plans from the server log, hashed by shape (docs/log-insights.md)"),
+            Map.entry("log_server_events", "crashes, crash recovery, replication and standby events, out of memory or disk from the server log (docs/log-insights.md)"),
             Map.entry("active_sessions", "the sessions that are not idle, sampled at each run and summed per session,"
                     + " statement and wait every pgharvest.query-insights.sample-rows-every"
                     + " (docs/query-insights.md)"))));

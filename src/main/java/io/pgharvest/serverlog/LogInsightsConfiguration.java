@@ -3,55 +3,30 @@ package io.pgharvest.serverlog;
 import io.pgharvest.nativemetric.NativeMetric;
 import io.pgharvest.serverlog.event.LogCategory;
 import io.pgharvest.store.LogPositions;
-import org.springframework.context.annotation.Bean;
+import org.springframework.beans.factory.BeanRegistrar;
+import org.springframework.beans.factory.BeanRegistry;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.Import;
+import org.springframework.core.env.Environment;
 
-/** The log insights metrics, one per {@link LogCategory}, for the native metric registry. */
+/**
+ * The log insights metrics for the native metric registry: one {@link LogInsightMetric} bean per
+ * {@link LogCategory}, named for its metric ({@code log_autovacuum} ...), so a new category is a new
+ * enum constant and nothing here.
+ */
 @Configuration(proxyBeanMethods = false)
+@Import(LogInsightsConfiguration.PerCategory.class)
 class LogInsightsConfiguration {
 
-    @Bean
-    NativeMetric logAutovacuum(LogPositions positions) {
-        return new LogInsightMetric(LogCategory.AUTOVACUUM, positions);
-    }
+    /** Registers the beans from the list of categories (Spring 7's programmatic registration). */
+    static final class PerCategory implements BeanRegistrar {
 
-    @Bean
-    NativeMetric logCheckpoints(LogPositions positions) {
-        return new LogInsightMetric(LogCategory.CHECKPOINTS, positions);
-    }
-
-    @Bean
-    NativeMetric logLockWaits(LogPositions positions) {
-        return new LogInsightMetric(LogCategory.LOCK_WAITS, positions);
-    }
-
-    @Bean
-    NativeMetric logDeadlocks(LogPositions positions) {
-        return new LogInsightMetric(LogCategory.DEADLOCKS, positions);
-    }
-
-    @Bean
-    NativeMetric logTempFiles(LogPositions positions) {
-        return new LogInsightMetric(LogCategory.TEMP_FILES, positions);
-    }
-
-    @Bean
-    NativeMetric logErrors(LogPositions positions) {
-        return new LogInsightMetric(LogCategory.ERRORS, positions);
-    }
-
-    @Bean
-    NativeMetric logConnectionFailures(LogPositions positions) {
-        return new LogInsightMetric(LogCategory.CONNECTION_FAILURES, positions);
-    }
-
-    @Bean
-    NativeMetric logSlowStatements(LogPositions positions) {
-        return new LogInsightMetric(LogCategory.SLOW_STATEMENTS, positions);
-    }
-
-    @Bean
-    NativeMetric logPlans(LogPositions positions) {
-        return new LogInsightMetric(LogCategory.PLANS, positions);
+        @Override
+        public void register(BeanRegistry registry, Environment environment) {
+            for (LogCategory category : LogCategory.values()) {
+                registry.registerBean(category.metric(), NativeMetric.class, spec -> spec.supplier(
+                        context -> new LogInsightMetric(category, context.bean(LogPositions.class))));
+            }
+        }
     }
 }

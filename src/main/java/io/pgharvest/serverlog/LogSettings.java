@@ -91,6 +91,9 @@ record LogSettings(boolean loggingCollector, String destination, String director
                 off(missing, stderr && !prefix.has('Q'),
                         "log_line_prefix has no %Q: plans cannot be joined to their statements (add %Q)");
             }
+            case SERVER_EVENTS -> {
+                // logged whatever the settings: crashes, recovery, replication, start-up, shutdown
+            }
             default -> throw new IllegalStateException("no requirements for " + category);
         }
         return missing;

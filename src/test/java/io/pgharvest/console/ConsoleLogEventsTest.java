@@ -14,7 +14,7 @@ import org.openqa.selenium.By;
  * The source's Log tab and a statement's actual plans, in a real Chromium against a real server
  * writing csvlog with auto_explain: an autovacuum of a table named with markup shows as text, the
  * category filter narrows the list, and the slow statement's page shows its auto_explain plan with
- * actual rows.
+ * actual rows and, from the log, its slow runs and temporary files.
  */
 class ConsoleLogEventsTest extends ConsoleTestBase {
 
@@ -28,7 +28,8 @@ class ConsoleLogEventsTest extends ConsoleTestBase {
                 Map.entry("log_autovacuum_min_duration", "0"), Map.entry("autovacuum_naptime", "1s"),
                 Map.entry("compute_query_id", "on"), Map.entry("shared_preload_libraries", "auto_explain"),
                 Map.entry("auto_explain.log_min_duration", "200ms"), Map.entry("auto_explain.log_analyze", "on"),
-                Map.entry("auto_explain.log_format", "json")));
+                Map.entry("auto_explain.log_format", "json"), Map.entry("log_min_duration_statement", "200ms"),
+                Map.entry("log_temp_files", "0")));
         pg.createDatabase("consolelog");
     }
 
@@ -40,7 +41,8 @@ class ConsoleLogEventsTest extends ConsoleTestBase {
     @Test
     void theLogTabListsEventsAsTextAndTheStatementPageShowsItsActualPlan() {
         api("POST", "/api/v1/sources", """
-                {"name": "log-tab", "connStr": "%s", "metrics": {"log_autovacuum": 1, "log_plans": 1, "log_errors": 1}}"""
+                {"name": "log-tab", "connStr": "%s", "metrics": {"log_autovacuum": 1, "log_plans": 1, "log_errors": 1,
+                  "log_slow_statements": 1, "log_temp_files": 1}}"""
                 .formatted(pg.connStr("consolelog")));
         try {
             open("#/sources/log-tab");
@@ -51,7 +53,8 @@ class ConsoleLogEventsTest extends ConsoleTestBase {
                         + " (autovacuum_vacuum_threshold = 0, autovacuum_vacuum_scale_factor = 0)");
                 pg.execute("consolelog", "insert into \"" + TABLE + "\" select generate_series(1, 500);"
                         + " delete from \"" + TABLE + "\"");
-                pg.execute("consolelog", "select pg_sleep(0.25)");
+                pg.execute("consolelog", "set work_mem = '64kB'; select pg_sleep(0.25), count(*) from (select g from"
+                        + " generate_series(1, 60000) g order by g desc offset 0) s");
                 var rows = d.findElements(By.cssSelector("#log-events tr[data-metric='log_autovacuum']"));
                 return rows.isEmpty() ? null : rows.getFirst().getText();
             });
@@ -66,8 +69,11 @@ class ConsoleLogEventsTest extends ConsoleTestBase {
             assertThat(plan).contains("actual_rows=1");
 
             open("#/sources/log-tab/queries/" + queryid);
-            String actual = awaitText(By.id("statement-actual-plans"), t -> t.contains("Result"));
+            String actual = awaitText(By.id("statement-actual-plans"), t -> t.contains("Sort"));
             assertThat(actual).contains("estimated 1 rows, actual 1").contains("actual rows 1");
+            String logged = awaitText(By.id("statement-log-events"), t -> t.contains("slow run") && t.contains("temp file"));
+            assertThat(logged).containsPattern("slow run\\s+\\d+(\\.\\d+)? ms \\((statement|execute)\\)")
+                    .containsPattern("temp file\\s+\\d+ bytes");
         } finally {
             api("DELETE", "/api/v1/sources/log-tab", null);
         }

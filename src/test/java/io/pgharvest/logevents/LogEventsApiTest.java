@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.pgharvest.api.ApiTestBase;
+import io.pgharvest.serverlog.LogWorkload;
 import io.pgharvest.testsupport.TestPostgres;
 import java.nio.file.Files;
 import java.time.Duration;
@@ -17,8 +18,8 @@ import tools.jackson.databind.JsonNode;
  * End to end through the running application: a source selecting log_errors and log_temp_files on
  * a server that writes csvlog; the errors and the temp file a workload causes are published like
  * any metric (the JSON lines sink has them), reach GET /api/v1/sources/{name}/log-events, filter by
- * category and query ID, and carry none of the workload's literals. Bad filters get problem details
- * naming every field.
+ * category and query ID (a deadlock by either side's), and carry none of the workload's literals.
+ * Bad filters get problem details naming every field.
  */
 class LogEventsApiTest extends ApiTestBase {
 
@@ -28,7 +29,8 @@ class LogEventsApiTest extends ApiTestBase {
     @BeforeAll
     static void startServer() {
         pg = TestPostgres.start(Map.of("logging_collector", "on", "log_destination", "csvlog",
-                "lc_messages", "C", "log_temp_files", "0", "compute_query_id", "on"));
+                "lc_messages", "C", "log_temp_files", "0", "compute_query_id", "on", "log_lock_waits", "on",
+                "deadlock_timeout", "200ms"));
         pg.createDatabase("logapi");
     }
 
@@ -77,6 +79,27 @@ class LogEventsApiTest extends ApiTestBase {
                     .doesNotContain("corpus-api-secret"));
         } finally {
             api().delete("/api/v1/sources/" + SOURCE);
+        }
+    }
+
+    @Test
+    void aDeadlockIsAnEventOfTheQueryIdsOfBothSides() throws Exception {
+        String source = SOURCE + "-deadlock";
+        assertThat(api().post("/api/v1/sources", Map.of("name", source, "connStr", pg.connStr("logapi"),
+                "metrics", Map.of("log_deadlocks", 1))).status()).isEqualTo(201);
+        try (var workload = new LogWorkload(pg, "logapi", Duration.ofMillis(200))) {
+            await().atMost(Duration.ofSeconds(20)).until(() -> api().get("/api/v1/sources/" + source + "/status")
+                    .body().contains("log_deadlocks"));
+            long[] deadlock = workload.provokeADeadlock("api_deadlock");
+
+            for (long queryid : new long[] {deadlock[2], deadlock[3]}) {
+                await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> assertThat(api().get("/api/v1/sources/"
+                        + source + "/log-events?category=deadlocks&queryid=" + queryid).json().get("events"))
+                        .as("query %s", queryid).singleElement().satisfies(event -> assertThat(
+                                event.get("values").get("other_pids").asString()).isEqualTo(String.valueOf(deadlock[1]))));
+            }
+        } finally {
+            api().delete("/api/v1/sources/" + source);
         }
     }
 

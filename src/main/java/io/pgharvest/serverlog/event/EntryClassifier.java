@@ -32,11 +32,13 @@ public final class EntryClassifier {
             case "LOG" -> {
                 AutovacuumReading.read(entry).or(() -> checkpoints.read(entry))
                         .or(() -> locks.readWait(entry, texts)).or(() -> tempFile(entry, texts))
-                        .or(() -> duration(entry, texts)).ifPresent(events::add);
+                        .or(() -> duration(entry, texts)).or(() -> ServerEventReading.read(entry, texts))
+                        .ifPresent(events::add);
             }
             case "ERROR", "FATAL", "PANIC" -> {
                 locks.readDeadlock(entry, texts).ifPresent(events::add);
                 ConnectionFailures.read(entry).ifPresent(events::add);
+                ServerEventReading.read(entry, texts).ifPresent(events::add);
                 events.add(error(entry, texts));
             }
             default -> {

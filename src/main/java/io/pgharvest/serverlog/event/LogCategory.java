@@ -16,7 +16,8 @@ public enum LogCategory {
     ERRORS(true),
     CONNECTION_FAILURES(true),
     SLOW_STATEMENTS(false),
-    PLANS(false);
+    PLANS(false),
+    SERVER_EVENTS(false);
 
     private final boolean counted;
 

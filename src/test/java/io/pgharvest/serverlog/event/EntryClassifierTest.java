@@ -164,6 +164,55 @@ class EntryClassifierTest {
         assertThat(REDACTED.detail("Key (email)=(a@example.com) already exists.")).isNull();
     }
 
+    /**
+     * Out of memory and out of disk are not provoked on the test servers (no memory limit, no small
+     * file system one can count on in CI): these are the lines in the words of PostgreSQL's memory
+     * context and file code (out of memory with its request size; a write failing with ENOSPC, which
+     * the server reports as 53100), not captured from a server.
+     */
+    @Test
+    void outOfMemoryAndOutOfDiskAreServerEventsAndErrorsOfClass53() {
+        List<LogEvent> memory = classifier.classify(entry("ERROR", "53200", "out of memory",
+                "Failed on request of size 8388608 in memory context \"ExecutorState\".", "select 'secret'", 77, 9L),
+                REDACTED);
+        assertThat(memory).extracting(LogEvent::category).containsExactly(LogCategory.SERVER_EVENTS, LogCategory.ERRORS);
+        assertThat(memory.getFirst().row().tags()).containsEntry("kind", "out_of_memory");
+        assertThat(memory.getFirst().row().values()).containsEntry("sqlstate", "53200").containsEntry("queryid", "9");
+
+        List<LogEvent> disk = classifier.classify(entry("ERROR", "53100",
+                "could not write to file \"pg_tblspc/16390/PG_18_202506291/pgsql_tmp/pgsql_tmp4242.0\": No space left on device",
+                null, "select * from t order by 1", 4242, 10L), REDACTED);
+        assertThat(disk).extracting(LogEvent::category).containsExactly(LogCategory.SERVER_EVENTS, LogCategory.ERRORS);
+        assertThat(disk.getFirst().row().tags()).containsEntry("kind", "out_of_disk");
+        assertThat(disk.getFirst().row().values().get("message")).asString().doesNotContain("pgsql_tmp4242")
+                .endsWith("No space left on device");
+        assertThat(disk.get(1).row().tags()).containsEntry("class", "53");
+
+        LogEvent walFull = classifier.classify(entry("PANIC", null,
+                "could not write to file \"pg_wal/xlogtemp.99\": No space left on device", null, null, 99, null),
+                REDACTED).getFirst();
+        assertThat(walFull.row().tags()).as("a stderr prefix without %e: by the words").containsEntry("kind", "out_of_disk");
+    }
+
+    @Test
+    void crashRecoveryAndStandbyLinesAreServerEventsWithTheirLsnAndTimeline() {
+        assertThat(only(log(null, "server process (PID 4711) was terminated by signal 9: Killed")).row().tags())
+                .containsEntry("kind", "backend_crashed");
+        assertThat(classifier.classify(log(null, "background worker \"logical replication launcher\" (PID 5) exited"
+                + " with exit code 0"), REDACTED)).as("a clean exit").isEmpty();
+        LogEvent redo = only(log(null, "redo done at 0/1A2B3C8 system usage: CPU: user: 0.00 s, system: 0.01 s,"
+                + " elapsed: 0.25 s"));
+        assertThat(redo.row().tags()).containsEntry("kind", "redo_done");
+        assertThat(redo.row().values()).containsEntry("lsn", "0/1A2B3C8").containsEntry("elapsed_s", 0.25);
+        LogEvent streaming = only(log(null, "started streaming WAL from primary at 0/3000000 on timeline 1"));
+        assertThat(streaming.row().tags()).containsEntry("kind", "streaming_started");
+        assertThat(streaming.row().values()).containsEntry("lsn", "0/3000000").containsEntry("timeline", "1");
+        assertThat(only(log(null, "selected new timeline ID: 2")).row().values()).containsEntry("timeline", "2");
+        LogEvent lost = classifier.classify(entry("FATAL", "XX000", "could not receive data from WAL stream: server closed"
+                + " the connection unexpectedly", null, null, 12, null), REDACTED).getFirst();
+        assertThat(lost.row().tags()).containsEntry("kind", "streaming_ended");
+    }
+
     private LogEvent only(LogEntry entry) {
         List<LogEvent> events = classifier.classify(entry, REDACTED);
         assertThat(events).hasSize(1);
