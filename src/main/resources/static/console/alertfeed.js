@@ -51,21 +51,3 @@ export function countBadges(el, counts) {
   return SEVERITIES.filter(s => counts[s]).map(s => el('span', {class: `badge severity-${s}`,
     'data-severity': s, title: `${counts[s]} firing ${s} alert${counts[s] === 1 ? '' : 's'}`}, `${counts[s]} ${s}`));
 }
-
-/**
- * Whether `silence` (the API's shape) silences an alert with `labels`, as pgharvest's receivers
- * and Alertmanager decide: every matcher holds, a regex anchored at both ends, isEqual false
- * negating, a missing label matching as the empty string.
- */
-export function silences(silence, labels) {
-  return silence.state === 'active' && silence.matchers.every(m => {
-    const value = labels[m.name] ?? '';
-    let matched;
-    if (m.isRegex) {
-      try { matched = new RegExp(`^(?:${m.value})$`).test(value); } catch { matched = false; }
-    } else {
-      matched = value === m.value;
-    }
-    return m.isEqual === false ? !matched : matched;
-  });
-}

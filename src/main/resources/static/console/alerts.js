@@ -4,7 +4,7 @@
 // values come from databases and users: every one is text.
 import {el, fill, heading, timeCell, keepAgesCurrent, morph} from './dom.js';
 import {get, post, del, enc} from './api.js';
-import {followAlerts, firingCounts, countBadges, silences} from './alertfeed.js';
+import {followAlerts, firingCounts, countBadges} from './alertfeed.js';
 import {rangeFromUrl, rangeControls, bounds, describe} from './range.js';
 import {field, input, textarea, select, showProblems, clearProblems} from './form.js';
 
@@ -45,18 +45,18 @@ export function renderAlerts(view) {
             'Severity', 'Value', 'Summary']), historyBody))));
 
   let alerts = [];
-  let active = [];
   let silencing = null;
 
   function showAlerts() {
     const shown = [...alerts].sort((a, b) => (a.state === b.state ? 0 : a.state === 'firing' ? -1 : 1)
         || (a.severity === b.severity ? 0 : a.severity === 'critical' ? -1 : 1)
         || String(a.alertname).localeCompare(String(b.alertname)) || String(a.source).localeCompare(String(b.source)));
-    morph(current, el('tbody', {id: 'alerts'}, shown.map(alert => alertRow(alert, active, () => openSilence(alert)))));
+    morph(current, el('tbody', {id: 'alerts'}, shown.map(alert => alertRow(alert, () => openSilence(alert)))));
     const firing = firingCounts(alerts);
     const pending = alerts.filter(a => a.state === 'pending').length;
+    const silenced = alerts.filter(a => a.silencedBy?.length).length;
     fill(counts, countBadges(el, firing), ` ${alerts.length - pending} firing, ${pending} pending`,
-        active.length ? `, ${alerts.filter(a => active.some(s => silences(s, a.labels))).length} of them silenced` : '');
+        silenced ? `, ${silenced} of them silenced` : '');
     none.hidden = alerts.length > 0;
     fill(none, 'No alert is firing or pending on the sources this instance evaluates.');
   }
@@ -72,12 +72,13 @@ export function renderAlerts(view) {
   async function readSilences() {
     try {
       const {body} = await get('/api/v1/silences');
-      active = body.silences.filter(s => s.state === 'active');
       const listed = body.silences.filter(s => s.state !== 'expired');
       fill(silenceList, listed.map(s => silenceRow(s, readSilences, notice)));
       noSilences.hidden = listed.length > 0;
       fill(unavailable, body.unavailable.map(u => el('li', {class: 'read-stale'},
           `The silences of Alertmanager receiver ${u.receiver} could not be read: ${u.message}`)));
+      // A silence that ended by itself wakes no blocking query: read which alerts are silenced now.
+      alerts = (await get('/api/v1/alerts')).body;
       showAlerts();
     } catch (error) {
       fill(notice, `The silences could not be read: ${error.message}`);
@@ -120,8 +121,9 @@ export function renderAlerts(view) {
   return () => { stopAlerts(); stopAges(); clearInterval(timer); };
 }
 
-function alertRow(alert, active, silence) {
-  const by = active.filter(s => silences(s, alert.labels));
+/** `alert.silencedBy` is the API's: the silences active now whose matchers hold for its labels. */
+function alertRow(alert, silence) {
+  const by = alert.silencedBy ?? [];
   const since = alert.firingSince ?? alert.activeSince;
   const extra = Object.entries(alert.labels).filter(([name]) => !OWN_LABELS.includes(name));
   return el('tr', {'data-fingerprint': alert.fingerprint, 'data-state': alert.state, 'data-rule': alert.alertname},

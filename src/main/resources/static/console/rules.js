@@ -1,9 +1,9 @@
 // Alert rules: the built-in pack and the operator's own, with search, and an editor (metric,
 // condition, for, severity, summary, ...) whose "Test" runs the draft's condition on the last rows
-// of its metric from every source evaluated here (POST /api/v1/alert-rules/test), saving nothing:
-// a problem (a CEL error with its position, an unknown column) shows next to its field.
+// of its metric from every source evaluated here and replays the last hour of them from the recent
+// window with its for (POST /api/v1/alert-rules/test), saving nothing: a problem (a CEL error with its position, an unknown column) shows next to its field.
 import {el, fill, heading} from './dom.js';
-import {get, post, put, del, live, enc} from './api.js';
+import {get, post, put, del, live, enc, isStale} from './api.js';
 import {field, input, textarea, select, showProblems, clearProblems, parsePairs, formatPairs} from './form.js';
 
 export function renderRules(view) {
@@ -50,8 +50,13 @@ function confirmDelete(button, rule, notice) {
   const box = el('span', {class: 'confirm', role: 'alertdialog'}, `${rule.origin === 'override' ? 'Revert' : 'Delete'} `,
       el('strong', {}, rule.name), '? ',
       el('button', {type: 'button', class: 'danger', onclick: async () => {
-        try { await del(`/api/v1/alert-rules/${enc(rule.name)}`); }
-        catch (error) { box.replaceWith(button); fill(notice, error.message); }
+        // cas: never deletes a change this page has not shown
+        try { await del(`/api/v1/alert-rules/${enc(rule.name)}`, rule.modifyIndex); }
+        catch (error) {
+          box.replaceWith(button);
+          fill(notice, isStale(error) ? `Not deleted: ${rule.name} was changed by someone else after this page showed it.`
+            : error.message);
+        }
       }}, 'Yes'),
       el('button', {type: 'button', onclick: () => box.replaceWith(button)}, 'Cancel'));
   button.replaceWith(box);
@@ -100,9 +105,10 @@ function ruleEditor(panel, rule, metrics) {
       field('Sources (names, comma separated; empty: every source)', 'sources', f.sourceNames),
       el('div', {class: 'field inline'}, enabled, el('label', {for: 'field-enabled'}, 'Enabled')),
       el('div', {class: 'actions'},
-          el('button', {type: 'button', id: 'test-rule', title: 'Runs the draft\'s condition on the last rows of its'
-            + ' metric from every source evaluated here, whatever its for; saves nothing', onclick: () => test()},
-          'Test against the latest rows'),
+          el('button', {type: 'button', id: 'test-rule', title: 'Runs the draft on the last rows of its metric from'
+            + ' every source evaluated here, and replays the last hour of them with its for; saves nothing',
+          onclick: () => test()},
+          'Test against the last hour'),
           el('button', {type: 'submit', id: 'save-rule'}, 'Save'),
           el('button', {type: 'button', onclick: () => panel.replaceChildren()}, 'Cancel')),
       outcome);
@@ -111,15 +117,14 @@ function ruleEditor(panel, rule, metrics) {
     clearProblems(form);
     fill(outcome, 'Testing…');
     try {
-      const {body: found} = await post('/api/v1/alert-rules/test', body());
+      const {body: tested} = await post('/api/v1/alert-rules/test', body());
+      const found = tested.now;
       fill(outcome, el('p', {class: found.length ? 'warning' : 'ok', id: 'rule-test-outcome'}, found.length
         ? `It would raise ${found.length} alert${found.length === 1 ? '' : 's'} now:`
         : 'It would raise nothing now on the latest rows of its metric.'),
-      found.length ? el('ul', {id: 'rule-test-alerts'}, found.map(a => el('li', {}, el('a', {href: `#/sources/${enc(a.source)}`},
-          a.source), a.value !== '' ? ` · value ${a.value}` : '', a.summary ? ` · ${a.summary}` : '',
-      Object.keys(a.labels).some(k => !['alertname', 'source', 'severity'].includes(k)) ? el('small', {}, ' (',
-          Object.entries(a.labels).filter(([k]) => !['alertname', 'source', 'severity'].includes(k))
-            .map(([k, v]) => `${k}=${v}`).join(', '), ')') : null))) : null);
+      found.length ? el('ul', {id: 'rule-test-alerts'}, found.map(a => el('li', {}, sourceLink(a.source),
+          a.value !== '' ? ` · value ${a.value}` : '', a.summary ? ` · ${a.summary}` : '', rowLabels(a.labels)))) : null,
+      hourOutcome(tested));
     } catch (error) {
       outcome.replaceChildren();
       showProblems(form, error);
@@ -129,7 +134,8 @@ function ruleEditor(panel, rule, metrics) {
     event.preventDefault();
     clearProblems(form);
     try {
-      if (rule) await put(`/api/v1/alert-rules/${enc(rule.name)}`, body());
+      // cas: a built-in rule not overridden is at 0, so two editors never both write its override
+      if (rule) await put(`/api/v1/alert-rules/${enc(rule.name)}`, body(), rule.modifyIndex);
       else await post('/api/v1/alert-rules', body());
       panel.replaceChildren();
     } catch (error) {
@@ -138,4 +144,28 @@ function ruleEditor(panel, rule, metrics) {
   });
   fill(panel, form);
   (rule ? f.condition : f.name).focus();
+}
+
+const OWN_LABELS = ['alertname', 'source', 'severity'];
+const sourceLink = source => el('a', {href: `#/sources/${enc(source)}`}, source);
+const at = time => new Date(time).toLocaleTimeString();
+
+/** The row's own labels (its tags), or nothing. */
+function rowLabels(labels) {
+  const extra = Object.entries(labels).filter(([k]) => !OWN_LABELS.includes(k));
+  return extra.length ? el('small', {}, ' (', extra.map(([k, v]) => `${k}=${v}`).join(', '), ')') : null;
+}
+
+/** The last hour replayed: each alert's pending, firing and end, or why the window could not replay it. */
+function hourOutcome(tested) {
+  if (tested.notReplayed) return el('p', {class: 'reads', id: 'rule-test-hour'}, `Last hour: ${tested.notReplayed}.`);
+  const periods = tested.periods;
+  return el('div', {id: 'rule-test-hour'}, el('p', {}, periods.length
+    ? `Over the last hour (${at(tested.from)}–${at(tested.to)}), with its for, it would have raised:`
+    : `Over the last hour (${at(tested.from)}–${at(tested.to)}) it would have raised nothing.`),
+  periods.length ? el('ul', {id: 'rule-test-periods'}, periods.map(p => el('li', {'data-state': p.state},
+      el('span', {class: `badge alert-${p.state === 'resolved' ? 'ok' : p.state}`}, p.state), ' ', sourceLink(p.source),
+      ` · pending ${at(p.pendingSince)}`, p.firingSince ? `, firing ${at(p.firingSince)}` : ', never firing',
+      p.endedAt ? `, ended ${at(p.endedAt)}` : ', still at the end', p.value !== '' ? ` · value ${p.value}` : '',
+      rowLabels(p.labels)))) : null);
 }

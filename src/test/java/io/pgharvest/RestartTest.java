@@ -104,7 +104,7 @@ class RestartTest {
                 .toList();
         assertThat(files).containsAll(List.of("sources.yaml", "metrics.yaml", "store-index.yaml"))
                 .isSubsetOf("sources.yaml", "metrics.yaml", "store-index.yaml", "measurements.jsonl",
-                        "alert-rules.json", "alert-state.json", "alert-history.jsonl", "alert-receivers.json",
+                        "alert-rules.json", "alert-history.jsonl", "alert-receivers.json",
                         "alert-outbox.json", "window-snapshot.bin", "plan-shapes.json", "log-positions.json");
         for (String file : files) {
             assertThat(Files.getPosixFilePermissions(dataDir.resolve(file))).extracting(Enum::name)

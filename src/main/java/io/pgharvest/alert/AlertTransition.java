@@ -37,6 +37,16 @@ public record AlertTransition(String fingerprint, State state, Map<String, Strin
         value = value == null ? "" : value;
     }
 
+    /**
+     * The stable identity of this transition's notification: the alert's fingerprint, when it
+     * started firing and whether it fires or resolved. The outbox's entry holds the transition, so
+     * a notification sent again (a crash after the receiver accepted it and before the outbox
+     * marked it) carries the same id, and a receiver may drop the repeat.
+     */
+    public String notificationId() {
+        return fingerprint + "-" + startsAt.toEpochMilli() + "-" + state.name().toLowerCase(java.util.Locale.ROOT);
+    }
+
     /** The rule's name: label {@code alertname}. */
     public String rule() {
         return labels.getOrDefault("alertname", "");

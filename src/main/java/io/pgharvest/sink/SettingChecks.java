@@ -3,9 +3,16 @@ package io.pgharvest.sink;
 import java.net.URI;
 import java.time.Duration;
 import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.regex.Pattern;
 
 /** Checks and defaults shared by the settings records of the sink kinds and of the common options. */
 public final class SettingChecks {
+
+    /** RFC 9110 token characters. */
+    private static final Pattern HEADER_NAME = Pattern.compile("[!#$%&'*+.^_`|~0-9A-Za-z-]+");
 
     private SettingChecks() {
     }
@@ -71,5 +78,28 @@ public final class SettingChecks {
         } catch (IllegalArgumentException e) {
             return "(a URL that does not parse as a URI; not shown)";
         }
+    }
+
+    /**
+     * Extra request headers given as {@code property} (a map, e.g. {@code X-Scope-OrgID} for a
+     * tenant): each name a valid RFC 9110 token and not one the sender sets itself, each value one
+     * line. Values may be secrets: a problem names the header, never its value.
+     *
+     * @param reserved lower-case names the sender or the HTTP client owns
+     * @param owner who sets the reserved ones, for the message ("the sink", "the reader")
+     */
+    public static void checkHeaders(List<String> problems, String property, Map<String, String> headers,
+            Set<String> reserved, String owner) {
+        headers.forEach((name, value) -> {
+            if (!HEADER_NAME.matcher(name).matches()) {
+                problems.add(property + ": '" + name + "' is not a valid header name");
+            } else if (reserved.contains(name.toLowerCase(Locale.ROOT))) {
+                problems.add(property + "." + name + " is set by " + owner + " itself (use user/password or "
+                        + "bearer-token for authentication)");
+            }
+            if (value == null || value.chars().anyMatch(ch -> ch == '\r' || ch == '\n' || ch == 0)) {
+                problems.add(property + "." + name + " must be one line of text");
+            }
+        });
     }
 }

@@ -14,6 +14,7 @@ public abstract class StoreException extends RuntimeException {
         this.name = name;
     }
 
+    /** The table of the item; null for an item kept beside the tables (an alert rule's stale index). */
     public StoreTable table() {
         return table;
     }

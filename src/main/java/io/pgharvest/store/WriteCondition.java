@@ -42,6 +42,18 @@ public final class WriteCondition {
         }
     }
 
+    /**
+     * The same check for an item kept beside the configuration store's tables (an alert rule):
+     * {@code noun} names its kind in the message.
+     *
+     * @throws StaleIndexException if the item's index is no longer the expected one
+     */
+    public void check(String noun, String name, long actual) {
+        if (expected >= 0 && expected != actual) {
+            throw new StaleIndexException(noun, name, expected, actual);
+        }
+    }
+
     @Override
     public String toString() {
         return expected < 0 ? "any" : "cas=" + expected;
@@ -57,11 +69,22 @@ public final class WriteCondition {
         private final long current;
 
         public StaleIndexException(StoreTable table, String name, long expected, long current) {
-            super(table, name, noun(table) + " '" + name + "' "
-                    + (current == 0 ? "no longer exists" : expected == 0 ? "exists already" : "was changed by another writer")
-                    + " (modify index " + current + ", expected " + expected + "); read it again and retry");
+            super(table, name, message(noun(table), name, expected, current));
             this.expected = expected;
             this.current = current;
+        }
+
+        /** For an item outside the store's tables: {@link #table()} is null. */
+        public StaleIndexException(String noun, String name, long expected, long current) {
+            super(null, name, message(noun, name, expected, current));
+            this.expected = expected;
+            this.current = current;
+        }
+
+        private static String message(String noun, String name, long expected, long current) {
+            return noun + " '" + name + "' "
+                    + (current == 0 ? "no longer exists" : expected == 0 ? "exists already" : "was changed by another writer")
+                    + " (modify index " + current + ", expected " + expected + "); read it again and retry";
         }
 
         /** The modify index the writer expected. */

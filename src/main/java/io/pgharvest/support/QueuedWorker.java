@@ -51,6 +51,14 @@ public final class QueuedWorker<T> {
         this.tick = tick;
     }
 
+    /**
+     * A worker with no items, only its tick: a periodic job that gets the same restartable thread,
+     * the same failure logging and the same stop as the queued ones.
+     */
+    public static QueuedWorker<Void> ticking(String name, Duration every, Runnable tick) {
+        return new QueuedWorker<>(name, 1, nothing -> { }, Objects.requireNonNull(every), Objects.requireNonNull(tick));
+    }
+
     /** Queues the item, or drops and counts it when the queue is full; never waits. */
     public void offer(T item) {
         if (!queue.offer(item)) {

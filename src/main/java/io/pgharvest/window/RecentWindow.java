@@ -18,7 +18,7 @@ import java.util.concurrent.atomic.LongAdder;
  * requests. {@link #changes()} advances with every recorded measurement of any source (the fleet's
  * key numbers park on it); each source has its own notifier too.
  */
-final class RecentWindow {
+final class RecentWindow implements RecordedPoints {
 
     /** How much later than a range's start the window's first point may be for it to answer the range. */
     static final long COVERAGE_SLACK_MILLIS = 90_000;
@@ -75,6 +75,12 @@ final class RecentWindow {
     List<Series> read(String source, long fromMillis, long toMillis, Set<String> metrics) {
         SourceWindow window = sources.get(source);
         return window == null ? List.of() : window.read(fromMillis, toMillis, metrics);
+    }
+
+    @Override
+    public List<Series> recorded(String source, String metric, long fromMillis) {
+        SourceWindow window = sources.get(source);
+        return window == null ? List.of() : window.recorded(fromMillis, metric);
     }
 
     /**

@@ -245,6 +245,22 @@ final class SourceWindow {
         return found;
     }
 
+    /** The series of {@code metric} with their points at or after {@code from} as collected (no rates). */
+    List<Series> recorded(long from, String metric) {
+        var found = new ArrayList<Series>();
+        lock.lock();
+        try {
+            series.forEach((key, ring) -> {
+                if (key.metric().equals(metric)) {
+                    found.add(SeriesReader.read(key, SeriesKind.GAUGE, ring, from, Long.MAX_VALUE));
+                }
+            });
+        } finally {
+            lock.unlock();
+        }
+        return found;
+    }
+
     KeyNumbers keyNumbers() {
         lock.lock();
         try {

@@ -80,6 +80,9 @@ class ConsoleAlertsTest extends ConsoleTestBase {
             });
             assertThat(browser.driver().findElement(By.id("rule-test-alerts")).getText()).contains(SOURCE)
                     .contains("<b>x</b>");
+            // the window keeps no idle-in-transaction series: the hour is not replayed, and says why
+            assertThat(browser.driver().findElement(By.id("rule-test-hour")).getText())
+                    .contains("does not keep column").contains("longest_idle_in_transaction_s");
             browser.driver().findElement(By.id("save-rule")).click();
             awaitText(By.cssSelector("#rules tr[data-rule='" + RULE + "']"), text -> text.contains("critical"), PATIENCE);
 

@@ -61,6 +61,20 @@ class QueuedWorkerTest {
     }
 
     @Test
+    void aTickingWorkerKeepsTickingAfterATickFails() {
+        var ticks = new AtomicInteger();
+        var worker = QueuedWorker.ticking("test-periodic", Duration.ofMillis(10), () -> {
+            if (ticks.incrementAndGet() == 1) {
+                throw new IllegalStateException("the first round fails");
+            }
+        });
+        worker.start();
+        await().atMost(Duration.ofSeconds(5)).until(() -> ticks.get() >= 3);
+        worker.stop();
+        assertThat(worker.isRunning()).isFalse();
+    }
+
+    @Test
     void aPeriodWithoutATickIsRefused() {
         assertThatThrownBy(() -> new QueuedWorker<Integer>("x", 1, item -> { }, Duration.ofSeconds(1), null))
                 .isInstanceOf(IllegalArgumentException.class);

@@ -2,6 +2,7 @@ package io.pgharvest.alert.api;
 
 import io.pgharvest.alert.AlertTransition;
 import io.pgharvest.alert.evaluation.AlertEvaluator;
+import io.pgharvest.alert.notify.KnownSilences;
 import io.pgharvest.alert.store.HistoryNotifications;
 import io.pgharvest.api.ApiDocs;
 import io.pgharvest.api.BlockingQuery;
@@ -34,23 +35,33 @@ class AlertController {
 
     private final AlertEvaluator evaluator;
     private final HistoryNotifications history;
+    private final KnownSilences silences;
 
-    AlertController(AlertEvaluator evaluator, HistoryNotifications history) {
+    AlertController(AlertEvaluator evaluator, HistoryNotifications history, KnownSilences silences) {
         this.evaluator = evaluator;
         this.history = history;
+        this.silences = silences;
+        // A silence created or ended changes an alert's silencedBy: answer the blocking queries then too.
+        silences.onChange(() -> evaluator.changes().advanceTo(evaluator.changes().index() + 1));
     }
 
     @GetMapping
-    @Operation(summary = "Pending and firing alerts", description = "Firing first, then by rule and source."
-            + " A blocking query when index is given: answers when an alert starts, fires or ends.")
+    @Operation(summary = "Pending and firing alerts", description = "Firing first, then by rule and source,"
+            + " each with the silences that hold it (silencedBy). A blocking query when index is given: answers"
+            + " when an alert starts, fires or ends, or a silence is created or deleted.")
     ResponseEntity<List<AlertResponse>> list(
             @Parameter(description = ApiDocs.INDEX_PARAM) @RequestParam(required = false) String index,
             @Parameter(description = ApiDocs.WAIT_PARAM) @RequestParam(required = false) String wait) {
-        return BlockingQuery.parse(index, wait).answer(evaluator.changes(), () -> evaluator.current().stream()
-                .map(AlertResponse::of)
+        return BlockingQuery.parse(index, wait).answer(evaluator.changes(), () -> answer(evaluator.current()));
+    }
+
+    private List<AlertResponse> answer(List<io.pgharvest.alert.store.AlertState> alerts) {
+        KnownSilences.Snapshot known = silences.snapshot();
+        Instant now = Instant.now();
+        return alerts.stream().map(alert -> AlertResponse.of(alert, known, now))
                 .sorted(Comparator.comparing((AlertResponse a) -> !a.state().equals("firing"))
                         .thenComparing(AlertResponse::alertname).thenComparing(AlertResponse::source))
-                .toList());
+                .toList();
     }
 
     @GetMapping("/history")

@@ -4,12 +4,14 @@ import static io.pgharvest.api.BlockingQuery.INDEX_HEADER;
 
 import io.pgharvest.alert.evaluation.AlertEvaluator;
 import io.pgharvest.alert.evaluation.Observation;
+import io.pgharvest.alert.evaluation.RuleReplay;
 import io.pgharvest.alert.rule.AlertRuleBody;
 import io.pgharvest.alert.store.AlertRules;
 import io.pgharvest.alert.store.RuleChangeException;
 import io.pgharvest.alert.store.RuleEntry;
 import io.pgharvest.api.ApiDocs;
 import io.pgharvest.api.BlockingQuery;
+import io.pgharvest.api.CheckAndSet;
 import io.pgharvest.model.FieldProblem;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.Parameter;
@@ -41,10 +43,12 @@ class AlertRuleController {
 
     private final AlertRules rules;
     private final AlertEvaluator evaluator;
+    private final RuleReplay replay;
 
-    AlertRuleController(AlertRules rules, AlertEvaluator evaluator) {
+    AlertRuleController(AlertRules rules, AlertEvaluator evaluator, RuleReplay replay) {
         this.rules = rules;
         this.evaluator = evaluator;
+        this.replay = replay;
     }
 
     @GetMapping
@@ -74,22 +78,28 @@ class AlertRuleController {
     }
 
     @PutMapping("/{name}")
-    @Operation(summary = "Create, replace or override", description = "On a built-in name this creates the override.")
-    ResponseEntity<RuleResponse> put(@PathVariable String name, @RequestBody AlertRuleBody body) {
+    @Operation(summary = "Create, replace or override", description = "On a built-in name this creates the override."
+            + " With cas: only if the rule is still at that modifyIndex (409 stale-index otherwise).")
+    ResponseEntity<RuleResponse> put(@PathVariable String name,
+            @Parameter(description = CheckAndSet.PARAM_DESCRIPTION) @RequestParam(required = false) String cas,
+            @RequestBody AlertRuleBody body) {
+        var condition = CheckAndSet.parse(cas);
         if (body.name() != null && !Objects.equals(body.name(), name)) {
             throw new io.pgharvest.alert.rule.InvalidRuleException(name, List.of(new FieldProblem("name",
                     "differs from the name in the path ('" + name + "'); leave it out or make them equal")));
         }
-        AlertRules.Written written = rules.put(body.named(name));
+        AlertRules.Written written = rules.put(body.named(name), condition);
         return ResponseEntity.status(written.created() ? HttpStatus.CREATED : HttpStatus.OK)
                 .header(INDEX_HEADER, Long.toString(rules.changes().index())).body(RuleResponse.of(written.entry()));
     }
 
     @DeleteMapping("/{name}")
     @Operation(summary = "Delete", description = "Deleting an override restores the built-in rule; a built-in rule"
-            + " that is not overridden cannot be deleted (409): switch it off instead.")
-    ResponseEntity<Void> delete(@PathVariable String name) {
-        long index = rules.delete(name);
+            + " that is not overridden cannot be deleted (409): switch it off instead. With cas: only if the rule"
+            + " is still at that modifyIndex (409 stale-index otherwise).")
+    ResponseEntity<Void> delete(@PathVariable String name,
+            @Parameter(description = CheckAndSet.PARAM_DESCRIPTION) @RequestParam(required = false) String cas) {
+        long index = rules.delete(name, CheckAndSet.parse(cas));
         return ResponseEntity.noContent().header(INDEX_HEADER, Long.toString(index)).build();
     }
 
@@ -100,11 +110,21 @@ class AlertRuleController {
         }
     }
 
+    /**
+     * A test's answer: {@code now}, what the latest rows raise whatever the rule's for; and the last
+     * hour replayed from the recent window with for and keepFiringFor ({@code periods}: each alert's
+     * pending, firing and end), or {@code notReplayed} saying why it could not be.
+     */
+    record TestAnswer(List<TestAlert> now, java.time.Instant from, java.time.Instant to, String notReplayed,
+            List<RuleReplay.Period> periods) {
+    }
+
     @PostMapping("/{name}/test")
-    @Operation(summary = "Test", description = "The alerts the rule's condition raises on the last rows of its metric"
-            + " from every source evaluated here, now, whatever its for (a rule reading previous compares the last"
-            + " two measurements).")
-    ResponseEntity<List<TestAlert>> test(@PathVariable String name) {
+    @Operation(summary = "Test", description = "What the rule raises on the last rows of its metric from every"
+            + " source evaluated here, now, whatever its for (a rule reading previous compares the last two"
+            + " measurements); and what it would have raised over the last hour, replayed from the recent window's"
+            + " rows with its for and keepFiringFor: each alert's pendingSince, firingSince and endedAt.")
+    ResponseEntity<TestAnswer> test(@PathVariable String name) {
         RuleEntry entry = rules.get(name).orElseThrow(() -> notFound(name));
         if (entry.compiled() == null) {
             throw new io.pgharvest.alert.rule.InvalidRuleException(name, entry.problems());
@@ -115,13 +135,15 @@ class AlertRuleController {
     @PostMapping("/test")
     @Operation(summary = "Test a draft", description = "A rule not saved (the editor's draft) checked as a save"
             + " would check it (400 naming every offending field, nothing saved), then tested as a saved rule is:"
-            + " the alerts its condition raises on the last rows of its metric from every source evaluated here.")
-    ResponseEntity<List<TestAlert>> testDraft(@RequestBody AlertRuleBody body) {
+            + " now on the last rows of its metric, and replayed over the last hour.")
+    ResponseEntity<TestAnswer> testDraft(@RequestBody AlertRuleBody body) {
         return tested(rules.compileDraft(body));
     }
 
-    private ResponseEntity<List<TestAlert>> tested(io.pgharvest.alert.rule.CompiledRule rule) {
-        return ResponseEntity.ok(evaluator.wouldFire(rule).stream().map(TestAlert::of).toList());
+    private ResponseEntity<TestAnswer> tested(io.pgharvest.alert.rule.CompiledRule rule) {
+        List<TestAlert> now = evaluator.wouldFire(rule).stream().map(TestAlert::of).toList();
+        RuleReplay.Outcome hour = replay.replay(rule);
+        return ResponseEntity.ok(new TestAnswer(now, hour.from(), hour.to(), hour.notReplayed(), hour.periods()));
     }
 
     private static RuleChangeException notFound(String name) {

@@ -38,9 +38,8 @@ class AlertConfiguration {
 
     @Bean(destroyMethod = "close")
     AlertStorage alertStorage(StoreProperties store, DataDirectory dataDirectory, ConfigStore configStore) {
-        // The configuration store first (the parameter is for the order only): the alert tables
-        // live in its schema, and on an empty database its migrations refuse a schema that another
-        // migration filled before them, while the alerts' migration baselines on a filled one.
+        // The configuration store first (the parameter is for the order only): its migrations
+        // create the alert tables in its schema.
         return store.url() == null ? new FileAlertStorage(dataDirectory.path()) : PostgresAlertStorage.open(store.url());
     }
 
@@ -102,6 +101,12 @@ class AlertConfiguration {
         FunctionCounter.builder("pgharvest.alert.batches.evaluated", feed, AlertFeed::evaluatedBatches)
                 .description("Published batches alert evaluation went through").register(meters);
         return feed;
+    }
+
+    /** Rules' tests against the last hour, from the recent window's points. */
+    @Bean
+    RuleReplay ruleReplay(io.pgharvest.window.RecordedPoints points, AlertEvaluator evaluator) {
+        return new RuleReplay(points, evaluator, Clock.systemUTC());
     }
 
     @Bean

@@ -181,7 +181,7 @@ public final class AlertEvaluator {
         return AlertBook.transition(state, AlertTransition.State.FIRING, now.plus(round.multipliedBy(RESEND_ROUNDS)));
     }
 
-    private static boolean appliesTo(CompiledRule rule, Source source, String name) {
+    static boolean appliesTo(CompiledRule rule, Source source, String name) {
         var selector = rule.rule().sources();
         if (source == null) { // a discovered member: only a rule for all sources, or one naming it
             return selector.equals(io.pgharvest.alert.rule.SourceSelector.ALL) || selector.names().contains(name);
@@ -259,6 +259,11 @@ public final class AlertEvaluator {
     private boolean holdsNow(CompiledRule rule, Measurement measurement, Measurement.Row row, Source source) {
         Map<String, Object> previous = priorRows.get(RowAlerts.seriesKey(rule.name(), measurement.source(), row.tags()));
         return rule.holds(RowAlerts.variables(rule, row, source, measurement.source(), previous));
+    }
+
+    /** The configuration of source {@code name}; null for a discovered member. */
+    Source configured(String name) {
+        return sources.apply(name);
     }
 
     /** Whether this instance evaluates {@code source} now (holds its lease). */

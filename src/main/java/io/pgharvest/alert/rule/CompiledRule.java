@@ -3,6 +3,7 @@ package io.pgharvest.alert.rule;
 import dev.cel.runtime.CelEvaluationException;
 import dev.cel.runtime.CelRuntime;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * A rule checked once and ready to run: its condition's program and its templates. Evaluating
@@ -11,9 +12,14 @@ import java.util.Map;
  *
  * @param valueColumn the first column the condition names, whose value an alert reports; may be null
  * @param usesPrevious the condition reads {@code previous}: evaluation keeps each row for the next measurement
+ * @param names the columns and tags of the row the condition reads (a replay needs every one)
  */
 public record CompiledRule(AlertRule rule, CelRuntime.Program program, String valueColumn,
-        boolean usesPrevious, AlertTemplate summary, AlertTemplate description) {
+        boolean usesPrevious, Set<String> names, AlertTemplate summary, AlertTemplate description) {
+
+    public CompiledRule {
+        names = Set.copyOf(names);
+    }
 
     /** Whether the condition holds for the variables of one row ({@link ConditionVariables}). */
     public boolean holds(Map<String, ?> variables) {

@@ -48,7 +48,7 @@ final class ConditionCompiler {
             .setStandardMacros(CelStandardMacro.STANDARD_MACROS).build();
 
     /** @param program the checked condition, ready to run; @param valueColumn see {@link CompiledRule} */
-    record Result(CelRuntime.Program program, String valueColumn, boolean usesPrevious) {
+    record Result(CelRuntime.Program program, String valueColumn, boolean usesPrevious, Set<String> names) {
     }
 
     ConditionCompiler(long costLimit) {
@@ -112,7 +112,7 @@ final class ConditionCompiler {
         }
         try {
             return new Result(RUNTIME.createProgram(astOf(checked)), names.stream().findFirst().orElse(null),
-                    usesPrevious.get());
+                    usesPrevious.get(), Set.copyOf(names));
         } catch (CelEvaluationException e) {
             problems.add(new FieldProblem("condition", "cannot be prepared: " + e.getMessage()));
             return null;

@@ -72,7 +72,7 @@ public final class RuleCompiler {
                 s == null ? SourceSelector.ALL : new SourceSelector(s.group(), s.kind(), s.tags(), s.names()),
                 params, body.overrides(), body.enabled() == null || body.enabled());
         return new CompiledRule(rule, condition.program(), condition.valueColumn(), condition.usesPrevious(),
-                AlertTemplate.of(rule.summary()), AlertTemplate.of(rule.description()));
+                condition.names(), AlertTemplate.of(rule.summary()), AlertTemplate.of(rule.description()));
     }
 
     private static Duration duration(String text, String field, List<FieldProblem> problems) {

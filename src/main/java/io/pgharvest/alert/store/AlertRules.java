@@ -5,6 +5,7 @@ import io.pgharvest.alert.rule.CompiledRule;
 import io.pgharvest.alert.rule.InvalidRuleException;
 import io.pgharvest.alert.rule.MetricLookup;
 import io.pgharvest.alert.rule.RuleCompiler;
+import io.pgharvest.store.WriteCondition;
 import io.pgharvest.support.ChangeNotifier;
 import java.util.Collections;
 import java.util.List;
@@ -105,19 +106,32 @@ public final class AlertRules {
     }
 
     /** Creates, replaces or overrides the rule of {@code body}'s name. @throws InvalidRuleException naming every problem */
-    public synchronized Written put(AlertRuleBody body) {
+    public Written put(AlertRuleBody body) {
+        return put(body, WriteCondition.any());
+    }
+
+    /**
+     * {@link #put(AlertRuleBody)} if the rule is still at the modify index {@code condition} expects
+     * (a built-in rule not overridden is at 0, as a rule that does not exist).
+     *
+     * @throws InvalidRuleException naming every problem
+     * @throws WriteCondition.StaleIndexException when it changed since, changing nothing
+     */
+    public synchronized Written put(AlertRuleBody body, WriteCondition condition) {
         compiler.compile(body, metrics);
         boolean created = !rules.containsKey(body.name());
-        write(body.name(), body);
+        write(body.name(), body, condition);
         return new Written(rules.get(body.name()), created);
     }
 
     /**
-     * Deletes an operator rule or the override of a built-in one (which applies again).
+     * Deletes an operator rule or the override of a built-in one (which applies again), if it is
+     * still at the modify index {@code condition} expects.
      *
      * @return the new rule index
+     * @throws WriteCondition.StaleIndexException when it changed since, changing nothing
      */
-    public synchronized long delete(String name) {
+    public synchronized long delete(String name, WriteCondition condition) {
         RuleEntry entry = rules.get(name);
         if (entry == null) {
             throw new RuleChangeException(RuleChangeException.Reason.NOT_FOUND, "no alert rule named '" + name + "'");
@@ -126,12 +140,19 @@ public final class AlertRules {
             throw new RuleChangeException(RuleChangeException.Reason.BUILT_IN, "alert rule '" + name
                     + "' is built in: switch it off with a PUT of \"enabled\": false instead");
         }
-        write(name, null);
+        write(name, null, condition);
         return index;
     }
 
-    private void write(String name, AlertRuleBody body) {
+    /**
+     * Writes against the rules as last read: the storage's compare-and-set on the rule index fails
+     * when another instance wrote since, and the condition is checked again on what it wrote, so
+     * the check and the write are one atomic step across the fleet.
+     */
+    private void write(String name, AlertRuleBody body, WriteCondition condition) {
         for (int attempt = 0; attempt < WRITE_ATTEMPTS; attempt++) {
+            RuleEntry current = rules.get(name);
+            condition.check("alert rule", name, current == null ? 0 : current.modifyIndex());
             long expected = index;
             long next = expected + 1;
             if (storage.writeRule(expected, next, name, body == null ? null : new StoredRule(body, next))) {

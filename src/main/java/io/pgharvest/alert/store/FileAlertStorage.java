@@ -13,19 +13,17 @@ import java.nio.file.StandardOpenOption;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import tools.jackson.core.JacksonException;
-import tools.jackson.core.type.TypeReference;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
  * Alerting's files in the data directory, for a single instance: {@code alert-rules.json} (the
- * operator's rules), {@code alert-state.json} (every alert's state, by source), both replaced
- * atomically, and {@code alert-history.jsonl}, one transition a line, rolled over to
+ * operator's rules), {@code alert-state/} (every alert's state, a file per source: {@link StateFiles}),
+ * replaced atomically, and {@code alert-history.jsonl}, one transition a line, rolled over to
  * {@code alert-history.1.jsonl} past {@value #HISTORY_ROLL_BYTES} bytes.
  */
 public final class FileAlertStorage implements AlertStorage {
@@ -34,7 +32,7 @@ public final class FileAlertStorage implements AlertStorage {
     private static final JsonMapper JSON = JsonMapper.builder().build();
 
     private final Path rulesFile;
-    private final Path stateFile;
+    private final StateFiles stateFiles;
     private final Path historyFile;
     private final Path rolledHistory;
     private final Map<String, Map<String, AlertState>> states;
@@ -46,15 +44,14 @@ public final class FileAlertStorage implements AlertStorage {
 
     public FileAlertStorage(Path dataDirectory) {
         this.rulesFile = dataDirectory.resolve("alert-rules.json");
-        this.stateFile = dataDirectory.resolve("alert-state.json");
+        this.stateFiles = new StateFiles(dataDirectory);
         this.historyFile = dataDirectory.resolve("alert-history.jsonl");
         this.rolledHistory = dataDirectory.resolve("alert-history.1.jsonl");
         try {
             AtomicFiles.createDirectories(dataDirectory);
             rules = Files.exists(rulesFile) ? toTable(JSON.readValue(rulesFile.toFile(), RulesFile.class))
                     : new StoredRule.Table(0, Map.of());
-            states = Files.exists(stateFile) ? JSON.readValue(stateFile.toFile(),
-                    new TypeReference<HashMap<String, Map<String, AlertState>>>() { }) : new HashMap<>();
+            states = stateFiles.readAll();
         } catch (IOException | JacksonException e) {
             throw new IllegalStateException("cannot read alerting's files in " + dataDirectory + ": " + e.getMessage(), e);
         }
@@ -97,17 +94,14 @@ public final class FileAlertStorage implements AlertStorage {
 
     @Override
     public synchronized void writeStates(String source, Collection<AlertState> sourceStates) {
-        var next = new TreeMap<String, Map<String, AlertState>>(states);
+        stateFiles.write(source, sourceStates);
         if (sourceStates.isEmpty()) {
-            next.remove(source);
+            states.remove(source);
         } else {
             var byFingerprint = new LinkedHashMap<String, AlertState>();
             sourceStates.forEach(state -> byFingerprint.put(state.fingerprint(), state));
-            next.put(source, byFingerprint);
+            states.put(source, byFingerprint);
         }
-        write(stateFile, next);
-        states.clear();
-        states.putAll(next);
     }
 
     @Override

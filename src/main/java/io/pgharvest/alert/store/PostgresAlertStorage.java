@@ -17,12 +17,11 @@ import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import org.flywaydb.core.Flyway;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * Alerting's tables in the configuration database ({@code pgharvest.store.url}; see
- * {@code db/alert-postgres}), so that every instance of a fleet sees the same rules and the
+ * Alerting's tables in the configuration database ({@code pgharvest.store.url}; created by the
+ * configuration store's migrations, {@code db/store-postgres}), so that every instance of a fleet sees the same rules and the
  * instance that takes a source over finds its alerts' states.
  */
 public final class PostgresAlertStorage implements AlertStorage {
@@ -38,21 +37,15 @@ public final class PostgresAlertStorage implements AlertStorage {
         this.maskedUrl = maskedUrl;
     }
 
-    /** Connects to the configuration database at {@code connectionUri} and creates or upgrades alerting's tables. */
+    /**
+     * Connects to the configuration database at {@code connectionUri}, whose tables the
+     * configuration store's migrations created ({@code db/store-postgres}): open that store first.
+     */
     public static PostgresAlertStorage open(String connectionUri) {
         ConnectionString url = ConnectionString.parse(connectionUri);
         var dataSource = new HikariDataSource(SmallPools.config("alert-store", url.jdbcUrl(), url.jdbcProperties(), 2,
                 "SET lock_timeout = '10s'; SET search_path = " + SCHEMA));
-        try {
-            Flyway.configure(PostgresAlertStorage.class.getClassLoader()).dataSource(dataSource).schemas(SCHEMA)
-                    .table("pgharvest_alert_schema_history").locations("classpath:db/alert-postgres")
-                    .baselineOnMigrate(true).baselineVersion("0").load().migrate();
-            return new PostgresAlertStorage(dataSource, url.masked());
-        } catch (RuntimeException e) {
-            dataSource.close();
-            throw new StoreUnavailableException("pgharvest.store.url: alerting's tables in " + url.masked()
-                    + " cannot be prepared: " + e.getMessage(), e);
-        }
+        return new PostgresAlertStorage(dataSource, url.masked());
     }
 
     @Override

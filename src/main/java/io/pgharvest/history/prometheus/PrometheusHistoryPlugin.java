@@ -24,6 +24,9 @@ public final class PrometheusHistoryPlugin implements HistoryReaderPlugin<Promet
                 new PluginOption("password", "none", "Basic authentication password (with `user`). A secret: never logged"),
                 new PluginOption("bearer-token", "none", "Sent as `Authorization: Bearer …`; excludes `user`/`password`."
                         + " A secret: never logged"),
+                new PluginOption("headers", "none", "Extra headers sent with every query, a map, e.g. "
+                        + "`X-Scope-OrgID` naming a Mimir or Thanos tenant. `Authorization`, `Content-Type`, `Accept` "
+                        + "and the headers the HTTP client owns are refused. Values are secrets: never logged"),
                 new PluginOption("request-timeout", "`10s`", "The longest one query waits for the store, 100ms to 5m"),
                 new PluginOption("retention", "`0`", "How far back the store keeps samples: a range starting earlier "
                         + "is refused; `0` reads any range")));

@@ -5,7 +5,11 @@ import io.pgharvest.support.plugin.PluginSettings;
 import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
 
 /**
  * The options of a {@code prometheus} entry of {@code pgharvest.history}: a store of the Prometheus
@@ -17,13 +21,21 @@ import java.util.List;
  * @param user basic authentication user (with {@code password})
  * @param password basic authentication password; a secret, never logged
  * @param bearerToken sent as {@code Authorization: Bearer}; a secret, never logged
+ * @param headers extra headers sent with every query, e.g. {@code X-Scope-OrgID} naming a Mimir or
+ *     Thanos tenant; values are secrets, never logged
  * @param requestTimeout the longest one query waits for the store's answer
  * @param retention how far back the store keeps samples (an earlier start is refused); 0: unknown
  */
 public record PrometheusHistorySettings(String url, String user, String password, String bearerToken,
-        Duration requestTimeout, Duration retention) implements PluginSettings {
+        Map<String, String> headers, Duration requestTimeout, Duration retention) implements PluginSettings {
+
+    /** The headers the reader sets itself or that the JDK's HTTP client owns (it refuses to send them). */
+    private static final Set<String> RESERVED_HEADERS = Set.of("authorization", "content-type", "accept",
+            "content-length", "host", "connection", "expect", "upgrade", "transfer-encoding");
 
     public PrometheusHistorySettings {
+        // Sorted: problems are named, and headers sent, in one order.
+        headers = headers == null ? Map.of() : Collections.unmodifiableMap(new TreeMap<>(headers));
         requestTimeout = requestTimeout == null ? Duration.ofSeconds(10) : requestTimeout;
         retention = retention == null ? Duration.ZERO : retention;
     }
@@ -41,6 +53,7 @@ public record PrometheusHistorySettings(String url, String user, String password
         if (bearerToken != null && bearerToken.isBlank()) {
             problems.add(prefix + ".bearer-token must not be empty");
         }
+        SettingChecks.checkHeaders(problems, prefix + ".headers", headers, RESERVED_HEADERS, "the reader");
         if (requestTimeout.compareTo(Duration.ofMillis(100)) < 0 || requestTimeout.compareTo(Duration.ofMinutes(5)) > 0) {
             problems.add(prefix + ".request-timeout must be 100ms to 5m (was " + requestTimeout + ")");
         }
@@ -66,11 +79,11 @@ public record PrometheusHistorySettings(String url, String user, String password
         }
     }
 
-    /** Never shows the password or the token. */
+    /** Never shows the password, the token or header values. */
     @Override
     public String toString() {
         return "PrometheusHistorySettings[url=" + url + ", user=" + user + (password == null ? "" : ", password=***")
-                + (bearerToken == null ? "" : ", bearerToken=***") + ", requestTimeout=" + requestTimeout
+                + (bearerToken == null ? "" : ", bearerToken=***") + ", headers=" + headers.keySet() + ", requestTimeout=" + requestTimeout
                 + ", retention=" + retention + "]";
     }
 }

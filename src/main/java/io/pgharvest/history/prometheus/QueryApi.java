@@ -13,6 +13,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Base64;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -28,8 +29,14 @@ import tools.jackson.databind.json.JsonMapper;
  *
  * @param base the query API's base, without a trailing slash
  * @param authorization the {@code Authorization} header, or null; a secret
+ * @param headers the extra headers of every query (a tenant's {@code X-Scope-OrgID}); values are secrets
  */
-record QueryApi(HttpClient client, String base, String authorization, Duration timeout) {
+record QueryApi(HttpClient client, String base, String authorization, Map<String, String> headers,
+        Duration timeout) {
+
+    QueryApi {
+        headers = Collections.unmodifiableMap(new TreeMap<>(headers));
+    }
 
     private static final JsonMapper JSON = JsonMapper.builder().build();
     /** The longest error text of a store quoted in an answer. */
@@ -53,7 +60,7 @@ record QueryApi(HttpClient client, String base, String authorization, Duration t
         }
         HttpClient client = HttpClient.newBuilder().connectTimeout(settings.requestTimeout())
                 .followRedirects(HttpClient.Redirect.NEVER).build();
-        return new QueryApi(client, base, authorization, settings.requestTimeout());
+        return new QueryApi(client, base, authorization, settings.headers(), settings.requestTimeout());
     }
 
     /** {@code query} evaluated at {@code start, start + step, …, end}. */
@@ -80,6 +87,7 @@ record QueryApi(HttpClient client, String base, String authorization, Duration t
         if (authorization != null) {
             request.header("Authorization", authorization);
         }
+        headers.forEach(request::header);
         HttpResponse<byte[]> response;
         try {
             response = client.send(request.build(), HttpResponse.BodyHandlers.ofByteArray());
@@ -149,7 +157,7 @@ record QueryApi(HttpClient client, String base, String authorization, Duration t
         return java.math.BigDecimal.valueOf(millis, 3).toPlainString();
     }
 
-    /** Never shows the authorization. */
+    /** Never shows the authorization or header values. */
     @Override
     public String toString() {
         return "QueryApi[" + base + "]";

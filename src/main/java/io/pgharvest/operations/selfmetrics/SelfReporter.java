@@ -4,12 +4,11 @@ import io.pgharvest.model.MeasurementPublisher;
 import io.pgharvest.model.SourceRuntimeStatus;
 import io.pgharvest.sink.SinkStatus;
 import io.pgharvest.sink.dispatch.SinkDispatcher;
+import io.pgharvest.support.QueuedWorker;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.function.Supplier;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 import org.springframework.context.SmartLifecycle;
 
 /**
@@ -18,20 +17,17 @@ import org.springframework.context.SmartLifecycle;
  * the built-in rules on a sink that drops or spills, or a reaper that stalls, are rules on rows.
  * What the meters of {@code /actuator/prometheus} show, without a Prometheus to read them.
  *
- * <p>One virtual thread; a failed round is logged and the next one runs. Starts again after
- * {@link #stop} (Spring pauses cached test contexts and starts their lifecycle beans again).
+ * <p>Runs on a ticking {@link QueuedWorker}: one virtual thread, a failed round logged and the next
+ * one run, started again after {@link #stop} (Spring pauses cached test contexts).
  */
 final class SelfReporter implements SmartLifecycle {
-
-    private static final Logger log = LoggerFactory.getLogger(SelfReporter.class);
 
     private final SelfSource source;
     private final Supplier<List<SinkStatus>> sinks;
     private final Supplier<List<SourceRuntimeStatus>> reapers;
     private final MeasurementPublisher publisher;
     private final Clock clock;
-    private final Duration interval;
-    private volatile Thread worker;
+    private final QueuedWorker<Void> worker;
 
     SelfReporter(SelfSource source, Supplier<List<SinkStatus>> sinks, Supplier<List<SourceRuntimeStatus>> reapers,
             MeasurementPublisher publisher, Clock clock, Duration interval) {
@@ -40,7 +36,7 @@ final class SelfReporter implements SmartLifecycle {
         this.reapers = reapers;
         this.publisher = publisher;
         this.clock = clock;
-        this.interval = interval;
+        this.worker = QueuedWorker.ticking("self-metrics", interval, this::report);
     }
 
     /** Publishes the state of this moment (also what each round does). */
@@ -49,43 +45,18 @@ final class SelfReporter implements SmartLifecycle {
     }
 
     @Override
-    public synchronized void start() {
-        if (worker == null || !worker.isAlive()) {
-            worker = Thread.ofVirtual().name("self-metrics").start(this::reportUntilStopped);
-        }
-    }
-
-    private void reportUntilStopped() {
-        while (!Thread.currentThread().isInterrupted()) {
-            try {
-                Thread.sleep(interval);
-                report();
-            } catch (InterruptedException e) {
-                return;
-            } catch (RuntimeException e) {
-                log.warn("pgharvest's own state could not be published; the next round tries again: {}", e.toString(), e);
-            }
-        }
+    public void start() {
+        worker.start();
     }
 
     @Override
-    public synchronized void stop() {
-        Thread running = worker;
-        worker = null;
-        if (running != null) {
-            running.interrupt();
-            try {
-                running.join(Duration.ofSeconds(5));
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        }
+    public void stop() {
+        worker.stop();
     }
 
     @Override
     public boolean isRunning() {
-        Thread running = worker;
-        return running != null && running.isAlive();
+        return worker.isRunning();
     }
 
     /** After the sinks start, before they stop: nothing is published to a closed sink. */

@@ -32,6 +32,15 @@ final class CopyEncoder {
     /** No separator between root values: each row's JSON is cut out of the scratch buffer alone. */
     private final JsonFactory factory = JsonFactory.builder().rootValueSeparator((String) null).build();
     private final Scratch scratch = new Scratch();
+    /**
+     * One generator for the writer's life, not one per measurement: creating one allocated its
+     * context and took buffers from the recycler pool (8.7 % of the collector's allocation at 60
+     * sources on pgwatch's metrics, most measurements having a row or two). It writes root values
+     * without separators into the scratch buffer, which every row's cut empties; never closed, as
+     * it holds nothing but that buffer. A failure part-way through a value leaves it inside an
+     * object, so it is replaced then ({@link #encode}).
+     */
+    private JsonGenerator json = newGenerator();
     private Instant lastTime;
     private byte[] lastTimeText;
     private String lastSource;
@@ -48,28 +57,38 @@ final class CopyEncoder {
         byte[] time = timeText(m.time());
         byte[] dbname = dbnameText(m.source());
         scratch.reset();
-        // One generator per measurement, not two per row: creating one allocates its context and
-        // takes buffers from the recycler pool.
-        try (JsonGenerator json = factory.createGenerator(ObjectWriteContext.empty(), scratch)) {
-            for (Measurement.Row row : m.rows()) {
-                out.write(time, 0, time.length);
-                out.write('\t');
-                out.write(dbname, 0, dbname.length);
-                out.write('\t');
-                writeValues(json, row.values());
-                cutJson(json, out);
-                out.write('\t');
-                if (m.tags().isEmpty() && row.tags().isEmpty()) {
-                    out.write('\\');
-                    out.write('N');
-                } else {
-                    writeTags(json, m.tags(), RowTags.copyOf(row.tags())); // the same instance: rows hold RowTags
-                    cutJson(json, out);
-                }
-                out.write('\n');
-            }
+        try {
+            encodeRows(m, time, dbname, out);
+        } catch (RuntimeException e) {
+            json = newGenerator();
+            scratch.reset();
+            throw e;
         }
         return m.rows().size();
+    }
+
+    private JsonGenerator newGenerator() {
+        return factory.createGenerator(ObjectWriteContext.empty(), scratch);
+    }
+
+    private void encodeRows(Measurement m, byte[] time, byte[] dbname, ByteArrayOutputStream out) {
+        for (Measurement.Row row : m.rows()) {
+            out.write(time, 0, time.length);
+            out.write('\t');
+            out.write(dbname, 0, dbname.length);
+            out.write('\t');
+            writeValues(json, row.values());
+            cutJson(json, out);
+            out.write('\t');
+            if (m.tags().isEmpty() && row.tags().isEmpty()) {
+                out.write('\\');
+                out.write('N');
+            } else {
+                writeTags(json, m.tags(), RowTags.copyOf(row.tags())); // the same instance: rows hold RowTags
+                cutJson(json, out);
+            }
+            out.write('\n');
+        }
     }
 
     /** The time as COPY text; the measurements of a tick share it, and a batch holds them in a row. */

@@ -13,7 +13,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
-import java.util.regex.Pattern;
 
 /**
  * The options of a {@code prometheus-remote-write} sink entry of {@code pgharvest.sinks}. Secrets
@@ -40,8 +39,6 @@ public record RemoteWriteSinkProperties(
         Duration connectTimeout,
         Duration requestTimeout) implements SinkSettings {
 
-    /** RFC 9110 token characters. */
-    private static final Pattern HEADER_NAME = Pattern.compile("[!#$%&'*+.^_`|~0-9A-Za-z-]+");
     /**
      * Headers the sink sets itself (the protocol's, and authentication from its own options) or
      * that the HTTP client owns.
@@ -75,17 +72,7 @@ public record RemoteWriteSinkProperties(
         if (bearerToken != null && bearerToken.isBlank()) {
             problems.add(prefix + ".bearer-token must not be empty");
         }
-        headers.forEach((name, value) -> {
-            if (!HEADER_NAME.matcher(name).matches()) {
-                problems.add(prefix + ".headers: '" + name + "' is not a valid header name");
-            } else if (RESERVED_HEADERS.contains(name.toLowerCase(Locale.ROOT))) {
-                problems.add(prefix + ".headers." + name + " is set by the sink itself (use user/password or "
-                        + "bearer-token for authentication)");
-            }
-            if (value == null || value.chars().anyMatch(ch -> ch == '\r' || ch == '\n' || ch == 0)) {
-                problems.add(prefix + ".headers." + name + " must be one line of text");
-            }
-        });
+        SettingChecks.checkHeaders(problems, prefix + ".headers", headers, RESERVED_HEADERS, "the sink");
         checkPositive(problems, prefix + ".connect-timeout", connectTimeout);
         checkPositive(problems, prefix + ".request-timeout", requestTimeout);
         return problems;

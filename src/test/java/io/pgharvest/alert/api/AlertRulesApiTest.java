@@ -128,4 +128,51 @@ class AlertRulesApiTest extends ApiTestBase {
         assertThat(back.get("origin").asString()).isEqualTo("built-in");
         assertThat(back.get("enabled").asBoolean()).isTrue();
     }
+
+    @Test
+    void ruleWritesTakeCasAndAStaleOneChangesNothing() {
+        ApiClient.Response created = api().put("/api/v1/alert-rules/cas-rule?cas=0", rule("cas-rule", "total > 1"));
+        assertThat(created.status()).as(created.body()).isEqualTo(201);
+        long read = created.json().get("modifyIndex").asLong();
+        assertThat(read).isPositive();
+        // cas=0 means "only if it does not exist yet"
+        ApiClient.Response again = api().put("/api/v1/alert-rules/cas-rule?cas=0", rule("cas-rule", "total > 2"));
+        assertThat(again.status()).isEqualTo(409);
+        assertThat(again.json().get("type").asString()).endsWith("/stale-index");
+        assertThat(again.json().get("modifyIndex").asLong()).isEqualTo(read);
+
+        ApiClient.Response replaced = api().put("/api/v1/alert-rules/cas-rule?cas=" + read, rule("cas-rule", "total > 3"));
+        assertThat(replaced.status()).as(replaced.body()).isEqualTo(200);
+        long now = replaced.json().get("modifyIndex").asLong();
+        assertThat(now).isGreaterThan(read);
+        // a writer holding the old index is refused, on replace and on delete, and nothing changes
+        ApiClient.Response stale = api().put("/api/v1/alert-rules/cas-rule?cas=" + read, rule("cas-rule", "total > 4"));
+        assertThat(stale.status()).isEqualTo(409);
+        assertThat(stale.json().get("modifyIndex").asLong()).isEqualTo(now);
+        assertThat(stale.json().get("expectedModifyIndex").asLong()).isEqualTo(read);
+        assertThat(api().delete("/api/v1/alert-rules/cas-rule?cas=" + read).status()).isEqualTo(409);
+        assertThat(api().get("/api/v1/alert-rules/cas-rule").json().get("condition").asString()).isEqualTo("total > 3");
+
+        for (String bad : List.of("-1", "soon")) {
+            ApiClient.Response refused = api().put("/api/v1/alert-rules/cas-rule?cas=" + bad, rule("cas-rule", "total > 5"));
+            assertThat(refused.status()).isEqualTo(400);
+            assertThat(refused.json().get("type").asString()).endsWith("/bad-parameter");
+            assertThat(refused.errorFields()).containsExactly("cas");
+            assertThat(api().delete("/api/v1/alert-rules/cas-rule?cas=" + bad).errorFields()).containsExactly("cas");
+        }
+        assertThat(api().get("/api/v1/alert-rules/cas-rule").json().get("condition").asString()).isEqualTo("total > 3");
+
+        // a built-in rule not overridden is at 0: its first override may be written with cas=0
+        JsonNode builtIn = api().get("/api/v1/alert-rules/PostgresDeadlocks").json();
+        assertThat(builtIn.get("modifyIndex").asLong()).isZero();
+        var off = new HashMap<String, Object>(ApiClient.JSON.convertValue(builtIn, Map.class));
+        off.keySet().removeAll(List.of("origin", "modifyIndex", "problems"));
+        off.put("enabled", false);
+        ApiClient.Response overridden = api().put("/api/v1/alert-rules/PostgresDeadlocks?cas=0", off);
+        assertThat(overridden.status()).as(overridden.body()).isEqualTo(200);
+        assertThat(api().delete("/api/v1/alert-rules/PostgresDeadlocks?cas=0").status()).isEqualTo(409);
+        assertThat(api().delete("/api/v1/alert-rules/PostgresDeadlocks?cas="
+                + overridden.json().get("modifyIndex").asLong()).status()).isEqualTo(204);
+        assertThat(api().delete("/api/v1/alert-rules/cas-rule?cas=" + now).status()).isEqualTo(204);
+    }
 }

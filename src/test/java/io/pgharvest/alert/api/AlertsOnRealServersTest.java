@@ -115,12 +115,13 @@ class AlertsOnRealServersTest extends ApiTestBase {
             assertThat(Double.parseDouble(longTx.get("value").asString())).isGreaterThan(2);
             assertThat(longTx.at("/annotations/summary").asString()).startsWith("alerts-tx: ");
             awaitAlert("rt-idle", "alerts-tx", "firing", a -> true);
+            aSilenceShowsOnTheAlertsItHolds();
 
-            assertThat(api().post("/api/v1/alert-rules/rt-longtx/test", Map.of()).json().valueStream()
+            assertThat(api().post("/api/v1/alert-rules/rt-longtx/test", Map.of()).json().get("now").valueStream()
                     .map(a -> a.get("source").asString())).contains("alerts-tx");
             // the draft of a rule not saved is tested by the same evaluation, and nothing is saved
             assertThat(api().post("/api/v1/alert-rules/test", Map.of("name", "rt-draft", "metric", "backends",
-                    "condition", "longest_tx_seconds > 1.0")).json().valueStream()
+                    "condition", "longest_tx_seconds > 1.0")).json().get("now").valueStream()
                     .map(a -> a.get("source").asString())).contains("alerts-tx");
             assertThat(api().get("/api/v1/alert-rules/rt-draft").status()).isEqualTo(404);
             // the check-up lists every rule applying to the source: ours firing with their value and threshold
@@ -150,6 +151,82 @@ class AlertsOnRealServersTest extends ApiTestBase {
         awaitGone("rt-idle", "alerts-tx");
         assertThat(history("alerts-tx", start)).containsSubsequence("rt-longtx firing", "rt-longtx resolved")
                 .containsSubsequence("rt-idle firing", "rt-idle resolved");
+        theLastHourIsReplayedWithFor(start);
+    }
+
+    /**
+     * The transaction was open for part of the hour: the test replays the window's rows with the
+     * rule's for and answers the period it would have been pending, firing and resolved, while
+     * nothing raises now; a rule reading a column the window does not keep says so.
+     */
+    private void theLastHourIsReplayedWithFor(Instant start) {
+        JsonNode tested = api().post("/api/v1/alert-rules/rt-longtx/test", Map.of()).json();
+        assertThat(tested.get("now").valueStream().map(a -> a.get("source").asString())).doesNotContain("alerts-tx");
+        assertThat(tested.get("notReplayed").isNull()).as(tested.toString()).isTrue();
+        assertThat(Instant.parse(tested.get("to").asString()).minus(Duration.ofHours(1)))
+                .isEqualTo(Instant.parse(tested.get("from").asString()));
+        List<JsonNode> periods = tested.get("periods").valueStream()
+                .filter(p -> p.get("source").asString().equals("alerts-tx")).toList();
+        assertThat(periods).as(tested.toString()).hasSize(1);
+        JsonNode period = periods.getFirst();
+        Instant pending = Instant.parse(period.get("pendingSince").asString());
+        Instant firing = Instant.parse(period.get("firingSince").asString());
+        Instant ended = Instant.parse(period.get("endedAt").asString());
+        assertThat(pending).isAfter(start);
+        assertThat(Duration.between(pending, firing)).isGreaterThanOrEqualTo(Duration.ofSeconds(1));
+        assertThat(ended).isAfter(firing);
+        assertThat(period.get("state").asString()).isEqualTo("resolved");
+        assertThat(period.at("/labels/alertname").asString()).isEqualTo("rt-longtx");
+        assertThat(Double.parseDouble(period.get("value").asString())).isGreaterThan(2);
+        // with a for longer than the transaction was open, it would only have been pending
+        JsonNode longFor = api().post("/api/v1/alert-rules/test", Map.of("name", "rt-draft-long", "metric", "backends",
+                "condition", "longest_tx_seconds > 2.0", "for", "1h", "sources", Map.of("names", List.of("alerts-tx"))))
+                .json();
+        assertThat(longFor.get("periods").valueStream().map(p -> p.get("firingSince").isNull()).toList())
+                .isNotEmpty().containsOnly(true);
+        JsonNode notKept = api().post("/api/v1/alert-rules/test", Map.of("name", "rt-draft-idle", "metric", "backends",
+                "condition", "longest_idle_in_transaction_s > 2.0")).json();
+        assertThat(notKept.get("notReplayed").asString()).contains("longest_idle_in_transaction_s");
+        assertThat(notKept.get("periods").size()).isZero();
+    }
+
+    /** A silence of rt-idle shows in that alert's silencedBy, not rt-longtx's, and wakes a blocking query. */
+    private void aSilenceShowsOnTheAlertsItHolds() {
+        long index = api().get("/api/v1/alerts").index();
+        long seen = index;
+        CompletableFuture<ApiClient.Response> waiting = api().getAsync("/api/v1/alerts?index=" + index + "&wait=60s");
+        ApiClient.Response created = api().post("/api/v1/silences", Map.of("matchers", List.of(Map.of("name",
+                "alertname", "value", "rt-idle"), Map.of("name", "source", "value", "alerts-.*", "isRegex", true)),
+                "endsAt", Instant.now().plus(Duration.ofHours(1)).toString(), "author", "dba-on-call"));
+        assertThat(created.status()).as(created.body()).isEqualTo(201);
+        String id = created.json().get("id").asString();
+        // Another alert's change may answer first: follow the query until an answer shows the silence.
+        // Each answer has a higher index than the one it waited on (a wait that timed out would not).
+        JsonNode woken = null;
+        for (int answers = 0; answers < 5 && woken == null; answers++) {
+            ApiClient.Response answer = waiting.join();
+            assertThat(answer.index()).as("woken by a change, not timed out").isGreaterThan(seen);
+            seen = answer.index();
+            boolean silenced = answer.json().valueStream().anyMatch(a -> a.get("alertname").asString().equals("rt-idle")
+                    && a.get("silencedBy").size() > 0);
+            if (silenced) {
+                woken = answer.json();
+            } else {
+                waiting = api().getAsync("/api/v1/alerts?index=" + seen + "&wait=60s");
+            }
+        }
+        assertThat(woken).as("an answer showing the silence").isNotNull();
+        JsonNode idle = woken.valueStream().filter(a -> a.get("alertname").asString().equals("rt-idle"))
+                .findFirst().orElseThrow();
+        assertThat(idle.at("/silencedBy/0/id").asString()).isEqualTo(id);
+        assertThat(idle.at("/silencedBy/0/author").asString()).isEqualTo("dba-on-call");
+        assertThat(idle.at("/silencedBy/0/origin").asString()).isEqualTo("pgharvest");
+        assertThat(idle.get("silencedBy").size()).isEqualTo(1);
+        assertThat(woken.valueStream().filter(a -> a.get("alertname").asString().equals("rt-longtx"))
+                .findFirst().orElseThrow().get("silencedBy").size()).isZero();
+        assertThat(api().delete("/api/v1/silences/" + id).status()).isEqualTo(204);
+        assertThat(alerts("alerts-tx").stream().filter(a -> a.get("alertname").asString().equals("rt-idle"))
+                .findFirst().orElseThrow().get("silencedBy").size()).isZero();
     }
 
     @Test

@@ -4,12 +4,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.pgharvest.alert.AlertTransition;
 import io.pgharvest.alert.rule.AlertRuleBody;
+import io.pgharvest.store.postgres.PostgresConfigStore;
 import io.pgharvest.testsupport.TestPostgres;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import org.flywaydb.core.Flyway;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -39,19 +42,89 @@ class AlertStorageTest {
         }
     }
 
+    /** The single state file of earlier versions is split into one file per source, which the next start reads. */
+    @Test
+    void theFileStoragesOneStateFileOfEarlierVersionsBecomesAFilePerSource() throws Exception {
+        var firing = new AlertState("fp1", "mine", "pgharvest:self", AlertState.Status.FIRING,
+                Map.of("alertname", "mine"), Map.of(), T0, T0.plusSeconds(1), T0.plusSeconds(2), "7");
+        Files.write(dir.resolve("alert-state.json"), tools.jackson.databind.json.JsonMapper.builder().build()
+                .writeValueAsBytes(Map.of("pgharvest:self", Map.of("fp1", firing))));
+        try (var storage = new FileAlertStorage(dir)) {
+            assertThat(storage.readStates("pgharvest:self")).containsOnlyKeys("fp1");
+        }
+        assertThat(dir.resolve("alert-state.json")).doesNotExist();
+        assertThat(dir.resolve("alert-state/pgharvest%3Aself.json")).exists();
+        try (var reopened = new FileAlertStorage(dir)) {
+            assertThat(reopened.readStates("pgharvest:self").get("fp1").firingSince()).isEqualTo(T0.plusSeconds(1));
+            reopened.writeStates("pgharvest:self", List.of());
+        }
+        assertThat(dir.resolve("alert-state/pgharvest%3Aself.json")).doesNotExist();
+    }
+
     @Test
     void thePostgresStorageIsSharedByInstances() {
         TestPostgres pg = TestPostgres.shared();
         pg.createDatabase("alert_storage");
-        try (var first = PostgresAlertStorage.open(uri(pg));
-             var second = PostgresAlertStorage.open(uri(pg))) {
+        // the configuration store's migrations create alerting's tables
+        try (var store = PostgresConfigStore.open(uri(pg, "alert_storage"), Duration.ofSeconds(1));
+             var first = PostgresAlertStorage.open(uri(pg, "alert_storage"));
+             var second = PostgresAlertStorage.open(uri(pg, "alert_storage"))) {
             exercise(first);
             assertSurvived(second);
         }
     }
 
-    private static String uri(TestPostgres pg) {
-        return "postgresql://" + TestPostgres.SUPERUSER + "@" + pg.host() + ":" + pg.port() + "/alert_storage";
+    /**
+     * An installation whose alert tables a second Flyway run made (history table
+     * pgharvest_alert_schema_history, beside the store's at version 6) keeps its rules and states
+     * when the store's own migrations take the tables over, and the old history table is gone.
+     */
+    @Test
+    void anInstallationWithTheOldAlertMigrationKeepsItsRowsOnUpgrade() throws Exception {
+        TestPostgres pg = TestPostgres.shared();
+        pg.createDatabase("alert_upgrade");
+        String uri = uri(pg, "alert_upgrade");
+        try (var conn = pg.connect("alert_upgrade"); var s = conn.createStatement()) {
+            var dataSource = new org.postgresql.ds.PGSimpleDataSource();
+            dataSource.setURL("jdbc:postgresql://" + pg.host() + ":" + pg.port() + "/alert_upgrade");
+            dataSource.setUser(TestPostgres.SUPERUSER);
+            Flyway.configure().dataSource(dataSource).schemas("pgharvest_config")
+                    .table("pgharvest_store_schema_history").locations("classpath:db/store-postgres").target("6")
+                    .load().migrate();
+            s.execute("SET search_path = pgharvest_config");
+            // what the alert tables' own migration (until 6.46) created, as it created them
+            s.execute("""
+                    CREATE TABLE pgharvest_alert_schema_history (installed_rank int PRIMARY KEY);
+                    CREATE TABLE alert_rule_index (singleton boolean PRIMARY KEY DEFAULT true CHECK (singleton),
+                        rule_index bigint NOT NULL);
+                    INSERT INTO alert_rule_index VALUES (true, 0);
+                    CREATE TABLE alert_rule (name text PRIMARY KEY, body jsonb NOT NULL, modify_index bigint NOT NULL);
+                    CREATE TABLE alert_state (source text NOT NULL, fingerprint text NOT NULL, body jsonb NOT NULL,
+                        PRIMARY KEY (source, fingerprint));
+                    CREATE TABLE alert_history (id bigserial PRIMARY KEY, at timestamptz NOT NULL,
+                        fingerprint text NOT NULL, body jsonb NOT NULL);
+                    CREATE INDEX alert_history_at ON alert_history (at);
+                    """);
+        }
+        try (var old = PostgresAlertStorage.open(uri)) {
+            exercise(old);
+        }
+        try (var store = PostgresConfigStore.open(uri, Duration.ofSeconds(1));
+             var upgraded = PostgresAlertStorage.open(uri);
+             var conn = pg.connect("alert_upgrade"); var s = conn.createStatement()) {
+            assertSurvived(upgraded);
+            try (var rs = s.executeQuery("SELECT to_regclass('pgharvest_config.pgharvest_alert_schema_history') IS NULL,"
+                    + " (SELECT max(version) FROM pgharvest_config.pgharvest_store_schema_history"
+                    + " WHERE version IS NOT NULL AND version LIKE '6%')")) {
+                rs.next();
+                assertThat(rs.getBoolean(1)).as("the old alert schema history is dropped").isTrue();
+                assertThat(rs.getString(2)).isEqualTo("6.46");
+            }
+        }
+    }
+
+    private static String uri(TestPostgres pg, String database) {
+        return "postgresql://" + TestPostgres.SUPERUSER + "@" + pg.host() + ":" + pg.port() + "/" + database;
     }
 
     private static void exercise(AlertStorage storage) {

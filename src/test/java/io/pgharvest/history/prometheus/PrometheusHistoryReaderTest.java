@@ -35,7 +35,10 @@ import tools.jackson.databind.json.JsonMapper;
  * The prometheus history reader against Debian's Prometheus and VictoriaMetrics, each fed by
  * pgharvest's own remote-write sink collecting a real PostgreSQL source: a 6-hour chart read back
  * from the store through {@code /window?from&to&step} has, for every whole bucket the recent
- * window also holds, the window's values bucketed the same way.
+ * window also holds, the window's values bucketed the same way; and the top statements of a range
+ * holding the whole run ({@code /queries?from&to}) have the window's sums per statement, {@code other}
+ * kept, {@code approximate} where the stored intervals were. Prometheus is read through a
+ * {@link RecordingProxy}: every query carried the configured tenant header.
  *
  * <p>Tolerance: a gauge is the mean of the same samples in both, equal to 1e-9 relative. A
  * counter's rate differs by bucket alignment: the window divides the bucket's changes by the
@@ -49,40 +52,121 @@ class PrometheusHistoryReaderTest {
     private static final JsonMapper JSON = JsonMapper.builder().build();
     private static final String TOKEN = "prometheus-history-test-token";
     private static final String SOURCE = "prom_history";
+    /** The tenant header's value, a secret as far as pgharvest knows. */
+    private static final String TENANT = "tenant-47-secret";
+    private static final String MONITOR = "prom_history_monitor";
     private static final Duration STEP = Duration.ofSeconds(36); // the shortest a 6 h range may have
     private static final HttpClient HTTP = HttpClient.newHttpClient();
 
     @Test
-    void prometheusAndVictoriaMetricsAnswerASixHourChartWithTheWindowsValues(@TempDir Path dir) throws Exception {
-        TestPostgres pg = TestPostgres.shared();
-        pg.createDatabase("prom_history");
-        try (TestReceiver prometheus = TestReceiver.start(TestReceiver.Kind.PROMETHEUS);
-                TestReceiver victoria = TestReceiver.start(TestReceiver.Kind.VICTORIA_METRICS)) {
-            // Both collectors run at once: the test waits for three bucket boundaries only once.
-            var started = List.of(
-                    CompletableFuture.supplyAsync(() -> harvester(dir.resolve("p"), pg, prometheus)),
-                    CompletableFuture.supplyAsync(() -> harvester(dir.resolve("v"), pg, victoria)));
-            var apps = started.stream().map(CompletableFuture::join).toList();
+    void prometheusAndVictoriaMetricsAnswerASixHourChartAndTheTopStatementsWithTheWindowsValues(@TempDir Path dir)
+            throws Exception {
+        // A server of its own, keeping at most 100 statements: the workload's burst of new ones evicts entries,
+        // so the read after it is marked approximate.
+        try (TestPostgres pg = TestPostgres.start(Map.of("shared_preload_libraries", "pg_stat_statements",
+                        "pg_stat_statements.max", "100"));
+                TestReceiver prometheus = TestReceiver.start(TestReceiver.Kind.PROMETHEUS);
+                TestReceiver victoria = TestReceiver.start(TestReceiver.Kind.VICTORIA_METRICS);
+                RecordingProxy tenantProxy = RecordingProxy.to(prometheus.base())) {
+            pg.createDatabase(SOURCE);
+            pg.execute(SOURCE, "create extension if not exists pg_stat_statements");
+            // The collector leaves its own role's statements out of query_stats: it reads as a monitoring role.
+            pg.execute("postgres", "create role " + MONITOR + " login in role pg_monitor");
+            Instant started = Instant.now();
+            // Both collectors run at once: the test waits for three bucket boundaries only once. Prometheus is
+            // read through the proxy, with a tenant header.
+            var begin = List.of(
+                    CompletableFuture.supplyAsync(() -> harvester(dir.resolve("p"), pg, prometheus, tenantProxy.base())),
+                    CompletableFuture.supplyAsync(() -> harvester(dir.resolve("v"), pg, victoria, victoria.base())));
+            var apps = begin.stream().map(CompletableFuture::join).toList();
             try {
-                Instant begun = Instant.now();
-                // Two whole buckets after the first partial one, and one more being written.
-                Instant ready = bucketStart(begun).plus(STEP.multipliedBy(3)).plusSeconds(3);
-                Awaitility.await().atMost(Duration.ofMinutes(4)).pollInterval(Duration.ofSeconds(2))
-                        .until(() -> Instant.now().isAfter(ready));
+                Instant ranUntil;
+                try (var load = StatementLoad.start(pg.jdbcUrl(SOURCE))) {
+                    Instant begun = Instant.now();
+                    // Two whole buckets after the first partial one, and one more being written.
+                    Instant ready = bucketStart(begun).plus(STEP.multipliedBy(3)).plusSeconds(3);
+                    Awaitility.await().atMost(Duration.ofMinutes(4)).pollInterval(Duration.ofSeconds(2))
+                            .until(() -> Instant.now().isAfter(ready));
+                    ranUntil = Instant.now();
+                }
+                var receivers = List.of(prometheus, victoria);
                 for (int i = 0; i < apps.size(); i++) {
-                    String store = i == 0 ? "prometheus" : "victoria-metrics";
+                    TestReceiver receiver = receivers.get(i);
                     int port = port(apps.get(i));
-                    Awaitility.await(store + " answers the window's buckets").atMost(Duration.ofSeconds(60))
-                            .pollInterval(Duration.ofSeconds(2)).untilAsserted(() -> {
+                    Awaitility.await(receiver.kind() + " answers the window's buckets and statements")
+                            .atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofSeconds(2)).untilAsserted(() -> {
                                 for (String metric : List.of("db_stats", "backends")) {
                                     assertSameBuckets(port, metric);
                                 }
+                                receiver.flush();
+                                assertSameStatements(port, receiver, started, ranUntil);
                             });
                 }
             } finally {
                 apps.forEach(ConfigurableApplicationContext::close);
             }
+            assertThat(tenantProxy.received()).as("queries through the proxy").isNotEmpty()
+                    .allSatisfy(headers -> assertThat(headers).containsEntry("x-scope-orgid", List.of(TENANT)));
         }
+    }
+
+    /**
+     * The store's top statements of a range holding the whole run have the window's sums per
+     * statement (calls, execution time, rows, blocks read), {@code other} among them; a statement is
+     * approximate exactly when one of its stored intervals was (the raw samples of its
+     * {@code approximate} series), and the burst made some so.
+     */
+    private static void assertSameStatements(int port, TestReceiver receiver, Instant started, Instant to)
+            throws Exception {
+        Instant from = to.minus(Duration.ofHours(6));
+        JsonNode stored = get(port, "/api/v1/sources/" + SOURCE + "/queries?from=" + from + "&to=" + to);
+        assertThat(stored.get("store").asString()).isEqualTo("prometheus");
+        assertThat(stored.get("error").isNull()).as("error %s", stored.get("error")).isTrue();
+        assertThat(stored.toString()).doesNotContain(TENANT);
+        JsonNode window = get(port, "/api/v1/sources/" + SOURCE + "/queries?from=" + started + "&to=" + to);
+        assertThat(window.get("store").asString()).isEqualTo("window");
+        Map<String, JsonNode> expected = byStatement(window);
+        Map<String, JsonNode> actual = byStatement(stored);
+        assertThat(actual.keySet()).as("statements").isEqualTo(expected.keySet());
+        assertThat(expected).as("the top three of each read and other").hasSizeGreaterThanOrEqualTo(4);
+        assertThat(expected.keySet()).anyMatch(key -> key.startsWith("other|"));
+        for (String key : expected.keySet()) {
+            for (String figure : List.of("calls", "totalExecTime", "rows", "sharedBlksRead")) {
+                double want = expected.get(key).get(figure).asDouble();
+                assertThat(actual.get(key).get(figure).asDouble()).as("%s of %s", figure, key)
+                        .isCloseTo(want, org.assertj.core.data.Offset.offset(1e-9 * Math.max(1, Math.abs(want))));
+            }
+        }
+        var marked = new java.util.TreeSet<String>();
+        for (TestReceiver.Series series : receiver.samples("{__name__=\"pgharvest_query_stats_approximate\", source=\""
+                + SOURCE + "\"}", from, to.minusMillis(1))) {
+            if (series.values().stream().anyMatch(value -> value > 0)) {
+                marked.add(key(series.labels()));
+            }
+        }
+        assertThat(marked).as("statements of the approximate read").isNotEmpty();
+        assertThat(actual.entrySet().stream().filter(e -> e.getValue().get("approximate").asBoolean())
+                .map(Map.Entry::getKey)).as("approximate statements").containsExactlyInAnyOrderElementsOf(marked);
+    }
+
+    private static Map<String, JsonNode> byStatement(JsonNode answer) {
+        var statements = new TreeMap<String, JsonNode>();
+        for (JsonNode statement : answer.get("statements")) {
+            var tags = new java.util.HashMap<String, String>();
+            for (String tag : List.of("queryid", "dbname", "user", "toplevel")) {
+                if (statement.hasNonNull(tag)) {
+                    tags.put(tag, statement.get(tag).asString());
+                }
+            }
+            assertThat(statements.put(key(tags), statement)).as("one %s", tags).isNull();
+        }
+        return statements;
+    }
+
+    /** A statement's identity, {@code queryid|dbname|user|toplevel}, a missing tag empty. */
+    private static String key(Map<String, String> tags) {
+        return String.join("|", tags.getOrDefault("queryid", ""), tags.getOrDefault("dbname", ""),
+                tags.getOrDefault("user", ""), tags.getOrDefault("toplevel", ""));
     }
 
     /** Every bucket whole in both the window and the store (the first and newest are partial) has one value. */
@@ -158,9 +242,9 @@ class PrometheusHistoryReaderTest {
             closed = socket.getLocalPort();
         }
         var settings = new PrometheusHistorySettings("http://127.0.0.1:" + closed, null, null, "s3cret-bearer-token",
-                Duration.ofSeconds(2), null);
+                Map.of("X-Scope-OrgID", "s3cret-tenant"), Duration.ofSeconds(2), null);
         assertThat(settings.problems("pgharvest.history[0]")).isEmpty();
-        assertThat(settings.toString()).doesNotContain("s3cret");
+        assertThat(settings.toString()).doesNotContain("s3cret").contains("X-Scope-OrgID");
         try (var reader = new PrometheusHistoryPlugin().create("prometheus", settings)) {
             var range = TimeRange.of(Instant.now().minus(Duration.ofHours(6)), Instant.now());
             assertThatThrownBy(() -> reader.series(SOURCE, range, "db_stats", Map.of("numbackends", SeriesKind.GAUGE),
@@ -175,34 +259,44 @@ class PrometheusHistoryReaderTest {
 
     @Test
     void badSettingsAreNamedAndSecretsInTheUrlRefusedWithoutQuotingThem() {
+        var headers = new TreeMap<String, String>(Map.of("Bad Name", "x", "Accept", "text/plain",
+                "X-Scope-OrgID", "two\nlines"));
         var settings = new PrometheusHistorySettings("http://reader:hunter2@prom:9090?x=1", "u", null, "t",
-                Duration.ofMinutes(9), Duration.ofDays(-1));
+                headers, Duration.ofMinutes(9), Duration.ofDays(-1));
         assertThat(settings.problems("pgharvest.history[1]")).containsExactly(
                 "pgharvest.history[1].url must not carry credentials: use user/password or bearer-token",
                 "pgharvest.history[1].url must have neither a ?query nor a #fragment (the reader adds its own)",
                 "pgharvest.history[1].user and pgharvest.history[1].password go together (basic authentication)",
                 "pgharvest.history[1].bearer-token excludes user/password: choose one authentication",
+                "pgharvest.history[1].headers.Accept is set by the reader itself (use user/password or bearer-token"
+                        + " for authentication)",
+                "pgharvest.history[1].headers: 'Bad Name' is not a valid header name",
+                "pgharvest.history[1].headers.X-Scope-OrgID must be one line of text",
                 "pgharvest.history[1].request-timeout must be 100ms to 5m (was PT9M)",
                 "pgharvest.history[1].retention must be 0 (unknown) or positive (was PT-24H)");
-        assertThat(new PrometheusHistorySettings(null, null, null, null, null, null).problems("p"))
+        assertThat(new PrometheusHistorySettings(null, null, null, null, null, null, null).problems("p"))
                 .containsExactly("p.url is required for a prometheus history reader (the query API's base, e.g. "
                         + "http://prometheus:9090 or http://victoria-metrics:8428)");
     }
 
-    private static ConfigurableApplicationContext harvester(Path dir, TestPostgres pg, TestReceiver receiver) {
+    private static ConfigurableApplicationContext harvester(Path dir, TestPostgres pg, TestReceiver receiver,
+            String historyUrl) {
         try {
             Files.createDirectories(dir);
             Path sources = Files.writeString(dir.resolve("sources.yaml"), """
                     - name: %s
                       conn_str: %s
-                      custom_metrics: {db_stats: 2, backends: 2}
+                      custom_metrics: {db_stats: 2, backends: 2, query_stats: 2}
                       is_enabled: true
-                    """.formatted(SOURCE, pg.connStr("prom_history")));
+                    """.formatted(SOURCE, pg.connStr(SOURCE).replace(TestPostgres.SUPERUSER + "@", MONITOR + "@")));
             return SpringApplication.run(PgharvestApplication.class, "--server.port=0", "--spring.main.banner-mode=off",
                     "--pgharvest.data-dir=" + dir.resolve("data"), "--pgharvest.api.token=" + TOKEN,
                     "--pgharvest.import.sources=" + sources,
+                    // a short top list: most statements of a read are summed into its other row
+                    "--pgharvest.query-insights.top-statements=3",
                     "--pgharvest.sinks[0].type=prometheus-remote-write", "--pgharvest.sinks[0].url=" + receiver.writeUrl(),
-                    "--pgharvest.history[0].type=prometheus", "--pgharvest.history[0].url=" + receiver.base());
+                    "--pgharvest.history[0].type=prometheus", "--pgharvest.history[0].url=" + historyUrl,
+                    "--pgharvest.history[0].headers.X-Scope-OrgID=" + TENANT);
         } catch (java.io.IOException e) {
             throw new java.io.UncheckedIOException(e);
         }

@@ -1,6 +1,7 @@
 package io.pgharvest.alert.notify.dispatch;
 
 import io.pgharvest.alert.notify.AlertReceiverPlugin;
+import io.pgharvest.alert.notify.KnownSilences;
 import io.pgharvest.alert.notify.NotifyStore;
 
 import com.zaxxer.hikari.HikariDataSource;
@@ -54,6 +55,12 @@ class NotifyConfiguration {
         var config = SmallPools.config("alert-notifications", url.jdbcUrl(), url.jdbcProperties(), 2,
                 "SET search_path = pgharvest_config; SET lock_timeout = '5s'");
         return new NotifyPool(new HikariDataSource(config));
+    }
+
+    /** Which silences hold an alert, for the alerts API. */
+    @Bean
+    KnownSilences knownSilences(NotifyStore store) {
+        return new KnownSilences(store::silences);
     }
 
     @Bean(destroyMethod = "close")

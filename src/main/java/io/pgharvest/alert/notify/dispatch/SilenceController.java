@@ -2,6 +2,7 @@ package io.pgharvest.alert.notify.dispatch;
 
 import io.pgharvest.alert.notify.DeliveryException;
 import io.pgharvest.alert.notify.ExternalSilences;
+import io.pgharvest.alert.notify.KnownSilences;
 import io.pgharvest.alert.notify.LabelMatcher;
 import io.pgharvest.alert.notify.NotifyStore;
 import io.pgharvest.alert.notify.Silence;
@@ -35,11 +36,13 @@ class SilenceController {
 
     private final NotifyStore store;
     private final ReceiverCatalog catalog;
+    private final KnownSilences known;
     private final Clock clock = Clock.systemUTC();
 
-    SilenceController(NotifyStore store, ReceiverCatalog catalog) {
+    SilenceController(NotifyStore store, ReceiverCatalog catalog, KnownSilences known) {
         this.store = store;
         this.catalog = catalog;
+        this.known = known;
     }
 
     record SilenceRequest(List<LabelMatcher> matchers, Instant startsAt, Instant endsAt, String author,
@@ -75,15 +78,20 @@ class SilenceController {
         var silences = new ArrayList<SilenceResponse>();
         store.silences().forEach(s -> silences.add(SilenceResponse.of(s, null, now)));
         var unavailable = new ArrayList<Unavailable>();
+        var listed = new java.util.HashSet<String>();
         for (ReceiverCatalog.Active active : catalog.receivers()) {
             if (active.receiver() instanceof ExternalSilences external) {
+                listed.add(active.name());
                 try {
-                    external.silences().forEach(s -> silences.add(SilenceResponse.of(s, active.name(), now)));
-                } catch (DeliveryException e) {
+                    List<Silence> theirs = external.silences();
+                    known.fetched(active.name(), theirs);
+                    theirs.forEach(s -> silences.add(SilenceResponse.of(s, active.name(), now)));
+                } catch (DeliveryException e) { // the last fetched stay known: the alerts still show them
                     unavailable.add(new Unavailable(active.name(), e.getMessage()));
                 }
             }
         }
+        known.keepOnly(listed);
         return new SilencesResponse(silences, unavailable);
     }
 
@@ -103,6 +111,7 @@ class SilenceController {
             throw new NotifyInputException("silence", problems);
         }
         store.createSilence(silence);
+        known.changed();
         return ResponseEntity.created(URI.create(BASE + "/" + silence.id())).body(SilenceResponse.of(silence, null, now));
     }
 
@@ -113,6 +122,7 @@ class SilenceController {
             throw new NotifyProblems.NotFound("silence '" + io.pgharvest.model.BoundedText.of(id)
                     + "' does not exist among pgharvest's own (Alertmanager's are deleted in Alertmanager)");
         }
+        known.changed();
         return ResponseEntity.noContent().build();
     }
 }

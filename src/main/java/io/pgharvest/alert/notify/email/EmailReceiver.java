@@ -18,7 +18,8 @@ import java.util.Properties;
  * Sends each notification as a plain-text mail ({@code text/plain; charset=UTF-8}): no markup
  * is ever interpreted, and every value is one inert line ({@link NotificationText}), so the
  * subject cannot carry a forged header. With {@code startTls}, STARTTLS is required and the
- * server's certificate checked against the JDK's trust store and its name.
+ * server's certificate checked against the JDK's trust store (or the one {@code trustedCertificate}
+ * names) and its name.
  */
 final class EmailReceiver implements Receiver {
 
@@ -36,6 +37,11 @@ final class EmailReceiver implements Receiver {
         properties.put("mail.smtp.starttls.enable", settings.startTls().toString());
         properties.put("mail.smtp.starttls.required", settings.startTls().toString());
         properties.put("mail.smtp.ssl.checkserveridentity", "true");
+        if (settings.startTls() && settings.trustedCertificate() != null) {
+            // checked when the receiver was bound: a certificate that does not parse never gets here
+            ServerTrust.parse(settings.trustedCertificate()).ifPresent(certificate ->
+                    properties.put("mail.smtp.ssl.socketFactory", ServerTrust.trusting(certificate)));
+        }
         properties.put("mail.smtp.connectiontimeout", Long.toString(TIMEOUT.toMillis()));
         properties.put("mail.smtp.timeout", Long.toString(TIMEOUT.toMillis()));
         properties.put("mail.smtp.writetimeout", Long.toString(TIMEOUT.toMillis()));
@@ -45,7 +51,15 @@ final class EmailReceiver implements Receiver {
     @Override
     public void send(AlertTransition transition) throws DeliveryException {
         try {
-            var message = new MimeMessage(session);
+            String id = transition.notificationId();
+            var message = new MimeMessage(session) {
+                @Override
+                protected void updateMessageID() throws MessagingException {
+                    // Stable per transition: a mail sent again is the same message to a mail system.
+                    setHeader("Message-ID", "<" + id + "@pgharvest>");
+                }
+            };
+            message.setHeader("X-Pgharvest-Notification-Id", id);
             message.setFrom(new InternetAddress(settings.from(), true));
             for (String recipient : settings.to()) {
                 message.addRecipient(Message.RecipientType.TO, new InternetAddress(recipient, true));

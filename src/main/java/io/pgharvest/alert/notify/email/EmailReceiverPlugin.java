@@ -18,7 +18,9 @@ public final class EmailReceiverPlugin implements AlertReceiverPlugin<EmailSetti
                     new PluginOption("username", "none", "the SMTP login (with password)"),
                     new PluginOption("password", "none", "the SMTP password (secret)"),
                     new PluginOption("from", "required", "the sender address"),
-                    new PluginOption("to", "required", "the recipients, a list of addresses")));
+                    new PluginOption("to", "required", "the recipients, a list of addresses"),
+                    new PluginOption("trusted-certificate", "the JDK's trust store", "with STARTTLS: a PEM"
+                            + " certificate (the server's self-signed one or a private CA's) trusted instead")));
 
     @Override
     public PluginKind<EmailSettings> kind() {

@@ -17,9 +17,12 @@ import java.util.List;
  * @param password its password (a secret: never shown)
  * @param from the sender address
  * @param to the recipients
+ * @param trustedCertificate with STARTTLS: a PEM certificate (the server's own, self-signed, or a
+ *     private CA's) trusted instead of the JDK's trust store; the host name is still checked. None:
+ *     the JDK's trust store. Explicit so that no receiver trusts a certificate nobody named.
  */
 public record EmailSettings(String host, Integer port, Boolean startTls, String username, String password,
-        String from, List<String> to) implements PluginSettings {
+        String from, List<String> to, String trustedCertificate) implements PluginSettings {
 
     public EmailSettings {
         port = port == null ? 587 : port;
@@ -38,6 +41,14 @@ public record EmailSettings(String host, Integer port, Boolean startTls, String 
         }
         if ((username == null) != (password == null)) {
             problems.add(prefix + ".username and password go together (SMTP authentication)");
+        }
+        if (trustedCertificate != null) {
+            if (!startTls) {
+                problems.add(prefix + ".trustedCertificate is for STARTTLS: set startTls true or leave it out");
+            } else if (ServerTrust.parse(trustedCertificate).isEmpty()) {
+                problems.add(prefix + ".trustedCertificate must be one PEM X.509 certificate"
+                        + " (-----BEGIN CERTIFICATE----- ...)");
+            }
         }
         checkAddress(prefix + ".from", from, problems);
         if (to.isEmpty()) {

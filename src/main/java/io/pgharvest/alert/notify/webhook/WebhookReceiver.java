@@ -17,7 +17,7 @@ import javax.crypto.spec.SecretKeySpec;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * POSTs each notification as one JSON object ({@code status}, {@code fingerprint}, {@code labels},
+ * POSTs each notification as one JSON object ({@code notificationId}, {@code status}, {@code fingerprint}, {@code labels},
  * {@code annotations}, {@code startsAt}, {@code endsAt}, {@code value}); JSON encoding keeps every
  * value data. With a secret, the body is signed: the receiver recomputes the HMAC over the bytes
  * it got and compares.
@@ -25,6 +25,8 @@ import tools.jackson.databind.json.JsonMapper;
 final class WebhookReceiver implements Receiver {
 
     static final String SIGNATURE_HEADER = "X-Pgharvest-Signature";
+    /** The notification's stable id, as the body's {@code notificationId}: the same when sent again. */
+    static final String ID_HEADER = "X-Pgharvest-Notification-Id";
     private static final JsonMapper JSON = JsonMapper.builder().build();
 
     private final URI url;
@@ -39,6 +41,7 @@ final class WebhookReceiver implements Receiver {
     @Override
     public void send(AlertTransition transition) throws DeliveryException {
         var body = new LinkedHashMap<String, Object>();
+        body.put("notificationId", transition.notificationId());
         body.put("status", transition.state().name().toLowerCase(Locale.ROOT));
         body.put("fingerprint", transition.fingerprint());
         body.put("labels", transition.labels());
@@ -47,7 +50,12 @@ final class WebhookReceiver implements Receiver {
         body.put("endsAt", transition.endsAt().toString());
         body.put("value", transition.value());
         byte[] bytes = JSON.writeValueAsBytes(body);
-        http.postJson(url, "url", bytes, secret == null ? Map.of() : Map.of(SIGNATURE_HEADER, "sha256=" + sign(bytes)));
+        var headers = new LinkedHashMap<String, String>();
+        headers.put(ID_HEADER, transition.notificationId());
+        if (secret != null) {
+            headers.put(SIGNATURE_HEADER, "sha256=" + sign(bytes));
+        }
+        http.postJson(url, "url", bytes, headers);
     }
 
     private String sign(byte[] body) {

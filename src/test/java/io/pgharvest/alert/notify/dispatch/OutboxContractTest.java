@@ -129,6 +129,52 @@ public abstract class OutboxContractTest {
                 .containsExactly("db5", "db6");
     }
 
+    /**
+     * The one window of at-least-once: the receiver accepted a notification and the outbox lost the
+     * mark (as a crash between the two would). The notification is sent again, with the same
+     * notification id in the header and the body, so the receiver can drop the repeat; the alert's
+     * resolution has an id of its own.
+     */
+    @Test
+    void aSendWhoseMarkIsLostIsSentAgainWithTheSameNotificationId() throws InterruptedException {
+        harness.close();
+        harness = new NotifyHarness(losingTheFirstDeliveredMark(openStore())).start();
+        AlertTransition firing = firing("lost_mark", "db-again", "warning", start);
+        harness.notifications.transition(firing);
+        await().atMost(WAIT).until(() -> webhook.received().size() == 2);
+        awaitAllFinished(hook);
+        harness.notifications.transition(resolved(firing, start.plusSeconds(60)));
+        await().atMost(WAIT).until(() -> webhook.received().size() == 3);
+        awaitAllFinished(hook); // nothing left for later tests' dispatchers to retry
+
+        List<TestWebhook.Received> received = webhook.received();
+        String id = received.getFirst().header("X-Pgharvest-Notification-Id");
+        assertThat(id).isNotBlank().isEqualTo(firing.notificationId());
+        assertThat(received.get(1).header("X-Pgharvest-Notification-Id")).isEqualTo(id);
+        assertThat(received.subList(0, 2)).extracting(r -> r.json().get("notificationId").asString())
+                .containsExactly(id, id);
+        String resolvedId = received.get(2).json().get("notificationId").asString();
+        assertThat(received.get(2).json().get("status").asString()).isEqualTo("resolved");
+        assertThat(resolvedId).isNotEqualTo(id).isEqualTo(received.get(2).header("X-Pgharvest-Notification-Id"));
+    }
+
+    /** {@code store}, except that its first mark of a delivery fails, as if the process died before it. */
+    private static NotifyStore losingTheFirstDeliveredMark(NotifyStore store) {
+        var lost = new java.util.concurrent.atomic.AtomicBoolean();
+        return (NotifyStore) java.lang.reflect.Proxy.newProxyInstance(NotifyStore.class.getClassLoader(),
+                new Class<?>[] {NotifyStore.class}, (proxy, method, args) -> {
+                    if (method.getName().equals("update") && args[0] instanceof OutboxEntry entry
+                            && entry.status() == OutboxEntry.Status.DELIVERED && lost.compareAndSet(false, true)) {
+                        throw new IllegalStateException("the process died before the outbox marked the delivery");
+                    }
+                    try {
+                        return method.invoke(store, args);
+                    } catch (java.lang.reflect.InvocationTargetException e) {
+                        throw e.getCause();
+                    }
+                });
+    }
+
     @Test
     void aSilencedTransitionIsNotSentAndIsRecordedAsSilenced() {
         harness.store.createSilence(new Silence("s1", List.of(LabelMatcher.equal("source", "db-quiet"),

@@ -14,7 +14,9 @@ import jakarta.mail.internet.MimeMessage;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
+import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
@@ -32,7 +34,49 @@ class EmailReceiverTest {
 
     private static Receiver receiver(Boolean startTls, String password) {
         return new EmailReceiverPlugin().create(new EmailSettings("127.0.0.1", SMTP.getSmtp().getPort(), startTls,
-                "alerts", password, "pgharvest@example.org", List.of("alerts@example.org")));
+                "alerts", password, "pgharvest@example.org", List.of("alerts@example.org"), null));
+    }
+
+    /** A receiver of the STARTTLS front at {@code port}, trusting {@code certificate} (PEM; null: the JDK's). */
+    private static Receiver startTlsReceiver(int port, String certificate) {
+        var settings = new EmailSettings("127.0.0.1", port, true, "alerts", "mail-password", "pgharvest@example.org",
+                List.of("alerts@example.org"), certificate);
+        assertThat(settings.problems("email")).isEmpty();
+        return new EmailReceiverPlugin().create(settings);
+    }
+
+    @Test
+    void emailArrivesOverStartTlsWithASelfSignedCertificateNamedAsTrusted(@TempDir Path dir) throws Exception {
+        SelfSigned certificate = SelfSigned.forLoopback(dir);
+        try (var front = new StartTlsFront(certificate.serverContext(), SMTP.getSmtp().getPort())) {
+            // the JDK's trust store does not know the certificate: nothing is sent, the password not quoted
+            try (Receiver untrusting = startTlsReceiver(front.port(), null)) {
+                assertThatThrownBy(() -> untrusting.send(hostileFiring(start))).isInstanceOf(DeliveryException.class)
+                        .message().doesNotContain("mail-password");
+            }
+            assertThat(SMTP.getReceivedMessages()).isEmpty();
+
+            try (Receiver receiver = startTlsReceiver(front.port(), certificate.pem())) {
+                receiver.send(hostileFiring(start));
+            }
+            assertThat(SMTP.getReceivedMessages()).hasSize(1);
+            MimeMessage mail = SMTP.getReceivedMessages()[0];
+            assertThat(mail.getSubject()).startsWith("[FIRING] long_transaction on db1");
+            assertThat(mail.getHeader("Message-ID")[0]).isEqualTo("<" + hostileFiring(start).notificationId()
+                    + "@pgharvest>");
+            // the session that carried it had switched to TLS (the failed one too, before its certificate check)
+            assertThat(front.tlsProtocols()).last().asString().startsWith("TLS");
+        }
+    }
+
+    @Test
+    void aTrustedCertificateThatIsNotOneOrWithoutStartTlsIsAProblemNamingTheOption() {
+        var notPem = new EmailSettings("127.0.0.1", 587, true, null, null, "pgharvest@example.org",
+                List.of("alerts@example.org"), "not a certificate");
+        assertThat(notPem.problems("email")).singleElement().asString().startsWith("email.trustedCertificate");
+        var withoutTls = new EmailSettings("127.0.0.1", 587, false, null, null, "pgharvest@example.org",
+                List.of("alerts@example.org"), "-----BEGIN CERTIFICATE-----");
+        assertThat(withoutTls.problems("email")).singleElement().asString().contains("trustedCertificate is for STARTTLS");
     }
 
     @Test
@@ -67,7 +111,7 @@ class EmailReceiverTest {
         // startTls not given: its default, required.
         try (Receiver receiver = receiver(null, "mail-password")) {
             assertThatThrownBy(() -> receiver.send(hostileFiring(start))).isInstanceOf(DeliveryException.class)
-                    .message().doesNotContain("mail-password");
+                    .message().contains("STARTTLS").doesNotContain("mail-password");
         }
         assertThat(SMTP.getReceivedMessages()).isEmpty();
     }
