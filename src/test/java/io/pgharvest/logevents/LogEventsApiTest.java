@@ -88,10 +88,14 @@ class LogEventsApiTest extends ApiTestBase {
         assertThat(api().post("/api/v1/sources", Map.of("name", source, "connStr", pg.connStr("logapi"),
                 "metrics", Map.of("log_deadlocks", 1))).status()).isEqualTo(201);
         try (var workload = new LogWorkload(pg, "logapi", Duration.ofMillis(200))) {
-            await().atMost(Duration.ofSeconds(20)).until(() -> api().get("/api/v1/sources/" + source + "/status")
-                    .body().contains("log_deadlocks"));
+            // the first read starts at the end of the log: the deadlock comes after it
+            await().atMost(Duration.ofSeconds(30)).until(() -> api().get("/api/v1/sources/" + source + "/status").json()
+                    .findParents("lastSuccess").stream().anyMatch(metric -> "log_deadlocks".equals(
+                            metric.path("name").asString()) && !metric.get("lastSuccess").isNull()));
             long[] deadlock = workload.provokeADeadlock("api_deadlock");
 
+            await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> assertThat(api().get("/api/v1/sources/"
+                    + source + "/log-events?category=deadlocks").json().get("events")).isNotEmpty());
             for (long queryid : new long[] {deadlock[2], deadlock[3]}) {
                 await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> assertThat(api().get("/api/v1/sources/"
                         + source + "/log-events?category=deadlocks&queryid=" + queryid).json().get("events"))
