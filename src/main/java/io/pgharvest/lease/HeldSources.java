@@ -11,7 +11,8 @@ import java.util.concurrent.locks.ReentrantLock;
 /**
  * This instance's side of the fencing rule, in memory: which sources it holds a lease for (and may
  * collect), which have a reaper here that has not stopped yet, which it is handing back, and for
- * a source just claimed the previous owner's last tick.
+ * a source just claimed the previous owner's last tick, and for a source whose reaper here stopped
+ * its last tick until the lease is freed.
  *
  * <p>Threads: reaper-service threads ({@link #acquire}, {@link #holds}, {@link #released}), the
  * renew loop, hand-back threads and the stopping thread all come here. One {@link ReentrantLock}
@@ -40,6 +41,14 @@ final class HeldSources {
     private final Map<String, Instant> previousTicks = new HashMap<>();
     /** Sources this instance gave up whose lease may still name it (until freed). */
     private final Set<String> handingBack = new HashSet<>();
+    /**
+     * Of sources whose reaper here stopped: the start of its last tick, until the lease is freed.
+     * Kept here, not only passed along, because the lease may be freed by another path than the
+     * stopped reaper's: the renew loop frees a handed-back source again ({@link #settle}) as soon
+     * as no reaper runs it, possibly before the reaper's own free, and the next owner must learn
+     * this tick from either, or it runs the last grid point a second time.
+     */
+    private final Map<String, Instant> lastTicks = new HashMap<>();
     private volatile boolean leaving;
 
     /** A reaper may start only while the lease is held; it counts as running until released. */
@@ -74,12 +83,28 @@ final class HeldSources {
         }
     }
 
-    /** A reaper stopped; returns true when its lease is to be freed now (no longer held, or leaving). */
-    boolean released(String source) {
+    /**
+     * A reaper stopped after its last tick began at {@code lastTick} (null: it never ticked);
+     * returns true when its lease is to be freed now (no longer held, or leaving).
+     */
+    boolean released(String source, Instant lastTick) {
         lock.lock();
         try {
+            if (lastTick != null) {
+                lastTicks.put(source, lastTick);
+            }
             running.remove(source);
             return !held.contains(source) || leaving;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** The last tick run here of a source whose reaper stopped (null: unknown); the lease carries it to the next owner. */
+    Instant lastTick(String source) {
+        lock.lock();
+        try {
+            return lastTicks.get(source);
         } finally {
             lock.unlock();
         }
@@ -164,6 +189,7 @@ final class HeldSources {
             previousTicks.keySet().retainAll(held);
             // Freed meanwhile (by this instance or by expiry): nothing left to hand back.
             handingBack.removeIf(source -> !stillHeld.contains(source) && !held.contains(source));
+            lastTicks.keySet().removeIf(source -> !stillHeld.contains(source) && !running.contains(source));
             return new Settled(gone, freeAgain, !gone.isEmpty() || !adopted.isEmpty());
         } finally {
             lock.unlock();
@@ -177,6 +203,7 @@ final class HeldSources {
             held.addAll(sources);
             previousTicks.putAll(ticks);
             handingBack.removeAll(sources);
+            lastTicks.keySet().removeAll(sources);
         } finally {
             lock.unlock();
         }
@@ -206,6 +233,7 @@ final class HeldSources {
         lock.lock();
         try {
             handingBack.remove(source);
+            lastTicks.remove(source);
         } finally {
             lock.unlock();
         }

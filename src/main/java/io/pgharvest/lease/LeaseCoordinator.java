@@ -104,8 +104,8 @@ public final class LeaseCoordinator implements SourceOwnership, SmartLifecycle {
 
     @Override
     public void released(String source, Instant lastTick) {
-        if (sources.released(source)) {
-            freeInDatabase(source, lastTick);
+        if (sources.released(source, lastTick)) {
+            freeInDatabase(source);
         }
     }
 
@@ -334,14 +334,11 @@ public final class LeaseCoordinator implements SourceOwnership, SmartLifecycle {
         }
     }
 
+    /** Frees the lease, with the last tick its reaper here ran when one did (whichever path frees it). */
     private void freeInDatabase(String source) {
-        freeInDatabase(source, null);
-    }
-
-    private void freeInDatabase(String source, Instant lastTick) {
         try (Connection c = dataSource.getConnection()) {
             c.setAutoCommit(true);
-            table.free(c, source, lastTick);
+            table.free(c, source, sources.lastTick(source));
             sources.freed(source);
         } catch (SQLException e) {
             log.warn("Fleet: cannot hand source {} back now; its lease expires by itself: {}", source, e.getMessage());
