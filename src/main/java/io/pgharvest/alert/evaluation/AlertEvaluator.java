@@ -107,7 +107,7 @@ public final class AlertEvaluator {
                     priorRows.put(key, previous);
                 }
             }
-            if (rule.holds(RowAlerts.variables(rule, row, source, name, previous))) {
+            if (RowAlerts.holds(rule, row, source, name, previous)) {
                 Observation seen = RowAlerts.observe(rule, row, source, name);
                 held.add(seen.fingerprint());
                 book.hold(seen, rule.rule().forDuration(), now, state -> transitions.add(firing(state, now)));
@@ -258,7 +258,7 @@ public final class AlertEvaluator {
 
     private boolean holdsNow(CompiledRule rule, Measurement measurement, Measurement.Row row, Source source) {
         Map<String, Object> previous = priorRows.get(RowAlerts.seriesKey(rule.name(), measurement.source(), row.tags()));
-        return rule.holds(RowAlerts.variables(rule, row, source, measurement.source(), previous));
+        return RowAlerts.holds(rule, row, source, measurement.source(), previous);
     }
 
     /** The configuration of source {@code name}; null for a discovered member. */

@@ -21,10 +21,21 @@ final class RowAlerts {
     private RowAlerts() {
     }
 
-    /** The variables of {@code row} for {@code rule}, {@code previous} the same series' previous row (or null). */
-    static Map<String, Object> variables(CompiledRule rule, Measurement.Row row, Source source, String sourceName,
+    /**
+     * Whether {@code rule}'s condition holds for {@code row}, {@code previous} the same series'
+     * previous row (or null). A row that has none of the columns and tags the condition names
+     * (absent, or SQL NULL) does not match, without evaluating: CEL would only fail on it, and
+     * building the variables and the failure for every row of a metric whose columns differ from
+     * the rule's (a pgwatch metric of the same name) was most of the evaluation's cost. A row with
+     * some of them is evaluated: {@code a > 5 || b > 5} holds on a NULL {@code b}, as CEL says.
+     */
+    static boolean holds(CompiledRule rule, Measurement.Row row, Source source, String sourceName,
             Map<String, Object> previous) {
-        return ConditionVariables.of(row, source, sourceName, rule.rule().paramsFor(sourceName), previous);
+        if (!rule.names().isEmpty() && rule.names().stream()
+                .noneMatch(name -> row.values().get(name) != null || row.tags().containsKey(name))) {
+            return false;
+        }
+        return rule.holds(ConditionVariables.of(row, source, sourceName, rule.rule().paramsFor(sourceName), previous));
     }
 
     /** The alert {@code row} raises under {@code rule}; call when the condition holds. */
@@ -49,19 +60,24 @@ final class RowAlerts {
 
     /** Stable identity of an alert: the rule, the source and the row's tags. */
     static String fingerprint(String rule, String source, Map<String, String> tags) {
-        var text = new StringBuilder(rule).append('\0').append(source);
-        new TreeMap<>(tags).forEach((k, v) -> text.append('\0').append(k).append('=').append(v));
         try {
-            byte[] hash = MessageDigest.getInstance("SHA-256").digest(text.toString().getBytes(StandardCharsets.UTF_8));
+            byte[] hash = MessageDigest.getInstance("SHA-256").digest(seriesKey(rule, source, tags)
+                    .getBytes(StandardCharsets.UTF_8));
             return HexFormat.of().formatHex(hash, 0, 12);
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException("every JDK has SHA-256", e);
         }
     }
 
-    /** The key of a series' previous row for conditions that read {@code previous}. */
+    /**
+     * The key of a series' previous row for conditions that read {@code previous}, and the text an
+     * alert's fingerprint hashes (the key itself is not hashed: it is computed for every row of such
+     * a rule, and only ever compared in memory).
+     */
     static String seriesKey(String rule, String source, Map<String, String> tags) {
-        return fingerprint(rule, source, tags);
+        var key = new StringBuilder(rule).append('\0').append(source);
+        new TreeMap<>(tags).forEach((k, v) -> key.append('\0').append(k).append('=').append(v));
+        return key.toString();
     }
 
     private static Map<String, String> fields(CompiledRule rule, Measurement.Row row, Source source, String sourceName,

@@ -147,7 +147,7 @@ public final class RuleReplay {
             byTags.forEach((tags, values) -> {
                 var row = new Measurement.Row(values, tags);
                 Map<String, Object> previous = previousRows.put(tags, values);
-                if (rule.holds(RowAlerts.variables(rule, row, source, name, previous))) {
+                if (RowAlerts.holds(rule, row, source, name, previous)) {
                     Observation seen = RowAlerts.observe(rule, row, source, name);
                     Open alert = open.computeIfAbsent(seen.fingerprint(), f -> new Open(now));
                     alert.last = seen;

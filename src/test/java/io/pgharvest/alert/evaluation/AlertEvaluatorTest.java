@@ -157,6 +157,27 @@ class AlertEvaluatorTest {
         assertThat(sent.get(1).startsAt()).isEqualTo(T0.plusSeconds(2));
     }
 
+    /**
+     * Rows without any column the condition names are passed over without evaluating (pgwatch's
+     * metric of the same name has other columns); a row with one of them is evaluated as CEL says,
+     * so an alternative on a NULL column still fires on the other.
+     */
+    @Test
+    void aRowWithoutTheConditionsColumnsDoesNotMatchAndAnAlternativeOnANullColumnStillHolds() {
+        AlertEvaluator evaluator = evaluator(true);
+        var pgwatchColumns = new java.util.HashMap<String, Object>(Map.of("active", 40L));
+        pgwatchColumns.put("waiting", null);
+        evaluator.evaluate(List.of(new Measurement("db1", "locks", T0, List.of(
+                new Measurement.Row(pgwatchColumns, Map.of())), Map.of())));
+        assertThat(evaluator.current()).as("none of blocked, waiting_s").isEmpty();
+
+        var oneNull = new java.util.HashMap<String, Object>(Map.of("blocked", 9L));
+        oneNull.put("waiting_s", null);
+        evaluator.evaluate(List.of(new Measurement("db1", "locks", T0, List.of(
+                new Measurement.Row(oneNull, Map.of())), Map.of())));
+        assertThat(sent).singleElement().satisfies(t -> assertThat(t.labels()).containsEntry("alertname", "Blocked"));
+    }
+
     private AlertEvaluator evaluator(boolean createRules) {
         var storage = new FileAlertStorage(dir);
         var rules = new AlertRules(storage, new RuleCompiler(10_000), ANY, ANY, Map.of());
@@ -165,6 +186,8 @@ class AlertEvaluatorTest {
                     "open {{ value }} s", null, null, null, null, null, null));
             rules.create(new AlertRuleBody("Down", "instance_up", "instance_up == 0", "0s", null, "critical", null,
                     "{{ source }} down", null, null, null, null, null, null));
+            rules.create(new AlertRuleBody("Blocked", "locks", "blocked > 5 || waiting_s > 60", "0s", null, "warning",
+                    null, "{{ value }} blocked", null, null, null, null, null, null));
         }
         AlertNotifications recorder = new AlertNotifications() {
             @Override
