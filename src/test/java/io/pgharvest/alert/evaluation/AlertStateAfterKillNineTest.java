@@ -33,6 +33,7 @@ class AlertStateAfterKillNineTest {
     private static final String SOURCE = "k9-src";
     private static final String RULE = "k9-idle";
     private static final Duration PATIENCE = Duration.ofSeconds(60);
+    private static final ProcessAlertChecks CHECKS = new ProcessAlertChecks(RULE, PATIENCE);
 
     @TempDir
     Path dataDir;
@@ -54,19 +55,13 @@ class AlertStateAfterKillNineTest {
             JsonNode firing;
             try (var first = PgharvestProcess.start(dataDir, args)) {
                 ApiClient api = first.api();
-                created(api.post("/api/v1/alert-receivers", Map.of("name", "hook", "type", "webhook",
-                        "url", hook.url("/k9"))));
-                created(api.post("/api/v1/alert-rules", Map.of("name", RULE, "metric", "backends",
-                        "condition", "longest_idle_in_transaction_s > params.max_s", "params", Map.of("max_s", 1),
-                        "for", "1s", "summary", "idle on {{ source }}", "sources", Map.of("names", List.of(SOURCE)))));
-                created(api.post("/api/v1/sources", Map.of("name", SOURCE, "connStr", PG.connStr("alerts_k9"),
-                        "metrics", Map.of("backends", 1))));
+                CHECKS.watchIdleTransactions(api, hook.url("/k9"), SOURCE, PG.connStr("alerts_k9"));
                 idle.setAutoCommit(false);
                 statement.execute("select txid_current()");
 
-                firing = awaitFiring(api);
+                firing = CHECKS.awaitFiring(api);
                 Awaitility.await().atMost(PATIENCE).pollInterval(Duration.ofMillis(200))
-                        .until(() -> notifications(hook, "firing").size() == 1);
+                        .until(() -> CHECKS.notifications(hook, "firing").size() == 1);
                 // marked delivered: a kill before that would send it again, by design (at least once)
                 Awaitility.await().atMost(PATIENCE).pollInterval(Duration.ofMillis(200)).until(() -> api
                         .get("/api/v1/alert-receivers/hook/notifications").json().valueStream()
@@ -77,39 +72,22 @@ class AlertStateAfterKillNineTest {
             try (var second = PgharvestProcess.start(dataDir, args)) {
                 ApiClient api = second.api();
                 // Collecting again: the idle session still holds, and the alert was never forgotten.
-                JsonNode again = awaitFiring(api);
+                JsonNode again = CHECKS.awaitFiring(api);
                 assertThat(again.get("firingSince").asString()).isEqualTo(firing.get("firingSince").asString());
                 assertThat(again.get("activeSince").asString()).isEqualTo(firing.get("activeSince").asString());
                 Awaitility.await().during(Duration.ofSeconds(3)).atMost(Duration.ofSeconds(10))
-                        .pollInterval(Duration.ofMillis(250)).until(() -> notifications(hook, "firing").size() == 1);
+                        .pollInterval(Duration.ofMillis(250)).until(() -> CHECKS.notifications(hook, "firing").size() == 1);
 
                 idle.commit();
                 Awaitility.await().atMost(PATIENCE).pollInterval(Duration.ofMillis(200))
-                        .until(() -> notifications(hook, "resolved").size() == 1);
-                TestWebhook.Received resolved = notifications(hook, "resolved").getFirst();
-                TestWebhook.Received fired = notifications(hook, "firing").getFirst();
+                        .until(() -> CHECKS.notifications(hook, "resolved").size() == 1);
+                TestWebhook.Received resolved = CHECKS.notifications(hook, "resolved").getFirst();
+                TestWebhook.Received fired = CHECKS.notifications(hook, "firing").getFirst();
                 assertThat(resolved.json().get("fingerprint")).isEqualTo(fired.json().get("fingerprint"));
                 assertThat(resolved.json().get("startsAt")).isEqualTo(fired.json().get("startsAt"));
-                assertThat(notifications(hook, "firing")).hasSize(1);
+                assertThat(CHECKS.notifications(hook, "firing")).hasSize(1);
                 assertThat(second.log()).doesNotContain("Exception in thread");
             }
         }
-    }
-
-    private static JsonNode awaitFiring(ApiClient api) {
-        return Awaitility.await().atMost(PATIENCE).pollInterval(Duration.ofMillis(200))
-                .until(() -> api.get("/api/v1/alerts").json().valueStream()
-                        .filter(a -> a.get("alertname").asString().equals(RULE)
-                                && a.get("state").asString().equals("firing"))
-                        .findFirst().orElse(null), a -> a != null);
-    }
-
-    private static List<TestWebhook.Received> notifications(TestWebhook hook, String status) {
-        return hook.received().stream().filter(r -> r.json().get("status").asString().equals(status)
-                && r.json().at("/labels/alertname").asString().equals(RULE)).toList();
-    }
-
-    private static void created(ApiClient.Response response) {
-        assertThat(response.status()).as(response.body()).isEqualTo(201);
     }
 }

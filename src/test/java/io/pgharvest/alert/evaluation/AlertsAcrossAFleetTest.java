@@ -32,6 +32,7 @@ class AlertsAcrossAFleetTest {
     private static final String SOURCE = "fleet-alert-src";
     private static final String RULE = "fleet-idle";
     private static final Duration PATIENCE = Duration.ofSeconds(90);
+    private static final ProcessAlertChecks CHECKS = new ProcessAlertChecks(RULE, PATIENCE);
 
     @TempDir
     Path root;
@@ -44,13 +45,7 @@ class AlertsAcrossAFleetTest {
                 Statement statement = idle.createStatement();
                 var a = member("a", store); var b = member("b", store)) {
             ApiClient api = a.api();
-            created(api.post("/api/v1/alert-receivers", Map.of("name", "hook", "type", "webhook",
-                    "url", hook.url("/fleet"))));
-            created(api.post("/api/v1/alert-rules", Map.of("name", RULE, "metric", "backends",
-                    "condition", "longest_idle_in_transaction_s > params.max_s", "params", Map.of("max_s", 1),
-                    "for", "1s", "summary", "idle on {{ source }}", "sources", Map.of("names", List.of(SOURCE)))));
-            created(api.post("/api/v1/sources", Map.of("name", SOURCE, "connStr", PG.connStr("alerts_fleet"),
-                    "metrics", Map.of("backends", 1))));
+            CHECKS.watchIdleTransactions(api, hook.url("/fleet"), SOURCE, PG.connStr("alerts_fleet"));
             idle.setAutoCommit(false);
             statement.execute("select txid_current()");
 
@@ -58,12 +53,12 @@ class AlertsAcrossAFleetTest {
                     .until(AlertsAcrossAFleetTest::owner, o -> o != null);
             PgharvestProcess holder = owner.equals("a") ? a : b;
             PgharvestProcess other = holder == a ? b : a;
-            JsonNode firing = awaitFiring(holder.api());
+            JsonNode firing = CHECKS.awaitFiring(holder.api());
             Awaitility.await().atMost(PATIENCE).pollInterval(Duration.ofMillis(200))
-                    .until(() -> notifications(hook, "firing").size() == 1);
+                    .until(() -> CHECKS.notifications(hook, "firing").size() == 1);
             // Both instances run an outbox dispatcher on the shared store: still one, some rounds later.
             Awaitility.await().during(Duration.ofSeconds(4)).atMost(Duration.ofSeconds(15))
-                    .pollInterval(Duration.ofMillis(250)).until(() -> notifications(hook, "firing").size() == 1);
+                    .pollInterval(Duration.ofMillis(250)).until(() -> CHECKS.notifications(hook, "firing").size() == 1);
             Awaitility.await().atMost(PATIENCE).pollInterval(Duration.ofMillis(200)).until(() -> holder.api()
                     .get("/api/v1/alert-receivers/hook/notifications").json().valueStream()
                     .anyMatch(n -> n.toString().contains("delivered")));
@@ -71,17 +66,17 @@ class AlertsAcrossAFleetTest {
             holder.kill();
             Awaitility.await().atMost(PATIENCE).pollInterval(Duration.ofMillis(250))
                     .until(() -> otherThan(owner, owner()));
-            JsonNode takenOver = awaitFiring(other.api());
+            JsonNode takenOver = CHECKS.awaitFiring(other.api());
             assertThat(takenOver.get("firingSince").asString()).isEqualTo(firing.get("firingSince").asString());
             Awaitility.await().during(Duration.ofSeconds(3)).atMost(Duration.ofSeconds(10))
-                    .pollInterval(Duration.ofMillis(250)).until(() -> notifications(hook, "firing").size() == 1);
+                    .pollInterval(Duration.ofMillis(250)).until(() -> CHECKS.notifications(hook, "firing").size() == 1);
 
             idle.commit();
             Awaitility.await().atMost(PATIENCE).pollInterval(Duration.ofMillis(200))
-                    .until(() -> notifications(hook, "resolved").size() == 1);
-            assertThat(notifications(hook, "resolved").getFirst().json().get("fingerprint"))
-                    .isEqualTo(notifications(hook, "firing").getFirst().json().get("fingerprint"));
-            assertThat(notifications(hook, "firing")).hasSize(1);
+                    .until(() -> CHECKS.notifications(hook, "resolved").size() == 1);
+            assertThat(CHECKS.notifications(hook, "resolved").getFirst().json().get("fingerprint"))
+                    .isEqualTo(CHECKS.notifications(hook, "firing").getFirst().json().get("fingerprint"));
+            assertThat(CHECKS.notifications(hook, "firing")).hasSize(1);
             assertThat(other.log()).doesNotContain("Exception in thread");
         }
     }
@@ -106,22 +101,5 @@ class AlertsAcrossAFleetTest {
                 return rs.next() ? rs.getString(1) : null;
             }
         }
-    }
-
-    private static JsonNode awaitFiring(ApiClient api) {
-        return Awaitility.await().atMost(PATIENCE).pollInterval(Duration.ofMillis(200))
-                .until(() -> api.get("/api/v1/alerts").json().valueStream()
-                        .filter(alert -> alert.get("alertname").asString().equals(RULE)
-                                && alert.get("state").asString().equals("firing"))
-                        .findFirst().orElse(null), alert -> alert != null);
-    }
-
-    private static List<TestWebhook.Received> notifications(TestWebhook hook, String status) {
-        return hook.received().stream().filter(r -> r.json().get("status").asString().equals(status)
-                && r.json().at("/labels/alertname").asString().equals(RULE)).toList();
-    }
-
-    private static void created(ApiClient.Response response) {
-        assertThat(response.status()).as(response.body()).isEqualTo(201);
     }
 }
