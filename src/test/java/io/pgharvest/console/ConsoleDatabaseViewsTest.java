@@ -303,4 +303,93 @@ class ConsoleDatabaseViewsTest extends ConsoleTestBase {
             workload.join();
         }
     }
+
+    @Test
+    void focusAndScrollSurviveLiveUpdatesOnEveryLivePage() throws Exception {
+        source("views-pages", pg.connStr(DB).replace("postgres@", "views_monitor@"), "\"db_stats\": 1,"
+                + " \"query_samples\": 1, \"blocking_locks\": 1, \"table_stats\": 1, \"table_maintenance\": 1,"
+                + " \"index_stats\": 1, \"unused_indexes\": 1, \"xid_wraparound\": 1, \"query_stats\": 1,"
+                + " \"query_texts\": 1");
+        var running = new AtomicBoolean(true);
+        Thread workload = Thread.ofVirtual().start(() -> {
+            try (Connection c = pg.connect(DB); Statement s = c.createStatement()) {
+                while (running.get()) {
+                    s.execute("select count(*) from vac_heavy where id < 50");
+                    Thread.sleep(20);
+                }
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+        });
+        try {
+            String base = "#/sources/views-pages";
+            holdsAcrossLiveUpdates("#/", "#fleet tr[data-source=views-pages] .col-name a");
+            holdsAcrossLiveUpdates(base, "figure[data-chart=tps] canvas", null);
+            holdsAcrossLiveUpdates(base + "/sessions", "#sessions-filter");
+            holdsAcrossLiveUpdates(base + "/tables", "#tables tr[data-key='public.vac_heavy']",
+                    "th[data-key=deadPercent] button");
+            holdsAcrossLiveUpdates(base + "/indexes", "#indexes tr", "#indexes-findings");
+            holdsAcrossLiveUpdates(base + "/server", "#wraparound tr", null);
+            holdsAcrossLiveUpdates(base + "/queries", "#statements tr td.statement a");
+            String queryid = String.valueOf(script("return document.querySelector('#statements tr').dataset.queryid"));
+            holdsAcrossLiveUpdates(base + "/queries/" + queryid, "figure[data-chart] canvas", null);
+        } finally {
+            running.set(false);
+            workload.join();
+        }
+    }
+
+    private void holdsAcrossLiveUpdates(String hash, String focused) {
+        holdsAcrossLiveUpdates(hash, focused, focused);
+    }
+
+    /**
+     * Opens {@code hash}, waits for {@code ready}, scrolls down to the element {@code focused} (the
+     * view's last link or control when null), focuses it and lets two live answers be rendered: the
+     * scroll position never moves, not even for a moment, and the focus and the element's place stay.
+     */
+    private void holdsAcrossLiveUpdates(String hash, String ready, String focused) {
+        open(hash);
+        browser.waiting(Duration.ofSeconds(30)).until(d -> !d.findElements(By.cssSelector(ready)).isEmpty());
+        script("""
+                if (!window.liveAnswers) {
+                  const plain = window.fetch;
+                  window.liveAnswers = 0;
+                  // a blocking query's answer, counted once its page has had the time to render it
+                  window.fetch = async (...args) => {
+                    const response = await plain(...args);
+                    if (String(args[0]).includes('index=') && response.status === 200) {
+                      response.clone().text().then(() => setTimeout(() => window.liveAnswers++, 200));
+                    }
+                    return response;
+                  };
+                }
+                const target = arguments[0] ? document.querySelector(arguments[0])
+                  : [...document.querySelectorAll('#view a[href], #view button, #view input, #view select')].at(-1);
+                // kept by reference: a live update's morph takes away attributes the page did not set
+                window.focusTarget = target;
+                // taller than the viewport, whatever the page holds, so there is a scroll position to keep
+                for (const [id, where] of [['spacer-above', 'prepend'], ['spacer-below', 'append']]) {
+                  if (!document.getElementById(id)) document.body[where](Object.assign(document.createElement('div'), {id}));
+                  document.getElementById(id).style.height = `${innerHeight}px`;
+                }
+                window.scrollTo(0, window.scrollY + target.getBoundingClientRect().top - innerHeight / 3);
+                target.focus({preventScroll: true});
+                window.scrolls = [];
+                window.onscroll = () => window.scrolls.push(window.scrollY);
+                window.answersBefore = window.liveAnswers;
+                """, focused);
+        Object scrollY = script("return window.scrollY");
+        Object top = script("return Math.round(document.activeElement.getBoundingClientRect().top)");
+        assertThat(((Number) scrollY).doubleValue()).as(hash + " scrolled down").isGreaterThan(0);
+        browser.waiting(Duration.ofSeconds(30))
+                .until(d -> ((Number) script("return window.liveAnswers - window.answersBefore")).intValue() >= 2);
+        assertThat(script("return window.scrolls")).as(hash + ": the scroll positions during the live updates")
+                .asList().allSatisfy(y -> assertThat(y).isEqualTo(scrollY));
+        assertThat(script("return window.scrollY")).as(hash + " scrollY").isEqualTo(scrollY);
+        assertThat(script("return document.activeElement === window.focusTarget")).as(hash + " focus").isEqualTo(true);
+        assertThat(script("return Math.round(window.focusTarget.getBoundingClientRect().top)"))
+                .as(hash + ": the focused element's place").isEqualTo(top);
+        script("window.onscroll = null; document.querySelectorAll('#spacer-above, #spacer-below').forEach(s => s.remove())");
+    }
 }
