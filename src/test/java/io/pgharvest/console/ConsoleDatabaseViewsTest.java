@@ -314,8 +314,8 @@ class ConsoleDatabaseViewsTest extends ConsoleTestBase {
         Thread workload = Thread.ofVirtual().start(() -> {
             try (Connection c = pg.connect(DB); Statement s = c.createStatement()) {
                 while (running.get()) {
-                    s.execute("select count(*) from vac_heavy where id < 50");
-                    Thread.sleep(20);
+                    // long enough for the 1 s samples to see it running: the statement page's samples grow
+                    s.execute("select count(*), pg_sleep(0.4) from vac_heavy where id < 50");
                 }
             } catch (Exception e) {
                 throw new IllegalStateException(e);
@@ -325,13 +325,15 @@ class ConsoleDatabaseViewsTest extends ConsoleTestBase {
             String base = "#/sources/views-pages";
             holdsAcrossLiveUpdates("#/", "#fleet tr[data-source=views-pages] .col-name a");
             holdsAcrossLiveUpdates(base, "figure[data-chart=tps] canvas", null);
-            holdsAcrossLiveUpdates(base + "/sessions", "#sessions-filter");
+            holdsAcrossLiveUpdates(base + "/sessions", "#view-reads li", "#sessions-filter");
             holdsAcrossLiveUpdates(base + "/tables", "#tables tr[data-key='public.vac_heavy']",
                     "th[data-key=deadPercent] button");
             holdsAcrossLiveUpdates(base + "/indexes", "#indexes tr", "#indexes-findings");
-            holdsAcrossLiveUpdates(base + "/server", "#wraparound tr", null);
+            holdsAcrossLiveUpdates(base + "/server", "#replication-reads li", null);
             holdsAcrossLiveUpdates(base + "/queries", "#statements tr td.statement a");
-            String queryid = String.valueOf(script("return document.querySelector('#statements tr').dataset.queryid"));
+            Object queryid = browser.waiting(Duration.ofSeconds(20)).until(d -> script(
+                    "return [...document.querySelectorAll('#statements tr')].find(r => r.textContent.includes('pg_sleep'))"
+                    + "?.dataset.queryid"));
             holdsAcrossLiveUpdates(base + "/queries/" + queryid, "figure[data-chart] canvas", null);
         } finally {
             running.set(false);
