@@ -358,10 +358,18 @@ function named(label, line) {
   return {label, times: line?.times ?? [], values: line?.values ?? []};
 }
 
-/** The width in pixels the value axis needs for its labels (uPlot's default font, 12 px). */
-function axisWidth(u, values) {
-  const longest = (values ?? []).reduce((most, v) => Math.max(most, String(v ?? '').length), 0);
-  return Math.max(40, Math.ceil(longest * 7.2) + 18);
+const measurer = document.createElement('canvas').getContext('2d');
+
+/**
+ * The width in CSS pixels the value axis needs for its labels, measured in the axis's own font (uPlot
+ * keeps it as [font at the device pixel ratio, its size, ...]): a guess per character clips wide
+ * glyphs and fonts. 18 px: uPlot's 10 px ticks, 5 px gap and a little air.
+ */
+export function axisWidth(u, values, axisIdx) {
+  const font = u.axes[axisIdx].font;
+  measurer.font = Array.isArray(font) ? font[0] : font;
+  const longest = (values ?? []).reduce((most, v) => Math.max(most, measurer.measureText(String(v ?? '')).width), 0);
+  return Math.max(40, Math.ceil(longest / (Array.isArray(font) ? u.pxRatio : 1)) + 18);
 }
 
 const AXIS_LABELS = {rate: 'per second', count: 'count', percent: 'percent', bytes: 'bytes', byterate: 'bytes per second',

@@ -78,6 +78,27 @@ class ConsoleChartsTest extends ConsoleTestBase {
         browser.screenshot("overview-key-numbers");
     }
 
+    @Test
+    void theValueAxisIsAsWideAsItsLongestLabelInTheAxisFont() {
+        open("#/");
+        // the axis's own font as uPlot sets it (its default, at this page's pixel ratio), measured by
+        // the browser: every label must fit beside the 10 px ticks and 5 px gap (uPlot's defaults)
+        @SuppressWarnings("unchecked")
+        List<Number> shortOf = (List<Number>) browser.driver().executeAsyncScript("""
+                const done = arguments[arguments.length - 1];
+                import('./console/charts.js').then(({axisWidth}) => {
+                  const font = '12px system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, "Noto Sans", sans-serif';
+                  const ratio = 2;
+                  const u = {pxRatio: ratio, axes: [{}, {font: [font.replace('12px', 12 * ratio + 'px'), 12 * ratio, 12]}]};
+                  const ctx = document.createElement('canvas').getContext('2d');
+                  ctx.font = font;
+                  const labels = [['977 KiB/s'], ['999.9 MiB/s', '0 B/s'], ['WWWWWW'], ['1.25 G', '-13.5 M']];
+                  done(labels.map(values => axisWidth(u, values, 1)
+                      - Math.max(...values.map(v => ctx.measureText(v).width)) - 15));
+                }, e => done([String(e)]));""");
+        assertThat(shortOf).allSatisfy(slack -> assertThat(slack.doubleValue()).isGreaterThanOrEqualTo(0));
+    }
+
     /** "1.5 K/s" as 1500; an empty cell (no numbers) as -1, which sorts last. */
     private static double rate(String text) {
         if (text.isBlank()) {
