@@ -21,16 +21,22 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
+import org.slf4j.LoggerFactory;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
 
 /**
  * The log_* metrics against a real server writing csvlog, jsonlog and stderr with two prefixes:
  * each category from events the test causes (autovacuum after a bloat, a forced checkpoint, a lock
  * wait past deadlock_timeout, a deadlock, a temp file, a wrong password, a slow statement and its
- * auto_explain plan), and none of the literals the workload wrote reaches a row. The first stderr
- * prefix has no client address: there, connection failures are unavailable with the escape to add.
+ * auto_explain plan), and none of the literals the workload wrote reaches a row or pgharvest's own
+ * log. The first stderr prefix has no client address: there, connection failures are unavailable
+ * with the escape to add.
  */
+@ExtendWith(OutputCaptureExtension.class)
 class LogInsightsTest {
 
     static final String PREFIX_A = "%m [%p] %q%u@%d %e %Q ";
@@ -80,8 +86,8 @@ class LogInsightsTest {
     @ParameterizedTest(name = "{0} {1}")
     @CsvSource(delimiter = '|', value = {"csvlog|json|", "jsonlog|json|", "stderr|text|'" + PREFIX_A + "'",
         "stderr|text|'" + PREFIX_B + "'"})
-    void everyCategoryComesFromTheEventsTheServerLogged(String destination, String planFormat, String prefix)
-            throws Exception {
+    void everyCategoryComesFromTheEventsTheServerLogged(String destination, String planFormat, String prefix,
+            CapturedOutput ownLog) throws Exception {
         logTo(destination, prefix == null ? "%m [%p] " : prefix, planFormat);
         var reading = new LogReading(pg, LogPositions.inMemory(), LogInsightsTail.READ_BUDGET, connect());
         reading.tick();
@@ -95,6 +101,11 @@ class LogInsightsTest {
                 && "22".equals(row.tags().get("class")));
 
         reading.assertNoValueContains(CORPUS);
+        // pgharvest's own log while it read those events: none of the corpus's literals in any
+        // line. The reader logs only on trouble, so a line through its logger first shows that the
+        // capture sees what that logger writes (otherwise the assertion could not fail).
+        LoggerFactory.getLogger(LogInsightsTail.class).warn("capture check {}", destination);
+        assertThat(ownLog.getAll()).contains("capture check " + destination).doesNotContain(CORPUS);
     }
 
     @ParameterizedTest(name = "{0}")

@@ -1,5 +1,7 @@
 package io.pgharvest.serverlog;
 
+import static org.awaitility.Awaitility.await;
+
 import io.pgharvest.testsupport.TestPostgres;
 import java.time.Duration;
 import java.util.LinkedHashMap;
@@ -12,8 +14,9 @@ import org.junit.jupiter.params.provider.ValueSource;
  * The log_* metrics on every supported major version (binaries of the catalog version matrix):
  * one event of each category, caused once per server that writes csvlog, stderr and (15+) jsonlog
  * at the same time, then read in each of those formats through SQL (pg_ls_logdir,
- * pg_read_binary_file). {@link LogInsightsTest} adds the second prefix, text plans, literals,
- * rotation and restarts on the default version.
+ * pg_read_binary_file); then switched to the second prefix and text-format auto_explain plans
+ * and read again in stderr. {@link LogInsightsTest} adds literals, rotation and restarts on the
+ * default version.
  */
 class LogInsightsVersionsTest {
 
@@ -38,7 +41,24 @@ class LogInsightsVersionsTest {
             for (LogReading reading : readings.values()) {
                 caused.assertFoundBy(reading, "json", true);
             }
+
+            // The same server switched to the other prefix (no %h, %Q not last) and text plans,
+            // read again in stderr: each version's stderr parsed under both prefixes.
+            switchToTextPlansUnderPrefixA(pg);
+            LogReading stderr = LogReading.onlyOf(pg, "stderr", workload.connect());
+            stderr.tick();
+            workload.causeEveryCategory("v" + major + "a", "literal-")
+                    .assertFoundBy(stderr, "text", false);
         }
+    }
+
+    private static void switchToTextPlansUnderPrefixA(TestPostgres pg) {
+        pg.execute("postgres", "alter system set log_line_prefix = '" + LogInsightsTest.PREFIX_A + "'");
+        pg.execute("postgres", "alter system set auto_explain.log_format = 'text'");
+        pg.execute("postgres", "select pg_reload_conf()");
+        await().atMost(Duration.ofSeconds(10)).until(() -> pg.queryString("loginsights",
+                "select current_setting('log_line_prefix') || current_setting('auto_explain.log_format')")
+                .equals(LogInsightsTest.PREFIX_A + "text"));
     }
 
     private static Map<String, String> settings(List<String> destinations) {
