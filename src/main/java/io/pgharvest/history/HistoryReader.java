@@ -1,5 +1,6 @@
 package io.pgharvest.history;
 
+import io.pgharvest.window.KeyNumbers;
 import io.pgharvest.window.Plan;
 import io.pgharvest.window.Series;
 import io.pgharvest.window.SeriesKind;
@@ -38,6 +39,15 @@ public interface HistoryReader extends AutoCloseable {
 
     /** The source's statements summed over the range from the stored query_stats deltas, at most {@code limit}. */
     List<Statement> statements(String source, TimeRange range, int limit) throws HistoryReadException;
+
+    /**
+     * Every source's key numbers over the range in one read of the whole store (never a read per
+     * source), by source name, each saying this store answered; a source the store holds no rows
+     * of is absent. The default holds none.
+     */
+    default Map<String, KeyNumbers> keyNumbers(TimeRange range) throws HistoryReadException {
+        return Map.of();
+    }
 
     /** The statement's newest text, or null when the store holds none. */
     default String text(String source, String queryid) throws HistoryReadException {

@@ -3,6 +3,7 @@ package io.pgharvest.history;
 import io.pgharvest.model.Source;
 import io.pgharvest.store.ConfigStore;
 import io.pgharvest.window.ChartedColumns;
+import io.pgharvest.window.KeyNumbers;
 import io.pgharvest.window.Series;
 import io.pgharvest.window.SeriesKind;
 import io.pgharvest.window.Statement;
@@ -11,11 +12,14 @@ import io.pgharvest.window.TimeRange;
 import io.pgharvest.window.WaitShare;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashMap;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
@@ -146,6 +150,32 @@ final class HistoryReaders implements StoredHistory, AutoCloseable {
                 withoutSourceTags(source, series), plans, waits);
     }
 
+    @Override
+    public List<KeyNumbers> keyNumbers(TimeRange range, Collection<String> sources) {
+        var bySource = new TreeMap<String, KeyNumbers>();
+        Map<HistoryReader, List<String>> byReader = new IdentityHashMap<>();
+        for (String source : sources) {
+            chosen(source).ifPresentOrElse(reader -> byReader.computeIfAbsent(reader, r -> new ArrayList<>()).add(source),
+                    () -> bySource.put(source, KeyNumbers.none(source, null, "no store holds the history of " + source
+                            + " (docs/history.md)")));
+        }
+        // Every store's one read at once, so a slow store costs the deadline once, not once per store.
+        var futures = new IdentityHashMap<HistoryReader, Future<Map<String, KeyNumbers>>>();
+        byReader.keySet().forEach(reader -> futures.put(reader, reads.submit(() -> reader.keyNumbers(range))));
+        long end = System.nanoTime() + deadline.toNanos();
+        byReader.forEach((reader, held) -> {
+            var errors = new ArrayList<String>();
+            List<Map<String, KeyNumbers>> read = awaitRead(reader, futures.get(reader), end, "key numbers", errors);
+            for (String source : held) {
+                KeyNumbers numbers = read.isEmpty() ? null : read.getFirst().get(source);
+                bySource.put(source, numbers != null ? numbers : KeyNumbers.none(source, reader.store(),
+                        errors.isEmpty() ? reader.store() + ": holds no key numbers of " + source + " in the range"
+                                : error(reader, errors)));
+            }
+        });
+        return List.copyOf(bySource.values());
+    }
+
     private <T> List<T> runAll(HistoryReader reader, List<? extends Callable<T>> tasks, List<String> what,
             List<String> errors) {
         return runAll(reader, tasks, what, errors, false).stream().filter(java.util.Objects::nonNull).toList();
@@ -162,28 +192,34 @@ final class HistoryReaders implements StoredHistory, AutoCloseable {
         long end = System.nanoTime() + deadline.toNanos();
         var results = new ArrayList<T>(tasks.size());
         for (int i = 0; i < futures.size(); i++) {
-            T result = null;
-            try {
-                result = futures.get(i).get(Math.max(0, end - System.nanoTime()), TimeUnit.NANOSECONDS);
-            } catch (TimeoutException e) {
-                futures.get(i).cancel(true);
-                errors.add(what.get(i) + ": no answer within " + deadline);
-            } catch (ExecutionException e) {
-                String cause = e.getCause() instanceof HistoryReadException read ? read.getMessage()
-                        : String.valueOf(e.getCause());
-                errors.add(what.get(i) + ": " + cause);
-                if (!(e.getCause() instanceof HistoryReadException)) {
-                    log.warn("The {} history reader failed reading {}", reader.store(), what.get(i), e.getCause());
-                }
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                errors.add(what.get(i) + ": interrupted");
-            }
-            if (result != null || keepPlaces) {
-                results.add(result);
+            List<T> result = awaitRead(reader, futures.get(i), end, what.get(i), errors);
+            if (!result.isEmpty() || keepPlaces) {
+                results.add(result.isEmpty() ? null : result.getFirst());
             }
         }
         return results;
+    }
+
+    /** One read's result by the deadline ({@code end}, nanoTime), or nothing and an error naming it. */
+    private <T> List<T> awaitRead(HistoryReader reader, Future<T> future, long end, String what, List<String> errors) {
+        try {
+            T result = future.get(Math.max(0, end - System.nanoTime()), TimeUnit.NANOSECONDS);
+            return result == null ? List.of() : List.of(result);
+        } catch (TimeoutException e) {
+            future.cancel(true);
+            errors.add(what + ": no answer within " + deadline);
+        } catch (ExecutionException e) {
+            String cause = e.getCause() instanceof HistoryReadException read ? read.getMessage()
+                    : String.valueOf(e.getCause());
+            errors.add(what + ": " + cause);
+            if (!(e.getCause() instanceof HistoryReadException)) {
+                log.warn("The {} history reader failed reading {}", reader.store(), what, e.getCause());
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            errors.add(what + ": interrupted");
+        }
+        return List.of();
     }
 
     /** One line naming the store and every read that failed, or null. */

@@ -268,10 +268,11 @@ final class SourceWindow {
             Double rollbacks = latestRate("db_stats", "xact_rollback");
             Double connections = latest("backends", "total");
             Double lag = latest("replication", "replay_lag_b");
+            Double sessions = connections != null ? connections : latest("db_stats", "numbackends");
             return new KeyNumbers(source, commits == null ? null : commits + (rollbacks == null ? 0 : rollbacks),
-                    connections != null ? connections : latest("db_stats", "numbackends"),
-                    latest("db_size", "size_b"), lag != null ? lag : latest("wal_receiver", "unreplayed_b"),
-                    newest == 0 ? null : Instant.ofEpochMilli(newest));
+                    sessions, sessions, latest("db_size", "size_b"),
+                    lag != null ? lag : latest("wal_receiver", "unreplayed_b"),
+                    newest == 0 ? null : Instant.ofEpochMilli(newest), Series.WINDOW, null);
         } finally {
             lock.unlock();
         }

@@ -1,6 +1,7 @@
 package io.pgharvest.window;
 
 import java.time.Duration;
+import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
@@ -24,6 +25,13 @@ public interface StoredHistory {
 
     /** One statement over the range: its text, query_stats series, plans and wait shares. */
     StatementPast statement(String source, String queryid, TimeRange range);
+
+    /**
+     * The key numbers of {@code sources} over the range: one read per store for all the sources it
+     * holds, each entry naming its store; a store that fails or is slow gives its sources an error
+     * naming it (the others still answer), a source no store holds an entry that says so.
+     */
+    List<KeyNumbers> keyNumbers(TimeRange range, Collection<String> sources);
 
     /**
      * A store that holds a source's history.

@@ -37,6 +37,7 @@ class WindowController {
     private final RecentWindow window;
     private final ConfigStore store;
     private final RangeSource ranges;
+    private final FleetNumbers fleet;
     private final Clock clock;
 
     WindowController(RecentWindow window, ConfigStore store, ObjectProvider<StoredHistory> history) {
@@ -44,6 +45,7 @@ class WindowController {
         this.store = store;
         this.clock = Clock.systemUTC();
         this.ranges = new RangeSource(window, history.getIfAvailable(), clock);
+        this.fleet = new FleetNumbers(window, history.getIfAvailable(), clock);
     }
 
     /**
@@ -248,16 +250,38 @@ class WindowController {
 
     @GetMapping("/api/v1/window")
     @Operation(summary = "Key numbers of every source",
-            description = "Each source's latest transactions per second, connections, database size and replication"
-                    + " lag from the recent window, by name. A blocking query when index is given: it answers when"
-                    + " any source's next measurement is recorded.")
+            description = "Each source's transactions per second, connections (mean and peak), database size and"
+                    + " replication lag, by name: without span, from and to the latest reads of the recent window;"
+                    + " over a range (docs/history.md says what each number means over one) from memory when the"
+                    + " range starts within the window, else one read per history store for the whole fleet, each"
+                    + " entry naming its store (or its error). A blocking query when index is given: it answers"
+                    + " when any source's next measurement is recorded.")
     @ApiResponse(responseCode = "200", description = "The key numbers",
             headers = @Header(name = INDEX_HEADER, description = "how many batches the window recorded"))
-    @ApiResponse(responseCode = "400", description = "index or wait does not parse",
+    @ApiResponse(responseCode = "400", description = "span, from, to, index or wait is invalid",
             content = @Content(mediaType = ApiDocs.PROBLEM_JSON, schema = @Schema(implementation = ApiDocs.Problem.class)))
     ResponseEntity<List<KeyNumbers>> keyNumbers(
+            @Parameter(description = SPAN) @RequestParam(required = false) String span,
+            @Parameter(description = FROM) @RequestParam(required = false) String from,
+            @Parameter(description = TO) @RequestParam(required = false) String to,
             @Parameter(description = ApiDocs.INDEX_PARAM) @RequestParam(required = false) String index,
             @Parameter(description = ApiDocs.WAIT_PARAM) @RequestParam(required = false) String wait) {
-        return BlockingQuery.parse(index, wait).answer(window.changes(), window::keyNumbers);
+        var request = parse(span, from, to, null, index, wait, problems -> {
+        });
+        if (span == null && request.range() == null) {
+            return request.query().answer(window.changes(), window::keyNumbers);
+        }
+        return request.query().answer(window.changes(), () -> {
+            TimeRange range = request.range() != null ? request.range()
+                    : TimeRange.of(clock.instant().minus(request.span()), clock.instant());
+            return fleet.over(range, fleetNames());
+        });
+    }
+
+    /** Every configured source and every source the window holds points of, by name. */
+    private Set<String> fleetNames() {
+        Set<String> names = new TreeSet<>(store.snapshot().sources().keySet());
+        window.keyNumbers().forEach(numbers -> names.add(numbers.source()));
+        return names;
     }
 }

@@ -91,6 +91,49 @@ class HistoryApiTest extends ApiTestBase {
     }
 
     @Test
+    void theFleetsKeyNumbersOverTwoDaysComeFromTheStoreInOneAnswerNamingIt() {
+        register();
+        try {
+            JsonNode fleet = ok("/api/v1/window?from=" + START + "&to=" + END);
+            JsonNode numbers = fleet.valueStream().filter(n -> n.get("source").asString().equals(SOURCE)).findFirst()
+                    .orElseThrow(() -> new AssertionError("no " + SOURCE + " in " + fleet));
+            assertThat(numbers.get("store").asString()).isEqualTo("postgres");
+            assertThat(numbers.get("error").isNull()).as(numbers.toString()).isTrue();
+            // FleetHistory's first source: commits grow by 10 + minute % 60 a minute, rollbacks are commits / 100.
+            long minutes = Duration.ofDays(2).toMinutes();
+            long commits = 0;
+            long first = 0;
+            for (long m = 0; m < minutes; m++) {
+                commits += 10 + m % 60;
+                if (m == 0) {
+                    first = commits + commits / 100;
+                }
+            }
+            double tps = (commits + commits / 100 - first) / ((minutes - 1) * 60.0);
+            assertThat(numbers.get("tps").asDouble()).isCloseTo(tps, org.assertj.core.api.Assertions.within(1e-9));
+            assertThat(numbers.get("connectionsMax").asDouble()).isEqualTo(15); // 5 + (0 + minute) % 11
+            assertThat(numbers.get("sizeBytes").isNull()).isTrue();
+            // A source the store holds no rows of says so instead of showing zeros.
+            assertThat(fleet.valueStream().filter(n -> !n.get("source").asString().equals(SOURCE)))
+                    .allSatisfy(other -> assertThat(other.get("tps").isNull()).isTrue())
+                    .allSatisfy(other -> assertThat(other.get("error").asString()).contains("holds no key numbers"));
+            // Within the window the same endpoint answers from memory.
+            assertThat(ok("/api/v1/window?span=15m").valueStream().map(n -> n.get("store").asString()))
+                    .contains("window").doesNotContain("postgres");
+        } finally {
+            api().delete("/api/v1/sources/" + SOURCE);
+        }
+    }
+
+    @Test
+    void badFleetRangesAreNamedInProblemDetails() {
+        assertThat(bad("/api/v1/window?from=" + END + "&to=" + START)).containsExactly("to");
+        assertThat(bad("/api/v1/window?from=" + END.minus(Duration.ofDays(500)) + "&to=" + END)).containsExactly("from");
+        assertThat(bad("/api/v1/window?span=2d")).containsExactly("span");
+        assertThat(bad("/api/v1/window?from=soon&span=1y")).containsExactlyInAnyOrder("from", "span");
+    }
+
+    @Test
     void badRangesAreNamedInProblemDetails() {
         register();
         try {

@@ -6,6 +6,7 @@ import io.pgharvest.history.HistoryReader;
 import io.pgharvest.sink.postgres.PostgresSink;
 import io.pgharvest.sink.postgres.PostgresSinkProperties;
 import io.pgharvest.support.SmallPools;
+import io.pgharvest.window.KeyNumbers;
 import io.pgharvest.window.Plan;
 import io.pgharvest.window.Series;
 import io.pgharvest.window.SeriesKind;
@@ -82,6 +83,11 @@ final class PostgresHistoryReader implements HistoryReader {
     @Override
     public List<Statement> statements(String source, TimeRange range, int limit) throws HistoryReadException {
         return read("query_stats", List.of(), c -> StoredStatements.top(c, source, range, limit));
+    }
+
+    @Override
+    public Map<String, KeyNumbers> keyNumbers(TimeRange range) throws HistoryReadException {
+        return read("key numbers", Map.of(), c -> StoredKeyNumbers.read(c, range));
     }
 
     @Override

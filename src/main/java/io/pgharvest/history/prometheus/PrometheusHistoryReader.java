@@ -3,6 +3,7 @@ package io.pgharvest.history.prometheus;
 import io.pgharvest.history.HistoryReadException;
 import io.pgharvest.history.HistoryReader;
 import io.pgharvest.model.OutputNames;
+import io.pgharvest.window.KeyNumbers;
 import io.pgharvest.window.Plan;
 import io.pgharvest.window.Series;
 import io.pgharvest.window.SeriesKind;
@@ -117,6 +118,11 @@ final class PrometheusHistoryReader implements HistoryReader {
         }
         statements.sort(Statement.MOST_TIME_FIRST);
         return statements;
+    }
+
+    @Override
+    public Map<String, KeyNumbers> keyNumbers(TimeRange range) throws HistoryReadException {
+        return StoredKeyNumbers.read(api, range);
     }
 
     @Override

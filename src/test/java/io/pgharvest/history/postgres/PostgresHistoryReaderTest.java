@@ -152,6 +152,61 @@ class PostgresHistoryReaderTest {
                 .get(FleetHistory.STATEMENT)[0]);
     }
 
+    @Test
+    void theFleetsKeyNumbersOverFiveDaysAreOneReadEqualToHandWrittenSqlForEverySource() throws Exception {
+        var range = TimeRange.of(START.plus(Duration.ofDays(2)), END);
+        Map<String, io.pgharvest.window.KeyNumbers> fleet = reader.keyNumbers(range);
+        Map<String, double[]> hand = handKeyNumbers(range);
+        assertThat(fleet.keySet()).containsExactlyInAnyOrderElementsOf(NAMES).isEqualTo(hand.keySet());
+        for (String source : NAMES) {
+            var numbers = fleet.get(source);
+            double[] expected = hand.get(source);
+            assertThat(numbers.store()).isEqualTo("postgres");
+            assertThat(numbers.error()).isNull();
+            assertThat(numbers.tps()).as(source + " tps").isCloseTo(expected[0], within(1e-9 * expected[0]));
+            assertThat(numbers.connections()).as(source + " mean sessions").isCloseTo(expected[1], within(1e-9));
+            assertThat(numbers.connectionsMax()).as(source + " peak sessions").isEqualTo(expected[2]);
+            // The fleet collects neither db_size nor replication: no number, not a zero.
+            assertThat(numbers.sizeBytes()).isNull();
+            assertThat(numbers.lagBytes()).isNull();
+        }
+        // fleet-10 commits eleven times what fleet-0 does: a mixed-up grouping would not.
+        assertThat(fleet.get("fleet-10").tps()).isGreaterThan(10 * fleet.get("fleet-0").tps());
+    }
+
+    /**
+     * Written another way than the reader: a counter without resets, so the range's rate is its last
+     * value less its first over their seconds; sessions straight from the rows.
+     */
+    private static Map<String, double[]> handKeyNumbers(TimeRange range) throws SQLException {
+        var found = new java.util.TreeMap<String, double[]>();
+        String sql = """
+                SELECT d.dbname, (d.last_v - d.first_v) / extract(epoch FROM d.last - d.first)::float8, b.mean, b.peak
+                  FROM (SELECT DISTINCT dbname,
+                               last_value(v) OVER w AS last_v, first_value(v) OVER w AS first_v,
+                               last_value(time) OVER w AS last, first_value(time) OVER w AS first
+                          FROM (SELECT dbname, time,
+                                       (data ->> 'xact_commit')::float8 + (data ->> 'xact_rollback')::float8 AS v
+                                  FROM public.db_stats WHERE time >= ? AND time < ?) r
+                        WINDOW w AS (PARTITION BY dbname ORDER BY time
+                                     ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING)) d
+                  JOIN (SELECT dbname, avg((data ->> 'total')::float8) AS mean, max((data ->> 'total')::float8) AS peak
+                          FROM public.backends WHERE time >= ? AND time < ? GROUP BY dbname) b USING (dbname)
+                """;
+        try (Connection c = PG.connect(DB); PreparedStatement s = c.prepareStatement(sql)) {
+            for (int i = 1; i <= 4; i += 2) {
+                s.setObject(i, OffsetDateTime.ofInstant(range.from(), ZoneOffset.UTC));
+                s.setObject(i + 1, OffsetDateTime.ofInstant(range.to(), ZoneOffset.UTC));
+            }
+            try (ResultSet rs = s.executeQuery()) {
+                while (rs.next()) {
+                    found.put(rs.getString(1), new double[] {rs.getDouble(2), rs.getDouble(3), rs.getDouble(4)});
+                }
+            }
+        }
+        return found;
+    }
+
     private static Series only(List<Series> series, String column) {
         List<Series> found = series.stream().filter(s -> s.column().equals(column)).toList();
         assertThat(found).as(column).hasSize(1);

@@ -100,6 +100,7 @@ class PrometheusHistoryReaderTest {
                                 }
                                 receiver.flush();
                                 assertSameStatements(port, receiver, started, ranUntil);
+                                assertSameKeyNumbers(port, started, ranUntil);
                             });
                 }
             } finally {
@@ -147,6 +148,31 @@ class PrometheusHistoryReaderTest {
         assertThat(marked).as("statements of the approximate read").isNotEmpty();
         assertThat(actual.entrySet().stream().filter(e -> e.getValue().get("approximate").asBoolean())
                 .map(Map.Entry::getKey)).as("approximate statements").containsExactlyInAnyOrderElementsOf(marked);
+    }
+
+    /**
+     * The fleet's key numbers over six hours from the store (one query per figure, by source) and
+     * over the run from the window agree on the same samples' peak and mean sessions.
+     */
+    private static void assertSameKeyNumbers(int port, Instant started, Instant to) throws Exception {
+        JsonNode stored = numbersOf(get(port, "/api/v1/window?from=" + to.minus(Duration.ofHours(6)) + "&to=" + to));
+        JsonNode window = numbersOf(get(port, "/api/v1/window?from=" + started + "&to=" + to));
+        assertThat(stored.get("store").asString()).isEqualTo("prometheus");
+        assertThat(stored.get("error").isNull()).as("error %s", stored.get("error")).isTrue();
+        assertThat(window.get("store").asString()).isEqualTo("window");
+        assertThat(stored.get("connectionsMax").asDouble()).isEqualTo(window.get("connectionsMax").asDouble());
+        double sessions = window.get("connections").asDouble();
+        assertThat(sessions).isPositive();
+        assertThat(stored.get("connections").asDouble()).isCloseTo(sessions,
+                org.assertj.core.data.Offset.offset(0.15 * sessions));
+        // PromQL's rate over six hours divides the run's transactions by the six hours: above zero, far below the
+        // window's mean over the run (docs/history.md).
+        assertThat(stored.get("tps").asDouble()).isPositive().isLessThan(window.get("tps").asDouble());
+    }
+
+    private static JsonNode numbersOf(JsonNode fleet) {
+        return fleet.valueStream().filter(n -> n.get("source").asString().equals(SOURCE)).findFirst()
+                .orElseThrow(() -> new AssertionError("no " + SOURCE + " in " + fleet));
     }
 
     private static Map<String, JsonNode> byStatement(JsonNode answer) {
@@ -252,6 +278,9 @@ class PrometheusHistoryReaderTest {
                     .isInstanceOf(HistoryReadException.class)
                     .hasMessageStartingWith("reading db_stats.numbackends from http://127.0.0.1:" + closed
                             + " failed: cannot reach the store")
+                    .message().doesNotContain("s3cret");
+            assertThatThrownBy(() -> reader.keyNumbers(range)).isInstanceOf(HistoryReadException.class)
+                    .hasMessageContaining("from http://127.0.0.1:" + closed + " failed: cannot reach the store")
                     .message().doesNotContain("s3cret");
             assertThatThrownBy(() -> reader.plans(SOURCE, "1", range)).hasMessageContaining("holds no plans");
         }
