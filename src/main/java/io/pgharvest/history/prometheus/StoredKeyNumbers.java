@@ -14,8 +14,9 @@ import java.util.TreeMap;
  * The whole fleet's key numbers over a range: one query per column aggregated {@code by (source)}
  * (an instant query at the range's end over the range: {@code *_over_time}, {@code rate}), so the overview costs the
  * same handful of queries at 3 sources as at 3,000. Over a range: the TPS is PromQL's {@code rate}
- * of commits + rollbacks over the whole range (so, unlike the postgres reader's, it is divided by the
- * range's length even where the source was collected for part of it), sessions the mean and the
+ * of commits + rollbacks over the whole range (so on Prometheus, unlike the postgres reader's, it is
+ * divided by the range's length even where the source was collected for part of it; VictoriaMetrics'
+ * {@code rate} divides by the seconds its samples span, the mean while collected), sessions the mean and the
  * peak, the size the last sample, the lag the highest.
  */
 final class StoredKeyNumbers {
@@ -26,7 +27,9 @@ final class StoredKeyNumbers {
 
     private static final List<Figure> FIGURES = List.of(
             // Two queries, not one over both names: rate drops the name, leaving two series of one label set.
-            // rate() divides by the whole range: a source collected for part of it shows a lower mean.
+            // Prometheus's rate() divides by the whole range: a source collected for part of it shows a lower mean.
+            // VictoriaMetrics' does not extrapolate and divides by the seconds its samples span: the mean while
+            // collected, as the postgres reader's (neither increase() nor max - min is the same on both stores).
             new Figure("commits", "db_stats", "xact_commit", "sum by (source) (rate(%s[%s]))"),
             new Figure("rollbacks", "db_stats", "xact_rollback", "sum by (source) (rate(%s[%s]))"),
             new Figure("sessions", "backends", "total", "sum by (source) (avg_over_time(%s[%s]))"),
