@@ -131,3 +131,30 @@ export function place(parent, nodes) {
   }
   if (focused && focused.isConnected && document.activeElement !== focused) focused.focus({preventScroll: true});
 }
+
+/**
+ * Rows that outlive live updates: `rows(items)` gives each item's row, the same node as last time
+ * for an item of the same `identity` (updated in place by morph when `build` makes it differently),
+ * so place() moves nothing that stayed and a focus or a text selection in it survives. Rows of
+ * items no longer given are forgotten.
+ */
+export function keptRows(identity, build) {
+  let kept = new Map();
+  return items => {
+    const next = new Map();
+    const rows = items.map(item => {
+      const id = identity(item);
+      const key = JSON.stringify(item);
+      const known = kept.get(id) ?? next.get(id);
+      if (known && known.key !== key) {
+        morph(known.row, build(item));
+        known.key = key;
+      }
+      const entry = known ?? {key, row: build(item)};
+      next.set(id, entry);
+      return entry.row;
+    });
+    kept = next;
+    return rows;
+  };
+}

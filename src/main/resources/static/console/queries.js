@@ -1,7 +1,7 @@
 // The queries view of a source (top statements over a span, from GET /api/v1/sources/{name}/queries)
 // and one statement's page (its charts, text, recent samples and plans, from .../queries/{queryid}). Query
 // texts come from the monitored database and are shown as text, never as markup.
-import {el, fill, heading, place, morph} from './dom.js';
+import {el, fill, heading, place, keptRows} from './dom.js';
 import {enc} from './api.js';
 import {storeErrors} from './range.js';
 import {chartFigure, updateChart, followResize, followRange, showFailure, formatCount, formatMillis} from './charts.js';
@@ -18,7 +18,7 @@ const NO_DATA = 'No statement statistics yet: collect query_stats (preset query_
   + 'pg_stat_statements installed in the database; the first read is the baseline.';
 
 export function renderQueries(view, name) {
-  const state = {statements: [], sort: 'totalExecTime', dbname: '', rows: new Map()};
+  const state = {statements: [], sort: 'totalExecTime', dbname: ''};
   const dbSelect = el('select', {id: 'queries-db', 'aria-label': 'Database', onchange: () => { state.dbname = dbSelect.value; arrange(); }});
   const notice = el('p', {class: 'notice', role: 'status'});
   const headRow = el('tr', {}, el('th', {scope: 'col'}, 'Statement'), el('th', {scope: 'col'}, 'Database'),
@@ -59,25 +59,12 @@ export function renderQueries(view, name) {
   function arrange() {
     const shown = state.statements.filter(s => !state.dbname || s.dbname === state.dbname)
       .sort((a, b) => (b[state.sort] ?? -1) - (a[state.sort] ?? -1));
-    place(body, shown.map(rowFor));
+    place(body, rowsFor(shown));
     empty.hidden = state.statements.length > 0;
   }
 
-  function rowFor(s) {
-    const id = `${s.queryid}\u0000${s.dbname}\u0000${s.user}\u0000${s.toplevel}`;
-    const key = JSON.stringify(s);
-    const known = state.rows.get(id);
-    if (known && known.key === key) return known.row;
-    const row = rowOf(s);
-    // A changed row is updated in place, so a focused link in it keeps the focus.
-    if (known) {
-      morph(known.row, row);
-      known.key = key;
-      return known.row;
-    }
-    state.rows.set(id, {key, row});
-    return row;
-  }
+  // A changed row is updated in place, so a focused link in it keeps the focus.
+  const rowsFor = keptRows(s => `${s.queryid}\u0000${s.dbname}\u0000${s.user}\u0000${s.toplevel}`, rowOf);
 
   function rowOf(s) {
     const text = s.queryid === 'other' ? '(every other statement, summed)' : s.text ?? `query id ${s.queryid} (text not read yet)`;
@@ -145,6 +132,16 @@ export function renderStatement(view, name, queryid) {
         'Application', 'User'].map(h => el('th', {scope: 'col'}, h)))), samples)), noSamples),
   plans.section, actualPlans.section, logged.section);
 
+  // Samples are kept as rows across live updates (a new one is added above), never rebuilt.
+  const sampleRows = keptRows(s => `${s.time}\u0000${s.pid}\u0000${s.dbname}`, s => el('tr', {'data-pid': s.pid},
+      el('td', {'data-label': 'Time'}, el('time', {datetime: s.time}, new Date(s.time).toLocaleTimeString())),
+      el('td', {'data-label': 'PID'}, s.pid), el('td', {'data-label': 'Database'}, s.dbname),
+      el('td', {'data-label': 'State'}, s.state),
+      el('td', {'data-label': 'Wait event', class: 'wait-event'}, s.waitEventType ? `${s.waitEventType}: ${s.waitEvent}` : ''),
+      el('td', {'data-label': 'Running for'}, s.durationSeconds === null ? '' : formatMillis(s.durationSeconds * 1000)),
+      el('td', {'data-label': 'Blocked by'}, s.blockingPids), el('td', {'data-label': 'Application'}, s.applicationName),
+      el('td', {'data-label': 'User'}, s.userName)));
+
   function render(answer, compare, shownRange) {
     const shown = answer.text ?? (queryid === 'other' ? '(every statement outside the top N, summed)'
       : 'The text has not been read yet (query_texts reads each new statement\'s text, at most every few minutes).');
@@ -155,14 +152,7 @@ export function renderStatement(view, name, queryid) {
         shownRange.to / 1000, {series: mine, step: answer.step, errors: storeErrors(answer),
           compare: compare && {lines: chart.spec.lines(earlier.filter(s => !s.error)), shift: compare.shift,
             words: compare.words, errors: storeErrors(compare.answer)}}));
-    fill(samples, (answer.samples ?? []).map(s => el('tr', {'data-pid': s.pid},
-        el('td', {'data-label': 'Time'}, el('time', {datetime: s.time}, new Date(s.time).toLocaleTimeString())),
-        el('td', {'data-label': 'PID'}, s.pid), el('td', {'data-label': 'Database'}, s.dbname),
-        el('td', {'data-label': 'State'}, s.state),
-        el('td', {'data-label': 'Wait event', class: 'wait-event'}, s.waitEventType ? `${s.waitEventType}: ${s.waitEvent}` : ''),
-        el('td', {'data-label': 'Running for'}, s.durationSeconds === null ? '' : formatMillis(s.durationSeconds * 1000)),
-        el('td', {'data-label': 'Blocked by'}, s.blockingPids), el('td', {'data-label': 'Application'}, s.applicationName),
-        el('td', {'data-label': 'User'}, s.userName))));
+    place(samples, sampleRows(answer.samples ?? []));
     noSamples.hidden = (answer.samples ?? []).length > 0;
     plans.show(answer.plans ?? []);
   }

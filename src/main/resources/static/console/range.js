@@ -123,6 +123,12 @@ export function rangeControls(initial, {prefix, compare = false, onChange}) {
   compareSelect?.addEventListener('change', () => changed({...range, compare: compareSelect.value}));
   function show(shown) {
     range = shown;
+    // A span from a link (?last=5m) that is not one of the choices is still named, in its place by length.
+    if (!shown.from && ![...lastSelect.options].some(option => option.value === shown.last)) {
+      const after = [...lastSelect.options].find(option => option.value === 'custom'
+        || lastSeconds(option.value) > lastSeconds(shown.last));
+      lastSelect.insertBefore(el('option', {value: shown.last}, `last ${shown.last}`), after);
+    }
     lastSelect.value = shown.from ? 'custom' : shown.last;
     picker.hidden = !shown.from;
     if (shown.from) {

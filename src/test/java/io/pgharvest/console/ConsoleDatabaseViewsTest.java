@@ -335,6 +335,15 @@ class ConsoleDatabaseViewsTest extends ConsoleTestBase {
                     "return [...document.querySelectorAll('#statements tr')].find(r => r.textContent.includes('pg_sleep'))"
                     + "?.dataset.queryid"));
             holdsAcrossLiveUpdates(base + "/queries/" + queryid, "figure[data-chart] canvas", null);
+            // A new sample is added above the ones shown; those stay the same rows (a selection in them survives).
+            browser.waiting(Duration.ofSeconds(20)).until(d -> !d.findElements(By.cssSelector("#statement-samples tr")).isEmpty());
+            script("window.oldestSample = document.querySelector('#statement-samples tr:last-child');"
+                    + " window.samplesBefore = document.querySelectorAll('#statement-samples tr').length;"
+                    + " window.oldestSampleText = window.oldestSample.textContent");
+            browser.waiting(Duration.ofSeconds(20)).until(d -> (Boolean) script(
+                    "return document.querySelectorAll('#statement-samples tr').length > window.samplesBefore"));
+            assertThat(script("return window.oldestSample.isConnected"
+                    + " && window.oldestSample.textContent === window.oldestSampleText")).isEqualTo(true);
         } finally {
             running.set(false);
             workload.join();

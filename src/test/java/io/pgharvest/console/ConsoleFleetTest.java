@@ -154,6 +154,13 @@ class ConsoleFleetTest extends ConsoleTestBase {
                             && right(b) <= right(header))""")).isEqualTo(true);
             assertThat(browser.driver().findElement(By.cssSelector("table.fleet th[data-key=enabled]")).getText())
                     .isEqualTo("Enabled");
+            // The kind is one word on one line, not broken inside ("postgre" over "s").
+            assertThat(browser.driver().executeScript("""
+                    return [...document.querySelectorAll('#fleet td.col-kind')].filter(td => td.firstChild).every(td => {
+                      const range = document.createRange();
+                      range.selectNodeContents(td);
+                      return new Set([...range.getClientRects()].map(r => Math.round(r.top))).size === 1;
+                    })""")).isEqualTo(true);
         } finally {
             names.forEach(name -> api("DELETE", "/api/v1/sources/" + name, null));
         }

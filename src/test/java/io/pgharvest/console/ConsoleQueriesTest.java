@@ -18,13 +18,15 @@ import tools.jackson.databind.JsonNode;
  * statement run on the database shows among the source's top statements with its calls and mean
  * time, and its own page charts it and shows the samples that caught it waiting; markup in a
  * statement stays text. A new source's statements show their texts by its second read of
- * query_stats, while query_texts' own turn is 10 minutes away.
+ * query_stats, while query_texts' own turn is 10 minutes away. A short span lists only the
+ * statements that ran in it: one that ran before the span is not listed with zero calls.
  */
 class ConsoleQueriesTest extends ConsoleTestBase {
 
     private static final TestPostgres pg = TestPostgres.shared();
     private static final String DB = "console_queries_db";
     private static final String TEXTS_DB = "console_first_texts_db";
+    private static final String SPAN_DB = "console_span_db";
     private static final String SLOW = "select /* <img src=x onerror=window.xssFired=1> */ pg_sleep(0.2)";
 
     @BeforeAll
@@ -37,8 +39,61 @@ class ConsoleQueriesTest extends ConsoleTestBase {
             s.execute("do $$ begin if not exists (select from pg_roles where rolname = 'queries_monitor')"
                     + " then create role queries_monitor login in role pg_monitor; end if; end $$");
         }
+        pg.createDatabase(SPAN_DB);
+        pg.execute(SPAN_DB, "create extension if not exists pg_stat_statements");
         pg.createDatabase(TEXTS_DB);
         pg.execute(TEXTS_DB, "create extension if not exists pg_stat_statements");
+    }
+
+    @Test
+    void aShortSpanListsOnlyTheStatementsThatRanInItNoneWithZeroCalls() throws Exception {
+        // The issue's 5-minute span lists by the same path as this 12 s one (span= on the window), in seconds.
+        int span = 12;
+        api("POST", "/api/v1/sources", """
+                {"name": "span-queries", "connStr": "%s", "metrics": {"query_stats": 1, "query_texts": 1}}"""
+                .formatted(pg.connStr(SPAN_DB).replace("postgres@", "queries_monitor@")));
+        var running = new java.util.concurrent.atomic.AtomicBoolean(true);
+        Thread steady = null;
+        try {
+            browser.waiting(Duration.ofSeconds(20)).until(d -> api("GET", "/api/v1/sources/span-queries/status", null)
+                    .contains("\"lastSuccess\":\"20"));
+            try (Connection c = pg.connect(SPAN_DB); Statement s = c.createStatement()) {
+                s.execute("select 1 as ran_before_the_span");
+            }
+            steady = Thread.ofVirtual().start(() -> {
+                try (Connection c = pg.connect(SPAN_DB); Statement s = c.createStatement()) {
+                    while (running.get()) {
+                        s.execute("select 2, 3 as runs_all_along"); // two columns: another query id (aliases are not jumbled)
+                        Thread.sleep(300);
+                    }
+                } catch (java.sql.SQLException | InterruptedException e) {
+                    throw new IllegalStateException(e);
+                }
+            });
+            open("#/sources/span-queries/queries?last=" + span + "s");
+            By cells = By.cssSelector("#statements td.statement code");
+            // Within the span at first: both listed, each with its calls.
+            awaitText(By.id("statements"), t -> t.contains("ran_before_the_span") && t.contains("runs_all_along"),
+                    Duration.ofSeconds(10));
+            long ranAt = System.nanoTime();
+            // Once its only call is older than the span, it leaves the list; the steady one stays.
+            String listed = awaitText(By.id("statements"), t -> !t.contains("ran_before_the_span"),
+                    Duration.ofSeconds(span + 15));
+            assertThat(Duration.ofNanos(System.nanoTime() - ranAt)).isLessThan(Duration.ofSeconds(span + 5));
+            assertThat(listed).contains("runs_all_along");
+            assertThat(browser.driver().findElements(cells)).isNotEmpty();
+            assertThat(browser.driver().findElements(By.cssSelector("#statements tr")).stream()
+                    .filter(r -> r.findElements(By.cssSelector(".running-now")).isEmpty())
+                    .map(r -> r.findElement(By.cssSelector(".col-calls")).getText()).toList())
+                    .isNotEmpty().allSatisfy(calls -> assertThat(calls).isNotIn("", "0"));
+            assertThat(browser.driver().findElement(By.id("queries-range")).getDomProperty("value")).isEqualTo(span + "s");
+        } finally {
+            running.set(false);
+            if (steady != null) {
+                steady.join();
+            }
+            api("DELETE", "/api/v1/sources/span-queries", null);
+        }
     }
 
     @Test
