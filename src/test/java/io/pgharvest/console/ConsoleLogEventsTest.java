@@ -45,7 +45,8 @@ import tools.jackson.databind.json.JsonMapper;
  * actual rows and, from the log, its slow runs and temporary files. A workload writing literals in
  * every spelling into the log ({@link LogWorkload#writeLiteralCorpus}) besides one event of every
  * category: none reaches the JSON lines sink, the API's answers, the rendered Log tab or statement
- * page, or pgharvest's own log.
+ * page, or pgharvest's own log. Both statements of a deadlock list it and their lock waits on their
+ * pages, each event's time a link to the page's charts around it.
  */
 @ExtendWith(OutputCaptureExtension.class)
 class ConsoleLogEventsTest extends ConsoleTestBase {
@@ -222,11 +223,72 @@ class ConsoleLogEventsTest extends ConsoleTestBase {
         }
     }
 
+    @Test
+    void theStatementPageListsItsLockWaitsAndDeadlocksEachLinkedToItsTimeOnTheCharts() throws Exception {
+        String source = "log-locks";
+        api("POST", "/api/v1/sources", """
+                {"name": "%s", "connStr": "%s", "metrics": {"log_lock_waits": 1, "log_deadlocks": 1}}"""
+                .formatted(source, pg.connStr(DATABASE)));
+        try (var workload = new LogWorkload(pg, DATABASE, Duration.ofMillis(200))) {
+            awaitFirstRead(source, "log_deadlocks");
+            long[] deadlock = workload.provokeADeadlock("console_deadlock");
+
+            // B waited past deadlock_timeout, then got its lock once A, the victim, rolled back
+            open("#/sources/" + source + "/queries/" + deadlock[3]);
+            String waiter = awaitText(By.id("statement-log-events"), text -> text.contains("deadlock")
+                    && text.contains("lock wait waiting") && text.contains("lock wait acquired"), Duration.ofSeconds(40));
+            assertThat(waiter).containsPattern("lock wait waiting \\w+ on .+ held by " + deadlock[0])
+                    .contains("deadlock pid " + deadlock[0] + " against " + deadlock[1]);
+            assertEveryRowLinksToItsTimeOnTheCharts(source, deadlock[3]);
+
+            open("#/sources/" + source + "/queries/" + deadlock[2]);
+            // A, the victim: its own wait ended by the detection, and the deadlock
+            String victim = awaitText(By.id("statement-log-events"), text -> text.contains("deadlock pid")
+                    && text.contains("lock wait deadlock_detected"), Duration.ofSeconds(20));
+            assertThat(victim).contains("deadlock pid " + deadlock[0] + " against " + deadlock[1]
+                    + " (query IDs " + deadlock[3] + ")").containsPattern("held by " + deadlock[1] + "\\b");
+            assertEveryRowLinksToItsTimeOnTheCharts(source, deadlock[2]);
+        } finally {
+            api("DELETE", "/api/v1/sources/" + source, null);
+        }
+    }
+
+    /**
+     * Every row's time links to this statement's page over 15 minutes either side of the event; the
+     * link followed, the page's charts show that range.
+     */
+    private void assertEveryRowLinksToItsTimeOnTheCharts(String source, long queryid) {
+        List<WebElement> links = browser.driver().findElements(By.cssSelector("#statement-log-events a.at-time"));
+        assertThat(links).hasSize(browser.driver().findElements(By.cssSelector("#statement-log-events tr")).size());
+        String first = links.getFirst().getAttribute("href");
+        for (WebElement link : links) {
+            String href = link.getAttribute("href");
+            Instant at = java.time.OffsetDateTime.parse(link.findElement(By.tagName("time")).getAttribute("datetime"))
+                    .toInstant();
+            assertThat(href).contains("#/sources/" + source + "/queries/" + queryid + "?from=");
+            var range = new java.util.HashMap<String, Instant>();
+            for (String pair : href.substring(href.indexOf('?') + 1).split("&")) {
+                String[] parts = pair.split("=", 2);
+                range.put(parts[0], Instant.parse(java.net.URLDecoder.decode(parts[1], java.nio.charset.StandardCharsets.UTF_8)));
+            }
+            assertThat(Duration.between(range.get("from"), at).toMillis()).isBetween(899_000L, 901_000L);
+            assertThat(Duration.between(at, range.get("to")).toMillis()).isBetween(899_000L, 901_000L);
+        }
+        links.getFirst().click();
+        browser.waiting(Duration.ofSeconds(10)).until(d -> d.getCurrentUrl().contains("?from="));
+        assertThat(waitFor(By.id("statement-range")).getAttribute("value")).isEqualTo("custom");
+        assertThat(browser.driver().getCurrentUrl()).endsWith(first.substring(first.indexOf('#')));
+    }
+
     /** The first read of a log starts at its end: waits for it before causing events. */
     private void awaitFirstRead(String source) {
+        awaitFirstRead(source, "log_errors");
+    }
+
+    private void awaitFirstRead(String source, String metricName) {
         await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(200)).until(() -> JSON.readTree(
                 api("GET", "/api/v1/sources/" + source + "/status", null)).findParents("lastSuccess").stream()
-                .anyMatch(metric -> "log_errors".equals(metric.path("name").asString())
+                .anyMatch(metric -> metricName.equals(metric.path("name").asString())
                         && !metric.get("lastSuccess").isNull()));
     }
 
