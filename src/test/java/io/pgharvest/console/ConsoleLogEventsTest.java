@@ -114,6 +114,8 @@ class ConsoleLogEventsTest extends ConsoleTestBase {
                     .contains("table=public." + TABLE).contains("buffer_hits=");
             assertThat(rowsNaming(browser.driver(), "log_errors").getFirst().getText())
                     .contains("message=relation \"" + TABLE + "_gone\" does not exist");
+            assertThat(rowsNaming(browser.driver(), "log_autovacuum").getFirst().findElement(By.cssSelector("a.at-time"))
+                    .getAttribute("href")).as("the time links to the source's charts").contains("#/sources/log-tab?from=");
             assertThat(browser.driver().executeScript("return window.logXss === undefined")).isEqualTo(true);
             assertThat(browser.driver().findElements(By.cssSelector("#view img"))).isEmpty();
             assertPrometheusLabelIsEscaped("log-tab");
