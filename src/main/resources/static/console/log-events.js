@@ -1,10 +1,12 @@
 // A source's Log tab: the events its log_* metrics read from the server log (GET
 // /api/v1/sources/{name}/log-events), newest first, filtered by category, table, query ID and
-// severity, each linked to its statement page when it has a query ID. Read again every 15 s.
+// severity, each linked to its statement page when it has a query ID and, by its time, to the
+// source's charts around it. Read again every 15 s.
 // Every value comes from the monitored server (table names, messages): text only, never markup.
-import {el, fill, heading, timeCell, keepAgesCurrent} from './dom.js';
+import {el, fill, heading, keepAgesCurrent} from './dom.js';
 import {get, enc} from './api.js';
 import {sourceTabs} from './views.js';
+import {atTime} from './statement-log.js';
 
 const CATEGORIES = ['autovacuum', 'checkpoints', 'lock_waits', 'deadlocks', 'temp_files', 'errors',
   'connection_failures', 'slow_statements', 'plans', 'server_events'];
@@ -68,7 +70,7 @@ function eventRow(name, event) {
     .map(([column, value]) => `${column}=${value}`).join('  ');
   const tags = Object.entries(event.tags ?? {}).map(([tag, value]) => `${tag}=${value}`).join(' ');
   return el('tr', {'data-metric': event.metric},
-      el('td', {}, timeCell(when)),
+      el('td', {}, atTime(`#/sources/${enc(name)}`, when)),
       el('td', {}, event.metric.replace(/^log_/, '').replace('_', ' '), tags ? el('div', {class: 'hint'}, tags) : null),
       el('td', {}, String(values.dbname ?? '')),
       el('td', {}, id ? el('a', {href: `#/sources/${enc(name)}/queries/${enc(id)}`}, String(id)) : ''),

@@ -43,6 +43,18 @@ export function rangeToUrl(range) {
   if (hash !== location.hash) history.pushState(null, '', hash);
 }
 
+/**
+ * The hash query (from=…&to=…) of `minutes` either side of `instant` (ISO-8601): appended to a page
+ * with charts, a link shows that moment on them. '' for an instant that does not parse.
+ */
+export function rangeAround(instant, minutes = 15) {
+  const at = Date.parse(instant || '');
+  if (Number.isNaN(at)) return '';
+  const params = new URLSearchParams({from: new Date(at - minutes * 60000).toISOString(),
+    to: new Date(at + minutes * 60000).toISOString()});
+  return params.toString();
+}
+
 /** The range's bounds now, epoch milliseconds. */
 export function bounds(range, now = Date.now()) {
   return range.from ? {from: range.from.getTime(), to: range.to.getTime()}

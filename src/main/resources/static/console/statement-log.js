@@ -1,9 +1,10 @@
 // The statement page's "In the server log" section: this query ID's slow runs, temporary files,
 // lock waits and deadlocks as the log_* metrics read them (GET /api/v1/sources/{name}/log-events
 // ?queryid=...; a deadlock also when this statement was the other side). Values are the monitored
-// server's: text only, never markup.
+// server's: text only, never markup. Each event's time links to this page's charts around it.
 import {el, fill, timeCell, keepAgesCurrent} from './dom.js';
 import {get, enc} from './api.js';
+import {rangeAround} from './range.js';
 
 /** metric -> [label, what to say of one event]. */
 const SHOWN = new Map([
@@ -25,7 +26,7 @@ export function statementLogSection(name, queryid) {
   const read = () => get(`/api/v1/sources/${enc(name)}/log-events?queryid=${enc(queryid)}&limit=200`)
     .then(({body}) => {
       const events = body.events.filter(event => SHOWN.has(event.metric));
-      fill(rows, events.map(eventRow));
+      fill(rows, events.map(event => eventRow(event, `#/sources/${enc(name)}/queries/${enc(queryid)}`)));
       empty.hidden = events.length > 0;
     }).catch(() => {}).finally(() => { timer = setTimeout(read, REFRESH_MS); });
   const stopAges = keepAgesCurrent(rows);
@@ -38,9 +39,15 @@ export function statementLogSection(name, queryid) {
   };
 }
 
-function eventRow(event) {
+function eventRow(event, page) {
   const [label, say] = SHOWN.get(event.metric);
   const v = event.values ?? {};
   return el('tr', {'data-metric': event.metric},
-      el('td', {}, timeCell(v.log_time ?? event.collectedAt)), el('td', {}, label), el('td', {}, say(v)));
+      el('td', {}, atTime(page, v.log_time ?? event.collectedAt)), el('td', {}, label), el('td', {}, say(v)));
+}
+
+/** The event's time as a link to `page`'s charts around it (its full time in the title). */
+export function atTime(page, instant) {
+  const around = rangeAround(instant);
+  return around ? el('a', {href: `${page}?${around}`, class: 'at-time'}, timeCell(instant)) : timeCell(instant);
 }

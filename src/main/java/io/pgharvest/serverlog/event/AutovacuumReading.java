@@ -14,8 +14,13 @@ import java.util.regex.Pattern;
  */
 final class AutovacuumReading {
 
+    /**
+     * The server writes the name as {@code "db.schema.table"} without quoting its parts, so a name
+     * may hold quotes and dots: the name runs to the last quote of the first line (nothing after it
+     * there has one: {@code ": index scans: 1"}, or the end of an analyze's line).
+     */
     private static final Pattern HEAD = Pattern.compile(
-            "^automatic (aggressive )?(vacuum|analyze)( to prevent wraparound)? of table \"([^\"]*)\"");
+            "^automatic (aggressive )?(vacuum|analyze)( to prevent wraparound)? of table \"(.*)\"");
     private static final Pattern INDEX_SCANS = Pattern.compile("index scans: (\\d+)");
     private static final Pattern PAGES = Pattern.compile("pages: (\\d+) removed, (\\d+) remain");
     private static final Pattern TUPLES = Pattern.compile(
@@ -37,10 +42,11 @@ final class AutovacuumReading {
         if (!head.find()) {
             return Optional.empty();
         }
-        String qualified = head.group(4);
-        int dot = qualified.indexOf('.');
-        String table = dot < 0 ? qualified : qualified.substring(dot + 1); // "db.schema.table"
-        String database = dot < 0 ? entry.database() : qualified.substring(0, dot);
+        String qualified = head.group(4); // "db.schema.table"
+        String known = entry.database();
+        int dot = known != null && qualified.startsWith(known + ".") ? known.length() : qualified.indexOf('.');
+        String table = dot < 0 ? qualified : qualified.substring(dot + 1);
+        String database = dot < 0 ? known : qualified.substring(0, dot);
         Matcher tuples = TUPLES.matcher(message);
         Matcher cutoff = CUTOFF.matcher(message);
         String horizon = tuples.find() && tuples.group(4) != null ? tuples.group(4)

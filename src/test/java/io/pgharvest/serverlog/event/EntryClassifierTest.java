@@ -46,6 +46,21 @@ class EntryClassifierTest {
     }
 
     @Test
+    void aTableNameWithQuotesDotsAndControlCharactersIsReadWhole() {
+        String name = "v<img src=x>\u001b[31m\"q\\.b";
+        LogEvent vacuum = only(log(null, "automatic vacuum of table \"shop.public." + name + "\": index scans: 0\n"
+                + "tuples: 3 removed, 1 remain, 0 are dead but not yet removable"));
+        assertThat(vacuum.row().tags()).containsEntry("table", "public." + name);
+        assertThat(vacuum.row().values()).containsEntry("dbname", "shop").containsEntry("tuples_removed", 3L);
+
+        LogEvent analyze = only(new LogEntry(Instant.EPOCH, "LOG", null, "automatic analyze of table \"my.shop.s.\"t\"\"\n"
+                + "system usage: CPU: user: 0.00 s, system: 0.00 s, elapsed: 0.01 s", null, null, null, null, null,
+                "my.shop", "alice", 1, null, null, "autovacuum worker", null, false));
+        assertThat(analyze.row().tags()).as("the database's own dot").containsEntry("table", "s.\"t\"");
+        assertThat(analyze.row().values()).containsEntry("dbname", "my.shop").containsEntry("kind", "analyze");
+    }
+
+    @Test
     void aCheckpointCarriesTheReasonOfItsStart() {
         assertThat(classifier.classify(log(null, "checkpoint starting: immediate force wait"), REDACTED)).isEmpty();
         LogEvent done = only(log(null, "checkpoint complete: wrote 4 buffers (0.0%); 0 WAL file(s) added, 1 removed,"

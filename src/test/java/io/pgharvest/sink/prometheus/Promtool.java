@@ -12,7 +12,7 @@ import java.util.concurrent.TimeUnit;
  * before the tests by src/test/setup/install-test-servers.sh (Debian's {@code prometheus}
  * package); a test that needs it fails when it is missing.
  */
-final class Promtool {
+public final class Promtool {
 
     private static final List<Path> CANDIDATES = List.of(Path.of("/usr/bin/promtool"), Path.of("/usr/local/bin/promtool"));
 
@@ -20,7 +20,7 @@ final class Promtool {
     }
 
     /** What {@code promtool check metrics} said and its exit code (0: parses and lint-clean). */
-    record Check(int exitCode, String output) {
+    public record Check(int exitCode, String output) {
     }
 
     /** The installed promtool. */
@@ -30,7 +30,7 @@ final class Promtool {
                         + " the tests)"));
     }
 
-    static Check checkMetrics(String exposition) throws IOException, InterruptedException {
+    public static Check checkMetrics(String exposition) throws IOException, InterruptedException {
         Process process = new ProcessBuilder(binary().toString(), "check", "metrics").redirectErrorStream(true).start();
         process.getOutputStream().write(exposition.getBytes(StandardCharsets.UTF_8));
         process.getOutputStream().close();
