@@ -38,12 +38,48 @@ final class LogTimes {
             if (space < 0) {
                 return epoch(text);
             }
-            LocalDateTime local = LocalDateTime.parse(text.substring(0, space), LOCAL);
+            LocalDateTime local = local(text, space);
             ZoneId zone = zone(text.substring(space + 1));
             return zone == null ? null : local.atZone(zone).toInstant();
         } catch (DateTimeException | NumberFormatException e) {
             return null;
         }
+    }
+
+    /**
+     * The date and time before the zone: the server's one layout ({@code yyyy-MM-dd HH:mm:ss} and
+     * an optional fraction) read digit by digit, since a formatter's parse was an eighth of the
+     * parse CPU; anything else goes to the formatter.
+     */
+    private static LocalDateTime local(String text, int end) {
+        boolean layout = end >= 19 && text.charAt(4) == '-' && text.charAt(7) == '-' && text.charAt(10) == ' '
+                && text.charAt(13) == ':' && text.charAt(16) == ':' && (end == 19 || text.charAt(19) == '.')
+                && end <= 29;
+        if (!layout) {
+            return LocalDateTime.parse(text.substring(0, end), LOCAL);
+        }
+        int nanos = 0;
+        for (int i = 20; i < 29; i++) {
+            nanos = nanos * 10 + (i < end ? digit(text, i) : 0);
+        }
+        return LocalDateTime.of(number(text, 0, 4), number(text, 5, 7), number(text, 8, 10), number(text, 11, 13),
+                number(text, 14, 16), number(text, 17, 19), nanos);
+    }
+
+    private static int number(String text, int from, int to) {
+        int value = 0;
+        for (int i = from; i < to; i++) {
+            value = value * 10 + digit(text, i);
+        }
+        return value;
+    }
+
+    private static int digit(String text, int at) {
+        char c = text.charAt(at);
+        if (c < '0' || c > '9') {
+            throw new NumberFormatException("not a digit in a log time: " + c);
+        }
+        return c - '0';
     }
 
     private static Instant epoch(String text) {

@@ -51,24 +51,27 @@ final class AutovacuumReading {
         Matcher cutoff = CUTOFF.matcher(message);
         String horizon = tuples.find() && tuples.group(4) != null ? tuples.group(4)
                 : cutoff.find() ? cutoff.group(1) : null;
+        Matcher pages = PAGES.matcher(message);
+        Matcher buffers = BUFFERS.matcher(message);
+        Matcher wal = WAL.matcher(message);
         var row = new EventRow(entry).put("dbname", database).tag("table", table)
                 .put("kind", head.group(2))
                 .put("aggressive", head.group(1) != null)
                 .put("wraparound", head.group(3) != null)
                 .put("table_name", table)
                 .number("index_scans", INDEX_SCANS.matcher(message), 1)
-                .number("pages_removed", PAGES.matcher(message), 1)
-                .number("pages_remaining", PAGES.matcher(message), 2)
+                .number("pages_removed", pages, 1)
+                .number("pages_remaining", pages, 2)
                 .number("tuples_removed", tuples, 1)
                 .number("tuples_remaining", tuples, 2)
                 .number("tuples_dead_not_removable", tuples, 3)
                 .put("xmin_horizon", horizon)
-                .number("buffer_hits", BUFFERS.matcher(message), 1)
-                .number("buffer_misses", BUFFERS.matcher(message), 2)
-                .number("buffer_dirtied", BUFFERS.matcher(message), 3)
-                .number("wal_records", WAL.matcher(message), 1)
-                .number("wal_fpi", WAL.matcher(message), 2)
-                .number("wal_bytes", WAL.matcher(message), 3)
+                .number("buffer_hits", buffers, 1)
+                .number("buffer_misses", buffers, 2)
+                .number("buffer_dirtied", buffers, 3)
+                .number("wal_records", wal, 1)
+                .number("wal_fpi", wal, 2)
+                .number("wal_bytes", wal, 3)
                 .decimal("elapsed_s", ELAPSED.matcher(message), 1);
         return Optional.of(row.as(LogCategory.AUTOVACUUM));
     }

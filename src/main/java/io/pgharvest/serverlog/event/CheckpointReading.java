@@ -37,19 +37,22 @@ final class CheckpointReading {
         if (!complete.find()) {
             return Optional.empty();
         }
+        Matcher walFiles = WAL_FILES.matcher(message);
+        Matcher times = TIMES.matcher(message);
+        Matcher distance = DISTANCE.matcher(message);
         var row = new EventRow(entry)
                 .put("kind", complete.group(1))
                 .put("reason", reason)
                 .number("buffers_written", BUFFERS.matcher(message), 1)
-                .number("wal_files_added", WAL_FILES.matcher(message), 1)
-                .number("wal_files_removed", WAL_FILES.matcher(message), 2)
-                .number("wal_files_recycled", WAL_FILES.matcher(message), 3)
-                .decimal("write_s", TIMES.matcher(message), 1)
-                .decimal("sync_s", TIMES.matcher(message), 2)
-                .decimal("total_s", TIMES.matcher(message), 3)
+                .number("wal_files_added", walFiles, 1)
+                .number("wal_files_removed", walFiles, 2)
+                .number("wal_files_recycled", walFiles, 3)
+                .decimal("write_s", times, 1)
+                .decimal("sync_s", times, 2)
+                .decimal("total_s", times, 3)
                 .number("sync_files", SYNC_FILES.matcher(message), 1)
-                .number("distance_kb", DISTANCE.matcher(message), 1)
-                .number("estimate_kb", DISTANCE.matcher(message), 2);
+                .number("distance_kb", distance, 1)
+                .number("estimate_kb", distance, 2);
         reason = null;
         return Optional.of(row.as(LogCategory.CHECKPOINTS));
     }

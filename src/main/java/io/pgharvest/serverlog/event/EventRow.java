@@ -16,6 +16,9 @@ final class EventRow {
 
     private final Map<String, Object> values = new LinkedHashMap<>();
     private final Map<String, String> tags = new LinkedHashMap<>();
+    /** The matcher last searched and whether it matched: several columns come from one line's groups. */
+    private Matcher searched;
+    private boolean matched;
 
     EventRow(LogEntry entry) {
         values.put("log_time", entry.time() == null ? null : entry.time().toString());
@@ -44,15 +47,24 @@ final class EventRow {
 
     /** {@code column} as a long from group {@code group} of {@code matched}, null when it did not match. */
     EventRow number(String column, Matcher matched, int group) {
-        values.put(column, matched.find(0) && matched.group(group) != null ? Long.valueOf(matched.group(group)) : null);
+        values.put(column, found(matched) && matched.group(group) != null ? Long.valueOf(matched.group(group)) : null);
         return this;
     }
 
     /** {@code column} as a double from group {@code group} of {@code matched}, null when it did not match. */
     EventRow decimal(String column, Matcher matched, int group) {
-        values.put(column, matched.find(0) && matched.group(group) != null
+        values.put(column, found(matched) && matched.group(group) != null
                 ? Double.valueOf(matched.group(group)) : null);
         return this;
+    }
+
+    /** Searches {@code matcher} from the start once, however many columns read its groups. */
+    private boolean found(Matcher matcher) {
+        if (matcher != searched) {
+            searched = matcher;
+            matched = matcher.find(0);
+        }
+        return matched;
     }
 
     LogEvent as(LogCategory category) {
