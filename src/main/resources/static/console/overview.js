@@ -9,11 +9,16 @@ import {sourcesUsing} from './usage.js';
 import {WORDS, glossary} from './glossary.js';
 import {formatBytes, formatCount} from './charts.js';
 import {followAlerts, firingCounts, countBadges, severityRank} from './alertfeed.js';
+import {rangeControls, rangeFromUrl, apiQuery, DEFAULT_LAST} from './range.js';
 
 const PAGE = 250;
 export const STATES = ['starting', 'connected', 'disconnected', 'refused', 'stalled', 'failed', 'disabled', 'configured'];
 /** The key numbers from the recent window (GET /api/v1/window), with how each shows. */
 const NUMBERS = {tps: v => `${formatCount(v)}/s`, connections: formatCount, sizeBytes: formatBytes, lagBytes: formatBytes};
+/** What a key number means over a chosen range (docs/history.md); without one they are the latest reads. */
+const OVER_RANGE = {tps: 'TPS (mean)', connections: 'Conns (mean)', sizeBytes: 'Size (last)', lagBytes: 'Lag (max)'};
+/** The recent window's default span: a relative range up to it is read live from memory. */
+const WINDOW_SECONDS = 3600;
 const COLUMNS = [
   ['name', 'Source'], ['kind', 'Kind'], ['group', 'Group'], ['state', 'State'], ['alerts', 'Alerts'],
   ['tps', 'TPS'], ['connections', 'Conns'], ['sizeBytes', 'Size'], ['lagBytes', 'Lag'], ['lastTickStart', 'Last tick'],
@@ -46,8 +51,10 @@ export function renderOverview(view, query) {
   // #/?using=metric:NAME (or preset:NAME), linked from the metric and preset pages: only the sources using it.
   const using = new URLSearchParams(query || '').get('using');
   const usingFilter = el('p', {id: 'using-filter', class: 'notice', hidden: !using});
+  // The key numbers' range (#/?last=7d or #/?from=…&to=…); the default is the latest reads, live.
+  const numbersControls = rangeControls(rangeFromUrl(), {prefix: 'fleet', onChange: range => followNumbers(chosen(range))});
   fill(view, heading('Fleet', el('a', {href: '#/sources/new', class: 'button'}, 'Add source')), counts, usingFilter,
-      el('div', {class: 'toolbar'}, search, stateFilter), notice, el('div', {class: 'table-wrap'}, table), empty, more,
+      el('div', {class: 'toolbar'}, search, stateFilter), numbersControls.element, notice, el('div', {class: 'table-wrap'}, table), empty, more,
       glossary());
   if (using) {
     state.names = new Set();
@@ -171,6 +178,9 @@ export function renderOverview(view, query) {
         const text = value === null || value === undefined ? '' : format(value) + stale;
         const cell = row.querySelector(`.col-${key}`);
         if (cell.textContent !== text) cell.textContent = text;
+        // Why a source has no numbers over a range (its store is down, or holds none of it), and who answered.
+        const why = numbers?.error ?? (numbers?.store ? `from ${numbers.store}` : '');
+        if (cell.title !== why) cell.title = why;
         cell.classList.toggle('stale-number', stale !== '' && text !== '');
       }
     }
@@ -203,11 +213,34 @@ export function renderOverview(view, query) {
   }
 
   const stopAges = keepAgesCurrent(body);
-  const stopNumbers = live('/api/v1/window', renderNumbers, {pause: 5000});
+  let stopNumbers = () => {};
+  /** Follows the key numbers of `range` (null: the latest reads): live for a range up to now within the window. */
+  function followNumbers(range) {
+    stopNumbers();
+    for (const [key, label] of COLUMNS) {
+      if (key in NUMBERS) headRow.querySelector(`[data-key="${key}"] button`).textContent = range ? OVER_RANGE[key] : label;
+    }
+    const {query, live: isLive} = range ? apiQuery(range, WINDOW_SECONDS) : {query: '', live: true};
+    const path = query ? `/api/v1/window?${query}` : '/api/v1/window';
+    if (isLive) {
+      stopNumbers = live(path, renderNumbers, {pause: 5000});
+      return;
+    }
+    let stopped = false;
+    get(path).then(({body}) => { if (!stopped) renderNumbers(body); })
+      .catch(error => { if (!stopped) fill(notice, `Key numbers over the range failed: ${error.message}`); });
+    stopNumbers = () => { stopped = true; };
+  }
+  followNumbers(chosen(rangeFromUrl()));
   const stopLive = followFleet(render,
       {onError: error => fill(notice, `Live update failed: ${error.message}; retrying.`)});
   const stopAlerts = followAlerts(alerts => { if (alerts) renderAlerts(alerts); });
   return () => { stopAges(); stopLive(); stopNumbers(); stopAlerts(); };
+}
+
+/** The range the key numbers are asked over, or null for the default (the latest reads). */
+function chosen(range) {
+  return range.from || range.last !== DEFAULT_LAST ? range : null;
 }
 
 /** Whether the entry's last error is still news: it happened at or after the start of its last tick. */

@@ -4,12 +4,14 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 /**
- * The fleet's key numbers over a range: from memory when the range starts within the recent
- * window, else from the stores, one read per store for the whole fleet ({@link StoredHistory}).
+ * The fleet's key numbers over a range: from memory for the sources the recent window holds since
+ * the range's start, else from the stores, one read per store for the whole fleet ({@link StoredHistory}).
  * Over a range a number means what {@link KeyNumbers} says (mean rate, mean and peak sessions,
  * last size, highest lag), computed alike from the window's points and in the stores.
  */
@@ -28,18 +30,39 @@ final class FleetNumbers {
         this.clock = clock;
     }
 
+    /**
+     * Each source from memory when the window holds it since the range's start (as a source page's
+     * charts decide), else from the stores in one read for all such sources: after a restart the
+     * last hour is within the window's span but not in it, and the store has it. A source no store
+     * holds keeps whatever of the range the window has.
+     */
     List<KeyNumbers> over(TimeRange range, Collection<String> sources) {
-        boolean inWindow = !range.from().isBefore(clock.instant().minusMillis(window.limits().spanMillis()));
-        if (!inWindow && history != null) {
-            return history.keyNumbers(range, sources);
+        long from = range.from().toEpochMilli();
+        var stored = new ArrayList<String>();
+        for (String source : sources) {
+            if (history != null && !window.holdsSince(source, from)) {
+                stored.add(source);
+            }
         }
+        Map<String, KeyNumbers> fromStores = new HashMap<>();
+        if (!stored.isEmpty()) {
+            history.keyNumbers(range, stored).forEach(numbers -> fromStores.put(numbers.source(), numbers));
+        }
+        boolean inSpan = from >= clock.millis() - window.limits().spanMillis();
         var numbers = new ArrayList<KeyNumbers>(sources.size());
         for (String source : sources) {
-            List<Series> series = window.read(source, range.from().toEpochMilli(), range.to().toEpochMilli(), METRICS);
-            numbers.add(series.isEmpty() && !inWindow
-                    ? KeyNumbers.none(source, null, "the range starts before the recent window ("
-                            + Duration.ofMillis(window.limits().spanMillis()) + ") and no store holds history")
-                    : ofPoints(source, series));
+            KeyNumbers held = fromStores.get(source);
+            List<Series> series = held != null && !held.noNumber() ? List.of()
+                    : window.read(source, from, range.to().toEpochMilli(), METRICS);
+            if (!series.isEmpty()) {
+                numbers.add(ofPoints(source, series)); // the window's part: better than a store's nothing
+            } else if (held != null) {
+                numbers.add(held);
+            } else {
+                numbers.add(inSpan ? ofPoints(source, series) : KeyNumbers.none(source, null,
+                        "the range starts before the recent window (" + Duration.ofMillis(window.limits().spanMillis())
+                                + ") and no store holds history"));
+            }
         }
         return numbers;
     }

@@ -24,6 +24,11 @@ import java.time.Instant;
 public record KeyNumbers(String source, Double tps, Double connections, Double connectionsMax, Double sizeBytes,
         Double lagBytes, Instant updated, String store, String error) {
 
+    /** Whether it has no number at all (a store that holds none of the source in the range); not a JSON property. */
+    boolean noNumber() {
+        return tps == null && connections == null && connectionsMax == null && sizeBytes == null && lagBytes == null;
+    }
+
     /** A source with no numbers, and why. */
     public static KeyNumbers none(String source, String store, String error) {
         return new KeyNumbers(source, null, null, null, null, null, null, store, error);

@@ -252,9 +252,9 @@ class WindowController {
     @Operation(summary = "Key numbers of every source",
             description = "Each source's transactions per second, connections (mean and peak), database size and"
                     + " replication lag, by name: without span, from and to the latest reads of the recent window;"
-                    + " over a range (docs/history.md says what each number means over one) from memory when the"
-                    + " range starts within the window, else one read per history store for the whole fleet, each"
-                    + " entry naming its store (or its error). A blocking query when index is given: it answers"
+                    + " over a range (docs/history.md says what each number means over one) from memory for a"
+                    + " source the window holds since the range's start, else one read per history store for the"
+                    + " whole fleet, each entry naming its store (or its error). A blocking query when index is given: it answers"
                     + " when any source's next measurement is recorded.")
     @ApiResponse(responseCode = "200", description = "The key numbers",
             headers = @Header(name = INDEX_HEADER, description = "how many batches the window recorded"))

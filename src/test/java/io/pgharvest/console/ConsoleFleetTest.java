@@ -13,7 +13,8 @@ import org.openqa.selenium.WebElement;
 
 /**
  * The fleet overview and the source form in a real Chromium against a real PostgreSQL that the
- * test stops and starts: what an operator sees when a server goes away and comes back.
+ * test stops and starts: what an operator sees when a server goes away and comes back, and a
+ * fleet as operators name it that fits a 1280 px window with its Enabled column in view.
  */
 class ConsoleFleetTest extends ConsoleTestBase {
 
@@ -97,6 +98,65 @@ class ConsoleFleetTest extends ConsoleTestBase {
         awaitRow("toggle-me", "connected", Duration.ofSeconds(15)).findElement(By.className("toggle")).click();
         awaitRow("toggle-me", "disabled", Duration.ofSeconds(5));
         assertThat(api("GET", "/api/v1/sources/toggle-me", null)).contains("\"enabled\":false");
+    }
+
+    @Test
+    void aRealisticFleetFitsA1280PxWindowWithoutScrollingSidewaysAndShowsItsEnabledColumn() {
+        // Names, groups and errors as long as real fleets have them: regions, roles and numbers in the
+        // name, a database that does not exist (the server's message in Last error), one disabled.
+        var names = new java.util.ArrayList<String>();
+        for (int i = 1; i <= 5; i++) {
+            names.add("orders-eu-central-1-primary-0" + i);
+            api("POST", "/api/v1/sources", """
+                    {"name": "%s", "connStr": "%s", "group": "payments-production-eu",
+                     "metrics": {"db_stats": 1, "db_size": 2, "backends": 1}}"""
+                    .formatted(names.getLast(), pg.connStr("console_db")));
+        }
+        for (int i = 1; i <= 3; i++) {
+            names.add("billing-archive-us-east-2-replica-0" + i);
+            api("POST", "/api/v1/sources", """
+                    {"name": "%s", "connStr": "%s", "group": "billing-archive-standbys", "metrics": {"db_stats": 1}}"""
+                    .formatted(names.getLast(), pg.connStr("billing_archive_2019_to_2026_retired_database_" + i)));
+        }
+        names.add("reporting-analytics-warehouse-disabled");
+        api("POST", "/api/v1/sources", """
+                {"name": "%s", "connStr": "%s", "group": "analytics", "enabled": false, "preset": "basic"}"""
+                .formatted(names.getLast(), pg.connStr("console_db")));
+        try {
+            open("#/");
+            names.subList(0, 5).forEach(name -> awaitRow(name, "connected", Duration.ofSeconds(20)));
+            browser.waiting(Duration.ofSeconds(20)).until(d -> names.subList(5, 8).stream().allMatch(name -> {
+                WebElement row = rowOf(name);
+                return row != null && !row.findElement(By.className("col-lastError")).getText().isBlank();
+            }));
+            awaitText(By.cssSelector("#fleet tr[data-source='orders-eu-central-1-primary-01'] .col-sizeBytes"),
+                    text -> text.endsWith("B"), Duration.ofSeconds(20));
+            assertThat(rowOf("billing-archive-us-east-2-replica-01").findElement(By.className("col-lastError")).getText())
+                    .contains("billing_archive_2019_to_2026_retired_database_1");
+            browser.screenshot("overview-1280");
+
+            assertThat(browser.driver().executeScript("return window.innerWidth")).isEqualTo(1280L);
+            assertThat(browser.driver().executeScript("return document.scrollingElement.scrollWidth + ' <= '"
+                    + " + document.scrollingElement.clientWidth + ', table ' + document.querySelector('.table-wrap').scrollWidth"
+                    + " + ' <= ' + document.querySelector('.table-wrap').clientWidth"))
+                    .asString().matches(widths -> {
+                        var n = java.util.Arrays.stream(widths.split("\\D+")).filter(x -> !x.isEmpty())
+                                .mapToInt(Integer::parseInt).toArray();
+                        return n[0] <= n[1] && n[2] <= n[3];
+                    }, "the page and the fleet's table no wider than the window");
+            // Every Enabled box (and its header) lies inside the window, not scrolled out of it.
+            assertThat(browser.driver().executeScript("""
+                    const right = el => el.getBoundingClientRect().right;
+                    const header = document.querySelector('table.fleet th[data-key=enabled]');
+                    const boxes = [...document.querySelectorAll('#fleet .col-enabled input.toggle')];
+                    return boxes.length >= 9 && header.offsetWidth > 0 && right(header) <= window.innerWidth
+                        && boxes.every(b => b.offsetWidth > 0 && right(b) <= document.scrollingElement.clientWidth
+                            && right(b) <= right(header))""")).isEqualTo(true);
+            assertThat(browser.driver().findElement(By.cssSelector("table.fleet th[data-key=enabled]")).getText())
+                    .isEqualTo("Enabled");
+        } finally {
+            names.forEach(name -> api("DELETE", "/api/v1/sources/" + name, null));
+        }
     }
 
     private WebElement awaitRow(String name, String state, Duration timeout) {

@@ -76,9 +76,38 @@ class ConsoleHistoryTest extends ConsoleTestBase {
     }
 
     @Test
+    void choosingSevenDaysOnTheOverviewReadsTheKeyNumbersFromTheStoreKeptInTheUrl() {
+        addTheSourceOnce();
+        open("#/");
+        By tps = By.cssSelector("tr[data-source='" + SOURCE + "'] .col-tps");
+        browser.waiting(Duration.ofSeconds(20)).until(d -> !d.findElements(tps).isEmpty());
+        // Disabled since before the window: no latest numbers.
+        assertThat(browser.driver().findElement(tps).getText()).isEmpty();
+        assertThat(header("tps")).isEqualTo("TPS");
+        new org.openqa.selenium.support.ui.Select(browser.driver().findElement(By.id("fleet-range"))).selectByValue("7d");
+        browser.waiting(Duration.ofSeconds(20)).until(d -> d.findElement(tps).getText().endsWith("/s"));
+        assertThat(browser.driver().getCurrentUrl()).endsWith("#/?last=7d");
+        assertThat(header("tps")).isEqualTo("TPS (mean)");
+        assertThat(header("connections")).isEqualTo("Conns (mean)");
+        assertThat(browser.driver().findElement(tps).getAttribute("title")).isEqualTo("from postgres");
+        String shown = browser.driver().findElement(tps).getText();
+        browser.screenshot("overview-7d");
+
+        // the link opens the same range and the same numbers
+        open("#/?last=7d");
+        browser.waiting(Duration.ofSeconds(20)).until(d -> !d.findElements(tps).isEmpty()
+                && d.findElement(tps).getText().equals(shown));
+        assertThat(browser.driver().findElement(By.id("fleet-range")).getAttribute("value")).isEqualTo("7d");
+        assertThat(header("tps")).isEqualTo("TPS (mean)");
+    }
+
+    private String header(String key) {
+        return browser.driver().findElement(By.cssSelector("th[data-key='" + key + "'] button")).getText();
+    }
+
+    @Test
     void aRangeFromTheStoreComparesWithADayEarlierAndAStoreOutageShowsOnTheChartsOnly() {
-        api("POST", "/api/v1/sources", """
-                {"name": "%s", "connStr": "postgresql://monitor@127.0.0.1:1/app", "enabled": false}""".formatted(SOURCE));
+        addTheSourceOnce();
         Instant from = END.minus(Duration.ofHours(6));
         open("#/sources/" + SOURCE + "?from=" + from + "&to=" + END + "&compare=1d");
         browser.waiting(Duration.ofSeconds(20)).until(d -> points("tps") > 0 && comparePoints("tps") > 0);
@@ -106,6 +135,14 @@ class ConsoleHistoryTest extends ConsoleTestBase {
         browser.screenshot("range-statement-compare");
 
         STORE.freeze();
+        try {
+            aStoreOutageShowsOnTheChartsOnly(from);
+        } finally {
+            STORE.thaw(); // the overview test reads the same store
+        }
+    }
+
+    private void aStoreOutageShowsOnTheChartsOnly(Instant from) {
         open("#/sources/" + SOURCE + "?from=" + END.minus(Duration.ofHours(12)) + "&to=" + from);
         WebElement failure = browser.waiting(Duration.ofSeconds(40)).until(d -> {
             WebElement shown = chart("tps").findElement(By.cssSelector(".chart-error"));
@@ -118,6 +155,14 @@ class ConsoleHistoryTest extends ConsoleTestBase {
         assertThat(browser.driver().findElement(By.id("source-state")).getText()).isEqualTo("disabled");
         browser.driver().executeScript("window.scrollTo(0, 0)");
         browser.screenshot("range-store-down");
+    }
+
+    /** The store's source, configured disabled (either test may run first; both need it). */
+    private void addTheSourceOnce() {
+        if (!api("GET", "/api/v1/sources", null).contains("\"" + SOURCE + "\"")) {
+            api("POST", "/api/v1/sources", """
+                    {"name": "%s", "connStr": "postgresql://monitor@127.0.0.1:1/app", "enabled": false}""".formatted(SOURCE));
+        }
     }
 
     private static FreezableProxy proxy() {

@@ -11,17 +11,20 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
 import org.openqa.selenium.WebElement;
+import tools.jackson.databind.JsonNode;
 
 /**
  * The queries view in a real Chromium against a real PostgreSQL with pg_stat_statements: a slow
  * statement run on the database shows among the source's top statements with its calls and mean
  * time, and its own page charts it and shows the samples that caught it waiting; markup in a
- * statement stays text.
+ * statement stays text. A new source's statements show their texts by its second read of
+ * query_stats, while query_texts' own turn is 10 minutes away.
  */
 class ConsoleQueriesTest extends ConsoleTestBase {
 
     private static final TestPostgres pg = TestPostgres.shared();
     private static final String DB = "console_queries_db";
+    private static final String TEXTS_DB = "console_first_texts_db";
     private static final String SLOW = "select /* <img src=x onerror=window.xssFired=1> */ pg_sleep(0.2)";
 
     @BeforeAll
@@ -33,6 +36,44 @@ class ConsoleQueriesTest extends ConsoleTestBase {
             // left out of query_stats, the workload (postgres) is not.
             s.execute("do $$ begin if not exists (select from pg_roles where rolname = 'queries_monitor')"
                     + " then create role queries_monitor login in role pg_monitor; end if; end $$");
+        }
+        pg.createDatabase(TEXTS_DB);
+        pg.execute(TEXTS_DB, "create extension if not exists pg_stat_statements");
+    }
+
+    @Test
+    void aNewSourcesStatementsShowTheirTextsByItsSecondReadNotAtQueryTextsNextTurn() throws Exception {
+        int every = 5;
+        // query_texts as the standard preset has it (every 600 s): only its first turn falls in the test.
+        api("POST", "/api/v1/sources", """
+                {"name": "first-texts", "connStr": "%s", "metrics": {"query_stats": %d, "query_texts": 600}}"""
+                .formatted(pg.connStr(TEXTS_DB).replace("postgres@", "queries_monitor@"), every));
+        try {
+            open("#/sources/first-texts/queries");
+            // The first read (query_stats' baseline and query_texts' first turn) before the statement exists.
+            java.time.Instant firstRead = browser.waiting(Duration.ofSeconds(30)).until(d -> {
+                JsonNode metrics = io.pgharvest.api.ApiClient.JSON.readTree(api("GET", "/api/v1/sources/first-texts/status", null))
+                        .path("runtime").path("metrics");
+                var done = metrics.valueStream().filter(m -> m.path("lastSuccess").isString()).map(m -> m.get("name").asString()).toList();
+                return done.contains("query_stats") && done.contains("query_texts")
+                        ? java.time.Instant.parse(metrics.valueStream().filter(m -> m.get("name").asString()
+                                .equals("query_stats")).findFirst().orElseThrow().get("lastSuccess").asString())
+                        : null;
+            });
+            try (Connection c = pg.connect(TEXTS_DB); Statement s = c.createStatement()) {
+                for (int i = 0; i < 3; i++) {
+                    s.execute("select " + i + " as first_read_text_shown");
+                }
+            }
+            By cell = By.cssSelector("#statements td.statement code");
+            String shown = awaitText(cell, t -> t.contains("first_read_text_shown"), Duration.ofSeconds(3L * every));
+            java.time.Instant seen = java.time.Instant.now();
+            assertThat(shown).isEqualTo("select $1 as first_read_text_shown");
+            // Seen before the third read was due: the second read (the first to count its calls) brought the text.
+            assertThat(seen).isBefore(firstRead.plusSeconds(2L * every));
+            assertThat(browser.driver().findElement(By.id("statements")).getText()).doesNotContain("text not read yet");
+        } finally {
+            api("DELETE", "/api/v1/sources/first-texts", null);
         }
     }
 

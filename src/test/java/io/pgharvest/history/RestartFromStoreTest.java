@@ -86,6 +86,20 @@ class RestartFromStoreTest {
             // the counters are there too, as rates
             assertThat(stored.get("series").valueStream().filter(s -> s.get("column").asString().equals("xact_commit"))
                     .mapToInt(s -> s.get("times").size()).sum()).isPositive();
+            // The fleet's key numbers over the same range: within the window's span, but not in this window,
+            // so from the store too, with the first run's mean sessions.
+            var fleet = second.api().get("/api/v1/window?from=" + started.minus(Duration.ofMinutes(3)) + "&to="
+                    + lastBefore.plusMillis(1));
+            assertThat(fleet.status()).as(fleet.body()).isEqualTo(200);
+            JsonNode numbers = fleet.json().valueStream().filter(n -> n.get("source").asString().equals(SOURCE))
+                    .findFirst().orElseThrow();
+            assertThat(numbers.get("store").asString()).as("%s", numbers).isEqualTo("postgres");
+            double sessions = before.get("series").valueStream()
+                    .filter(series -> series.get("column").asString().equals("numbackends"))
+                    .flatMap(series -> series.get("values").valueStream()).mapToDouble(JsonNode::asDouble)
+                    .average().orElseThrow();
+            assertThat(numbers.get("connections").asDouble()).isCloseTo(sessions,
+                    org.assertj.core.data.Offset.offset(1e-9 * Math.max(1, sessions)));
         }
     }
 

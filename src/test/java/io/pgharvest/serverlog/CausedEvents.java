@@ -15,7 +15,7 @@ import io.pgharvest.serverlog.event.LogCategory;
  * @param lock {holder pid, waiter pid}
  * @param deadlock {A's pid, B's pid, A's query ID, B's query ID}; A was the victim
  */
-record CausedEvents(String table, long[] lock, long[] deadlock) {
+public record CausedEvents(String table, long[] lock, long[] deadlock) {
 
     /**
      * Ticks {@code reading} until it has delivered each event with its typed fields.

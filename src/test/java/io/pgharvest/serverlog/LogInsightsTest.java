@@ -11,7 +11,6 @@ import io.pgharvest.store.LogPositions;
 import io.pgharvest.store.file.FileLogPositions;
 import io.pgharvest.testsupport.TestPostgres;
 import java.sql.Connection;
-import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -41,7 +40,7 @@ class LogInsightsTest {
 
     static final String PREFIX_A = "%m [%p] %q%u@%d %e %Q ";
     static final String PREFIX_B = "%t:%h:%u@%d:[%p]:%e:%Q: ";
-    private static final String CORPUS = "corpus-";
+    private static final String CORPUS = LogWorkload.CORPUS;
     private static final String CURRENT_CSV_SIZE = "select (pg_stat_file(pg_current_logfile('csvlog'))).size::text";
     private static TestPostgres pg;
     private LogWorkload workload;
@@ -94,18 +93,19 @@ class LogInsightsTest {
         String suffix = destination + (prefix == null ? "" : Integer.toString(prefix.length()));
 
         CausedEvents caused = workload.causeEveryCategory(suffix, CORPUS);
-        writeCorpus();
+        workload.writeLiteralCorpus();
 
         caused.assertFoundBy(reading, planFormat, prefix == null || prefix.contains("%h"));
         reading.until(LogCategory.ERRORS, row -> "22P02".equals(row.values().get("sqlstate"))
                 && "22".equals(row.tags().get("class")));
 
         reading.assertNoValueContains(CORPUS);
+        reading.assertNoValueContains(LogWorkload.CORPUS_NUMBER);
         // pgharvest's own log while it read those events: none of the corpus's literals in any
         // line. The reader logs only on trouble, so a line through its logger first shows that the
         // capture sees what that logger writes (otherwise the assertion could not fail).
         LoggerFactory.getLogger(LogInsightsTail.class).warn("capture check {}", destination);
-        assertThat(ownLog.getAll()).contains("capture check " + destination).doesNotContain(CORPUS);
+        assertThat(ownLog.getAll()).contains("capture check " + destination).doesNotContain(CORPUS, LogWorkload.CORPUS_NUMBER);
     }
 
     @ParameterizedTest(name = "{0}")
@@ -169,21 +169,6 @@ class LogInsightsTest {
             String now = pg.queryString("postgres", "select pg_current_logfile()");
             return now != null && !now.equals(before);
         });
-    }
-
-    private void writeCorpus() throws SQLException {
-        Connection corpus = connect();
-        execute(corpus, "create table if not exists corpus (email text unique)");
-        execute(corpus, "insert into corpus values ('corpus-mail@example.com') on conflict do nothing");
-        for (String sql : List.of("select 'corpus-plain'::int", "select E'corpus-\\'escaped'::int",
-                "select $q$corpus-dollar$q$::int", "select U&'corpus-\\0041'::int",
-                "insert into corpus values ('corpus-mail@example.com')", "select 1 /* corpus-comment */ / 0")) {
-            assertThatThrownBy(() -> execute(corpus, sql)).isInstanceOf(SQLException.class);
-        }
-        try (PreparedStatement statement = corpus.prepareStatement("select pg_sleep(0.3) where ? <> ''")) {
-            statement.setString(1, "corpus-parameter");
-            statement.execute();
-        }
     }
 
     /** Sets log_destination, the prefix and auto_explain's format, and waits until the server writes there. */

@@ -7,6 +7,7 @@ import static org.awaitility.Awaitility.await;
 import io.pgharvest.testsupport.TestPostgres;
 import java.sql.Connection;
 import java.sql.DriverManager;
+import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
@@ -22,6 +23,10 @@ import java.util.concurrent.CompletableFuture;
 public final class LogWorkload implements AutoCloseable {
 
     static final String PASSWORD_ROLE = "pwuser";
+    /** What every string of {@link #writeLiteralCorpus()} starts with: no text downstream may contain it. */
+    public static final String CORPUS = "corpus-";
+    /** The number {@link #writeLiteralCorpus()} writes as a constant: no text downstream may contain it either. */
+    public static final String CORPUS_NUMBER = "8675309123";
     /** The pg_hba.conf that makes {@link #PASSWORD_ROLE} give a password over TCP. */
     static final String HBA = """
             local all all trust
@@ -42,7 +47,7 @@ public final class LogWorkload implements AutoCloseable {
     }
 
     /** Creates the database and {@link #PASSWORD_ROLE}, and installs {@link #HBA}. */
-    static void prepare(TestPostgres pg, String database) {
+    public static void prepare(TestPostgres pg, String database) {
         pg.createDatabase(database);
         pg.execute(database, "create role " + PASSWORD_ROLE + " login password 'right-password'");
         pg.replaceHbaConf(HBA);
@@ -62,7 +67,7 @@ public final class LogWorkload implements AutoCloseable {
      * One event of every category, in tables named with {@code suffix}; {@code literal} is written
      * into the slow statement and the wrong password, for the tests that look for it.
      */
-    CausedEvents causeEveryCategory(String suffix, String literal) throws Exception {
+    public CausedEvents causeEveryCategory(String suffix, String literal) throws Exception {
         bloatAndLeaveToAutovacuum("bloat_" + suffix);
         pg.execute(database, "checkpoint");
         Connection worker = connect();
@@ -74,6 +79,27 @@ public final class LogWorkload implements AutoCloseable {
         long[] lock = waitOnALock("locks_" + suffix);
         long[] deadlock = provokeADeadlock("deadlocks_" + suffix);
         return new CausedEvents("public.bloat_" + suffix, lock, deadlock);
+    }
+
+    /**
+     * Literals in every spelling the server may log: strings in single quotes, E'' escapes, dollar
+     * quotes and U&'' in failing casts (the error and its STATEMENT), a number in one, an e-mail in
+     * a unique violation's DETAIL, a comment, and a prepared statement's parameter in a slow run's
+     * DETAIL. Each string starts with {@link #CORPUS}; the number is {@link #CORPUS_NUMBER}.
+     */
+    public void writeLiteralCorpus() throws SQLException {
+        Connection corpus = connect();
+        execute(corpus, "create table if not exists corpus (email text unique)");
+        execute(corpus, "insert into corpus values ('corpus-mail@example.com') on conflict do nothing");
+        for (String sql : List.of("select 'corpus-plain'::int", "select E'corpus-\\'escaped'::int",
+                "select $q$corpus-dollar$q$::int", "select U&'corpus-\\0041'::int", "select " + CORPUS_NUMBER + "::int",
+                "insert into corpus values ('corpus-mail@example.com')", "select 1 /* corpus-comment */ / 0")) {
+            assertThatThrownBy(() -> execute(corpus, sql)).isInstanceOf(SQLException.class);
+        }
+        try (PreparedStatement statement = corpus.prepareStatement("select pg_sleep(0.3) where ? <> ''")) {
+            statement.setString(1, "corpus-parameter");
+            statement.execute();
+        }
     }
 
     /** Rows deleted from a table autovacuum visits at once: its run logs 4,000 tuples removed. */

@@ -45,6 +45,11 @@ public final class FreezableProxy implements AutoCloseable {
         frozen = true;
     }
 
+    /** Forwards again, the held bytes first: the server answers once more (a test leaves a shared store as found). */
+    public void thaw() {
+        frozen = false;
+    }
+
     private void acceptAll() {
         while (!listener.isClosed()) {
             try {
