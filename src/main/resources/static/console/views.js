@@ -90,13 +90,21 @@ export function viewPage(view, name, tab, title, body) {
   return () => { stopStatus(); stopView(); page.stop?.(); };
 }
 
+/** Rows a view table shows at first and adds per "Show more": 1,000 rows took Chromium 2.5 s to build (docs/performance.md). */
+export const PAGE_ROWS = 100;
+
 /**
- * A table sorted by a clicked column, rebuilt in place (morph) so the focus and the scroll stay.
+ * A table sorted by a clicked column, rebuilt in place (morph) so the focus and the scroll stay. It
+ * shows the first `page` rows of the sorted list and a "Show more" button for the next; how many are
+ * shown survives live updates and sorting.
  * `columns`: [key, label, cell(row) -> node or text, value(row) -> sort key, numeric].
  * Returns {element, show(rows)}.
  */
-export function sortableTable(id, columns, {sort, descending = true, rowKey}) {
-  const state = {sort, descending, rows: []};
+export function sortableTable(id, columns, {sort, descending = true, rowKey, page = PAGE_ROWS}) {
+  const state = {sort, descending, rows: [], shown: page};
+  const moreText = el('span');
+  const more = el('p', {class: 'more', hidden: true}, moreText, el('button', {type: 'button', id: `${id}-more`,
+    onclick: () => { state.shown += page; show(state.rows); }}, `show ${page} more`));
   const head = el('tr', {});
   const body = el('tbody', {id});
   const table = el('table', {class: 'cards view-table'}, el('thead', {}, head), body);
@@ -121,10 +129,13 @@ export function sortableTable(id, columns, {sort, descending = true, rowKey}) {
       return state.descending ? -order : order;
     });
     heads();
-    morph(body, el('tbody', {id}, sorted.map(row => el('tr', {'data-key': rowKey(row)},
+    morph(body, el('tbody', {id}, sorted.slice(0, state.shown).map(row => el('tr', {'data-key': rowKey(row)},
         columns.map(([key, label, cell, , numeric]) => el('td', {'data-label': label,
           class: `col-${key}${numeric ? ' number' : ''}`}, cell(row)))))));
+    const hidden = sorted.length - state.shown;
+    more.hidden = hidden <= 0;
+    moreText.textContent = `Showing ${Math.min(state.shown, sorted.length)} of ${sorted.length} rows; sort or `;
   };
   heads();
-  return {element: el('div', {class: 'table-wrap'}, table), show};
+  return {element: el('div', {}, el('div', {class: 'table-wrap'}, table), more), show};
 }

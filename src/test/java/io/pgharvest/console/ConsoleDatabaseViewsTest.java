@@ -356,7 +356,7 @@ class ConsoleDatabaseViewsTest extends ConsoleTestBase {
 
     /**
      * Opens {@code hash}, waits for {@code ready}, scrolls down to the element {@code focused} (the
-     * view's last link or control when null), focuses it and lets two live answers be rendered: the
+     * view's last visible link or control when null), focuses it and lets two live answers be rendered: the
      * scroll position never moves, not even for a moment, and the focus and the element's place stay.
      */
     private void holdsAcrossLiveUpdates(String hash, String ready, String focused) {
@@ -376,7 +376,8 @@ class ConsoleDatabaseViewsTest extends ConsoleTestBase {
                   };
                 }
                 const target = arguments[0] ? document.querySelector(arguments[0])
-                  : [...document.querySelectorAll('#view a[href], #view button, #view input, #view select')].at(-1);
+                  : [...document.querySelectorAll('#view a[href], #view button, #view input, #view select')]
+                      .filter(control => control.offsetParent !== null).at(-1); // a hidden "show more" is no control
                 // kept by reference: a live update's morph takes away attributes the page did not set
                 window.focusTarget = target;
                 // taller than the viewport, whatever the page holds, so there is a scroll position to keep
