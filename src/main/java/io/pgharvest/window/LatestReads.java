@@ -8,6 +8,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
@@ -30,6 +31,8 @@ final class LatestReads {
     private final MemoryBudget budget;
     private final Map<String, SourceReads> sources = new ConcurrentHashMap<>();
     private final LongAdder refusedReads = new LongAdder();
+    /** What the kept rows of every source hold reserved: their share of the budget. */
+    private final AtomicLong keptBytes = new AtomicLong();
 
     LatestReads(MemoryBudget budget) {
         this.budget = budget;
@@ -58,13 +61,14 @@ final class LatestReads {
             if (budget.reserve(wanted)) {
                 rows = kept;
                 bytes = wanted;
+                keptBytes.addAndGet(wanted);
             } else {
                 refusedReads.increment();
             }
         }
         Reading before = reads.byMetric().put(m.metric(), new Reading(m.metric(), m.time(), m.rows().size(), rows, bytes));
         if (before != null) {
-            budget.release(before.bytes());
+            release(before);
         }
         reads.changes().advanceTo(reads.changes().index() + 1);
     }
@@ -83,10 +87,20 @@ final class LatestReads {
         sources.values().removeIf(reads -> {
             boolean old = reads.newest().toEpochMilli() < cutoffMillis && reads.changes().waiters() == 0;
             if (old) {
-                reads.byMetric().values().forEach(reading -> budget.release(reading.bytes()));
+                reads.byMetric().values().forEach(this::release);
             }
             return old;
         });
+    }
+
+    private void release(Reading reading) {
+        budget.release(reading.bytes());
+        keptBytes.addAndGet(-reading.bytes());
+    }
+
+    /** The bytes the kept rows hold reserved against the budget (the rest is series, samples, texts, plans). */
+    long keptBytes() {
+        return keptBytes.get();
     }
 
     long refusedReads() {
