@@ -4,8 +4,9 @@ import io.pgharvest.model.Measurement;
 
 /**
  * Reads one cell of a read's raw row by the catalog's column name, as the views read it ({@link
- * ViewRows} keeps what this reads): a tag (a {@code tag_} column, kept without its prefix) or a value. Numbers come back as Double, everything else as text; a cell the
- * row lacks, or SQL NULL, is null.
+ * ViewRows} keeps what this reads): a tag (a {@code tag_} column, kept without its prefix) or a
+ * value. Numbers come back as Double, everything else as text; a cell the row lacks, or SQL NULL, is
+ * null.
  */
 final class Cells {
 

@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.pgharvest.model.Measurement;
 import java.time.Instant;
+import io.pgharvest.model.FieldProblem;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -99,6 +101,31 @@ class DatabaseViewsTest {
         assertThat(indexes.get(0).unused()).isTrue();
         assertThat(indexes.get(0).findings()).containsExactly("never scanned since the statistics were reset 3600 s ago");
         assertThat(indexes.get(1).unused()).isFalse();
+    }
+
+    @Test
+    void aPageIsSortedByAFieldWithNullsLastInEitherOrderAndEveryBadParameterIsNamed() {
+        var stats = kept(TablesView.STATS, row(Map.of("schema", "public", "table_name", "a"), "n_dead_tup", 5L),
+                row(Map.of("schema", "public", "table_name", "b")), row(Map.of("schema", "public", "table_name", "c"),
+                        "n_dead_tup", 9L), row(Map.of("schema", "public", "table_name", "d"), "n_dead_tup", 5L));
+        var tables = TablesView.tables(stats, ViewRows.EMPTY);
+        var problems = new ArrayList<FieldProblem>();
+
+        var desc = ViewPage.parse("deadTuples", null, null, null, TablesView.Table.class, problems);
+        var asc = ViewPage.parse("deadTuples", "asc", "2", "1", TablesView.Table.class, problems);
+
+        assertThat(problems).isEmpty();
+        assertThat(desc.of(tables, TablesView.Table.class)).extracting(TablesView.Table::name)
+                .containsExactly("c", "a", "d", "b"); // equal values keep the view's order, null last
+        assertThat(asc.of(tables, TablesView.Table.class)).extracting(TablesView.Table::name).containsExactly("d", "c");
+        assertThat(ViewPage.ALL.of(tables, TablesView.Table.class)).isEqualTo(tables);
+        assertThat(ViewPage.parse(null, null, "10", "7", TablesView.Table.class, problems).of(tables, TablesView.Table.class))
+                .isEmpty();
+
+        ViewPage.parse("reasons", "up", "0", "-1", TablesView.Table.class, problems);
+        assertThat(problems).extracting(FieldProblem::field)
+                .containsExactly("sort", "order", "limit", "offset");
+        assertThat(problems.getFirst().message()).contains("deadTuples").doesNotContain("reasons");
     }
 
     @Test
