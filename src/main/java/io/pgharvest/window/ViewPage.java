@@ -1,6 +1,7 @@
 package io.pgharvest.window;
 
 import io.pgharvest.model.FieldProblem;
+import io.swagger.v3.oas.annotations.Parameter;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.RecordComponent;
 import java.util.ArrayList;
@@ -25,14 +26,24 @@ record ViewPage(String sort, boolean descending, Integer limit, int offset) {
     static final int MAX_LIMIT = 1000;
     static final ViewPage ALL = new ViewPage(null, true, null, 0);
 
+    /** The paging parameters of a view's request as given, unparsed (each absent is null). */
+    record Parameters(
+            @Parameter(description = "A field of the rows to sort by, as named in the answer; without it, the view's"
+                    + " own order") String sort,
+            @Parameter(description = "asc or desc (the default); rows without the field's value come last") String order,
+            @Parameter(description = "The most rows answered, 1 to " + MAX_LIMIT + "; without it, all") String limit,
+            @Parameter(description = "How many of the sorted rows to skip, 0 (the default) or more") String offset) {
+    }
+
     /** The sortable fields of a row type: its text, number and flag components, by their JSON names. */
     static Set<String> sortable(Class<? extends Record> rowType) {
         return keys(rowType).keySet();
     }
 
     /** The page the parameters ask for; their problems are added to {@code problems} (and ALL returned). */
-    static ViewPage parse(String sort, String order, String limit, String offset, Class<? extends Record> rowType,
-            List<FieldProblem> problems) {
+    static ViewPage parse(Parameters given, Class<? extends Record> rowType, List<FieldProblem> problems) {
+        String sort = given.sort();
+        String order = given.order();
         int before = problems.size();
         if (sort != null && !sortable(rowType).contains(sort)) {
             problems.add(new FieldProblem("sort", "must be one of " + String.join(", ", sortable(rowType))));
@@ -40,8 +51,8 @@ record ViewPage(String sort, boolean descending, Integer limit, int offset) {
         if (order != null && !order.equals("asc") && !order.equals("desc")) {
             problems.add(new FieldProblem("order", "must be asc or desc"));
         }
-        Integer rows = whole(limit, "limit", 1, MAX_LIMIT, problems);
-        Integer from = whole(offset, "offset", 0, Integer.MAX_VALUE, problems);
+        Integer rows = whole(given.limit(), "limit", 1, MAX_LIMIT, problems);
+        Integer from = whole(given.offset(), "offset", 0, Integer.MAX_VALUE, problems);
         if (problems.size() > before) {
             return ALL;
         }

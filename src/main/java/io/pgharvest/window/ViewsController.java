@@ -27,6 +27,7 @@ import java.util.Arrays;
 import java.util.Collection;
 import java.util.List;
 import java.util.function.Function;
+import org.springdoc.core.annotations.ParameterObject;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
@@ -91,11 +92,6 @@ class ViewsController {
     @interface ViewResponses {
     }
 
-    private static final String SORT = "A field of the rows to sort by (as named in the answer); without it, the"
-            + " view's own order";
-    private static final String ORDER = "asc or desc (the default); rows without the field's value come last";
-    private static final String LIMIT = "The most rows answered, 1 to " + ViewPage.MAX_LIMIT + "; without it, all";
-    private static final String OFFSET = "How many of the sorted rows to skip, 0 (the default) or more";
 
     @GetMapping("/api/v1/sources/{name}/sessions")
     @Operation(summary = "Sessions and lock tree of a source", description = "The sessions of the latest query_samples"
@@ -107,12 +103,9 @@ class ViewsController {
     ResponseEntity<Sessions> sessions(@PathVariable String name,
             @Parameter(description = ApiDocs.INDEX_PARAM) @RequestParam(required = false) String index,
             @Parameter(description = ApiDocs.WAIT_PARAM) @RequestParam(required = false) String wait,
-            @Parameter(description = SORT) @RequestParam(required = false) String sort,
-            @Parameter(description = ORDER) @RequestParam(required = false) String order,
-            @Parameter(description = LIMIT) @RequestParam(required = false) String limit,
-            @Parameter(description = OFFSET) @RequestParam(required = false) String offset) {
+            @ParameterObject ViewPage.Parameters paging) {
         var problems = new ArrayList<FieldProblem>();
-        var page = ViewPage.parse(sort, order, limit, offset, SessionsView.Session.class, problems);
+        var page = ViewPage.parse(paging, SessionsView.Session.class, problems);
         return answer(name, index, wait, problems, read -> {
             var sessions = sessionsOf(name, read);
             return new Sessions(name, read.now(), read.statesOf(SessionsView.SAMPLES, SessionsView.BLOCKING),
@@ -149,12 +142,9 @@ class ViewsController {
     ResponseEntity<Tables> tables(@PathVariable String name,
             @Parameter(description = ApiDocs.INDEX_PARAM) @RequestParam(required = false) String index,
             @Parameter(description = ApiDocs.WAIT_PARAM) @RequestParam(required = false) String wait,
-            @Parameter(description = SORT) @RequestParam(required = false) String sort,
-            @Parameter(description = ORDER) @RequestParam(required = false) String order,
-            @Parameter(description = LIMIT) @RequestParam(required = false) String limit,
-            @Parameter(description = OFFSET) @RequestParam(required = false) String offset) {
+            @ParameterObject ViewPage.Parameters paging) {
         var problems = new ArrayList<FieldProblem>();
-        var page = ViewPage.parse(sort, order, limit, offset, TablesView.Table.class, problems);
+        var page = ViewPage.parse(paging, TablesView.Table.class, problems);
         return answer(name, index, wait, problems, read -> {
             var tables = TablesView.tables(read.states().rows(TablesView.STATS), read.states().rows(TablesView.MAINTENANCE));
             return new Tables(name, read.now(), read.statesOf(TablesView.STATS, TablesView.MAINTENANCE), tables.size(),
@@ -170,12 +160,9 @@ class ViewsController {
     ResponseEntity<Indexes> indexes(@PathVariable String name,
             @Parameter(description = ApiDocs.INDEX_PARAM) @RequestParam(required = false) String index,
             @Parameter(description = ApiDocs.WAIT_PARAM) @RequestParam(required = false) String wait,
-            @Parameter(description = SORT) @RequestParam(required = false) String sort,
-            @Parameter(description = ORDER) @RequestParam(required = false) String order,
-            @Parameter(description = LIMIT) @RequestParam(required = false) String limit,
-            @Parameter(description = OFFSET) @RequestParam(required = false) String offset) {
+            @ParameterObject ViewPage.Parameters paging) {
         var problems = new ArrayList<FieldProblem>();
-        var page = ViewPage.parse(sort, order, limit, offset, IndexesView.Index.class, problems);
+        var page = ViewPage.parse(paging, IndexesView.Index.class, problems);
         return answer(name, index, wait, problems, read -> {
             var indexes = IndexesView.indexes(read.states().rows(IndexesView.STATS), read.states().rows(IndexesView.UNUSED),
                     read.states().rows(IndexesView.INVALID), read.states().rows(IndexesView.DUPLICATE));

@@ -111,18 +111,18 @@ class DatabaseViewsTest {
         var tables = TablesView.tables(stats, ViewRows.EMPTY);
         var problems = new ArrayList<FieldProblem>();
 
-        var desc = ViewPage.parse("deadTuples", null, null, null, TablesView.Table.class, problems);
-        var asc = ViewPage.parse("deadTuples", "asc", "2", "1", TablesView.Table.class, problems);
+        var desc = ViewPage.parse(new ViewPage.Parameters("deadTuples", null, null, null), TablesView.Table.class, problems);
+        var asc = ViewPage.parse(new ViewPage.Parameters("deadTuples", "asc", "2", "1"), TablesView.Table.class, problems);
 
         assertThat(problems).isEmpty();
         assertThat(desc.of(tables, TablesView.Table.class)).extracting(TablesView.Table::name)
                 .containsExactly("c", "a", "d", "b"); // equal values keep the view's order, null last
         assertThat(asc.of(tables, TablesView.Table.class)).extracting(TablesView.Table::name).containsExactly("d", "c");
         assertThat(ViewPage.ALL.of(tables, TablesView.Table.class)).isEqualTo(tables);
-        assertThat(ViewPage.parse(null, null, "10", "7", TablesView.Table.class, problems).of(tables, TablesView.Table.class))
-                .isEmpty();
+        assertThat(ViewPage.parse(new ViewPage.Parameters(null, null, "10", "7"), TablesView.Table.class, problems)
+                .of(tables, TablesView.Table.class)).isEmpty();
 
-        ViewPage.parse("reasons", "up", "0", "-1", TablesView.Table.class, problems);
+        ViewPage.parse(new ViewPage.Parameters("reasons", "up", "0", "-1"), TablesView.Table.class, problems);
         assertThat(problems).extracting(FieldProblem::field)
                 .containsExactly("sort", "order", "limit", "offset");
         assertThat(problems.getFirst().message()).contains("deadTuples").doesNotContain("reasons");
