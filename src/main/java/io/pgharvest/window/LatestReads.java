@@ -16,8 +16,8 @@ import java.util.concurrent.atomic.LongAdder;
  * wraparound, replication), compact: only the columns the views read ({@link ViewRows}). Only the
  * latest read is kept, at most {@link #MAX_ROWS} rows of it, reserved against the window's
  * {@link MemoryBudget}: a read that does not fit keeps its time and row count, not its rows, and is
- * counted. Written by the window's one feed thread, read by API
- * requests through immutable {@link Reading}s. Each source's notifier advances with every read.
+ * counted. Written by the window's one feed thread, read by API requests through immutable
+ * {@link Reading}s. Each source's notifier advances with every read.
  */
 final class LatestReads {
 

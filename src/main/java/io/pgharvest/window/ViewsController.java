@@ -55,8 +55,11 @@ class ViewsController {
         this.clock = Clock.systemUTC();
     }
 
-    /** Every view's answer starts so: the source, when it was read, the state of each metric the view reads. */
-    /** {@code total}: how many sessions the page is of (the lock tree is always whole). */
+    /**
+     * Every view's answer starts so: the source, when it was read, the state of each metric the view
+     * reads. A paged view's {@code total} is how many rows its page is of (here sessions: the lock tree
+     * is always whole).
+     */
     record Sessions(String source, Instant at, List<ReadState> reads, int total, List<SessionsView.Session> sessions,
             List<SessionsView.LockNode> lockTree) {
     }
