@@ -4,6 +4,7 @@ import io.pgharvest.model.FieldProblem;
 import io.swagger.v3.oas.annotations.Parameter;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.RecordComponent;
+import java.util.AbstractMap.SimpleImmutableEntry;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
@@ -81,9 +82,9 @@ record ViewPage(String sort, boolean descending, Integer limit, int offset) {
         if (sort != null) {
             var key = keys(rowType).get(sort);
             Comparator<Comparable<Object>> values = descending ? Comparator.reverseOrder() : Comparator.naturalOrder();
-            // each row's key read once, then a stable sort: equal keys keep the view's order
+            // each row's key read once, then a stable sort: equal keys keep the view's order (a null key is allowed)
             var keyed = new ArrayList<Map.Entry<Comparable<Object>, R>>(rows.size());
-            rows.forEach(row -> keyed.add(new java.util.AbstractMap.SimpleImmutableEntry<>(read(key, row), row)));
+            rows.forEach(row -> keyed.add(new SimpleImmutableEntry<>(read(key, row), row)));
             keyed.sort(Map.Entry.comparingByKey(Comparator.nullsLast(values)));
             ordered = keyed.stream().map(Map.Entry::getValue).toList();
         }
