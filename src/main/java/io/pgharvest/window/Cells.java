@@ -3,9 +3,10 @@ package io.pgharvest.window;
 import io.pgharvest.model.Measurement;
 
 /**
- * Reads one cell of a kept row by the catalog's column name: a tag (a {@code tag_} column, kept
- * without its prefix) or a value. Numbers come back as Double, everything else as text; a cell the
- * row lacks, or SQL NULL, is null.
+ * Reads one cell of a read's raw row by the catalog's column name, as the views read it ({@link
+ * ViewRows} keeps what this reads): a tag (a {@code tag_} column, kept without its prefix) or a
+ * value. Numbers come back as Double, everything else as text; a cell the row lacks, or SQL NULL, is
+ * null.
  */
 final class Cells {
 

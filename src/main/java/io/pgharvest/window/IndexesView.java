@@ -1,9 +1,9 @@
 package io.pgharvest.window;
 
-import io.pgharvest.model.Measurement;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * A source's indexes from the latest reads of {@code index_stats} (the 300 largest: size, scans,
@@ -32,36 +32,46 @@ final class IndexesView {
             Double statisticsAgeSeconds, List<String> findings) {
     }
 
+    private static final List<String> NAMES = List.of("schema", "table_name", "index_name");
+
+    /** The columns this view reads of each metric: what the window keeps of their reads. */
+    static final Map<String, ViewRows.Columns> COLUMNS = Map.of(
+            STATS, ViewRows.Columns.of(NAMES, List.of("index_size_b", "idx_scan", "last_idx_scan_age_s", "is_unique",
+                    "is_primary", "is_valid", "stats_reset_age_s")),
+            UNUSED, ViewRows.Columns.of(NAMES, List.of("index_size_b", "stats_reset_age_s")),
+            INVALID, ViewRows.Columns.of(NAMES, List.of("index_size_b")),
+            DUPLICATE, ViewRows.Columns.of(List.of("schema", "table_name", "index_name", "duplicate_of"),
+                    List.of("index_size_b")));
+
     private IndexesView() {
     }
 
-    static List<Index> indexes(List<Measurement.Row> stats, List<Measurement.Row> unused, List<Measurement.Row> invalid,
-            List<Measurement.Row> duplicate) {
-        var byName = new LinkedHashMap<String, Measurement.Row[]>();
-        List<List<Measurement.Row>> reads = List.of(stats, unused, invalid, duplicate);
+    static List<Index> indexes(ViewRows stats, ViewRows unused, ViewRows invalid, ViewRows duplicate) {
+        var byName = new LinkedHashMap<String, ViewRows.Row[]>();
+        List<ViewRows> reads = List.of(stats, unused, invalid, duplicate);
         for (int i = 0; i < reads.size(); i++) {
             int slot = i;
-            reads.get(i).forEach(row -> byName.computeIfAbsent(key(row), k -> new Measurement.Row[4])[slot] = row);
+            reads.get(i).rows().forEach(row -> byName.computeIfAbsent(key(row), k -> new ViewRows.Row[4])[slot] = row);
         }
         var indexes = new ArrayList<Index>(byName.size());
         byName.values().forEach(rows -> indexes.add(index(rows[0], rows[1], rows[2], rows[3])));
         return indexes;
     }
 
-    private static String key(Measurement.Row row) {
-        return Cells.textOrEmpty(row, "schema") + "\u0000" + Cells.textOrEmpty(row, "table_name") + "\u0000"
-                + Cells.textOrEmpty(row, "index_name");
+    private static String key(ViewRows.Row row) {
+        return row.textOrEmpty("schema") + "\u0000" + row.textOrEmpty("table_name") + "\u0000"
+                + row.textOrEmpty("index_name");
     }
 
-    private static Index index(Measurement.Row s, Measurement.Row u, Measurement.Row i, Measurement.Row d) {
-        Measurement.Row any = s != null ? s : u != null ? u : i != null ? i : d;
-        boolean unique = s != null && (Cells.flag(s, "is_unique"));
-        boolean primary = s != null && Cells.flag(s, "is_primary");
-        boolean valid = i == null && (s == null || Cells.number(s, "is_valid") == null || Cells.flag(s, "is_valid"));
-        Double scans = s == null ? null : Cells.number(s, "idx_scan");
+    private static Index index(ViewRows.Row s, ViewRows.Row u, ViewRows.Row i, ViewRows.Row d) {
+        ViewRows.Row any = s != null ? s : u != null ? u : i != null ? i : d;
+        boolean unique = s != null && (s.flag("is_unique"));
+        boolean primary = s != null && s.flag("is_primary");
+        boolean valid = i == null && (s == null || s.number("is_valid") == null || s.flag("is_valid"));
+        Double scans = s == null ? null : s.number("idx_scan");
         boolean unused = u != null || (s != null && valid && !unique && !primary && scans != null && scans == 0);
-        Double statisticsAge = u != null && Cells.number(u, "stats_reset_age_s") != null ? Cells.number(u, "stats_reset_age_s")
-                : s == null ? null : Cells.number(s, "stats_reset_age_s");
+        Double statisticsAge = u != null && u.number("stats_reset_age_s") != null ? u.number("stats_reset_age_s")
+                : s == null ? null : s.number("stats_reset_age_s");
         var findings = new ArrayList<String>();
         if (unused) {
             findings.add(statisticsAge == null ? "never scanned since the statistics began (never reset)"
@@ -70,13 +80,13 @@ final class IndexesView {
         if (!valid) {
             findings.add("invalid: serves no query, still costs writes (a failed CREATE INDEX CONCURRENTLY or REINDEX)");
         }
-        String duplicateOf = d == null ? null : Cells.text(d, "duplicate_of");
+        String duplicateOf = d == null ? null : d.text("duplicate_of");
         if (duplicateOf != null) {
             findings.add("duplicates " + duplicateOf);
         }
-        Double size = s != null ? Cells.number(s, "index_size_b") : Cells.number(any, "index_size_b");
-        return new Index(Cells.textOrEmpty(any, "schema"), Cells.textOrEmpty(any, "table_name"),
-                Cells.textOrEmpty(any, "index_name"), size, scans, s == null ? null : Cells.number(s, "last_idx_scan_age_s"),
+        Double size = s != null ? s.number("index_size_b") : any.number("index_size_b");
+        return new Index(any.textOrEmpty("schema"), any.textOrEmpty("table_name"),
+                any.textOrEmpty("index_name"), size, scans, s == null ? null : s.number("last_idx_scan_age_s"),
                 unique, primary, valid, unused, duplicateOf, statisticsAge, findings);
     }
 }

@@ -1,12 +1,10 @@
 package io.pgharvest.window;
 
 import io.pgharvest.model.ConfigSnapshot;
-import io.pgharvest.model.Measurement;
 import io.pgharvest.model.Source;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
@@ -59,8 +57,8 @@ final class ReadStates {
     }
 
     /** The rows of the metric's latest read, empty when it has none. */
-    List<Measurement.Row> rows(String metric) {
-        return reads.flatMap(r -> r.of(metric)).map(Reading::rows).orElse(List.of());
+    ViewRows rows(String metric) {
+        return reads.flatMap(r -> r.of(metric)).map(Reading::rows).orElse(ViewRows.EMPTY);
     }
 
     /** Every metric the source selects or has read, with its state. */

@@ -1,33 +1,18 @@
 package io.pgharvest.window;
 
-import io.pgharvest.model.Measurement;
 import java.time.Instant;
-import java.util.List;
 
 /**
- * A source's latest read of one metric: when, how many rows, and the rows themselves for the
- * metrics the database views show ({@link LatestReads#KEPT}; an empty list for the others).
+ * A source's latest read of one metric: when, how many rows, and for the metrics the database views
+ * show ({@link LatestReads#KEPT}) the columns they read of those rows ({@link ViewRows#EMPTY} for the
+ * others, and for a read the memory budget refused).
  *
- * @param bytes what the window's memory budget holds for the kept rows
+ * @param rowCount how many rows the read returned, whatever was kept of them
  */
-record Reading(String metric, Instant at, int rowCount, List<Measurement.Row> rows, long bytes) {
+record Reading(String metric, Instant at, int rowCount, ViewRows rows) {
 
-    Reading {
-        rows = List.copyOf(rows);
-    }
-
-    /** The estimate the memory budget reserves for {@code rows}: map entries, boxed numbers, strings at 2 bytes a char. */
-    static long bytesOf(List<Measurement.Row> rows) {
-        long bytes = 0;
-        for (Measurement.Row row : rows) {
-            bytes += 96;
-            for (var cell : row.values().entrySet()) {
-                bytes += 48 + (cell.getValue() instanceof String text ? 40 + 2L * text.length() : 24);
-            }
-            for (var tag : row.tags().entrySet()) {
-                bytes += 88 + 2L * tag.getValue().length();
-            }
-        }
-        return bytes;
+    /** What the window's memory budget holds for the kept rows. */
+    long bytes() {
+        return rows.bytes();
     }
 }

@@ -1,7 +1,7 @@
 package io.pgharvest.window;
 
-import io.pgharvest.model.Measurement;
 import java.util.List;
+import java.util.Map;
 
 /**
  * The instance-wide views of a source: transaction ID and multixact ages per database against their
@@ -34,28 +34,38 @@ final class ServerViews {
             Double safeWalSizeBytes, Double xminAge, Double inactiveSeconds, String invalidationReason) {
     }
 
+    /** The columns these views read of each metric: what the window keeps of their reads. */
+    static final Map<String, ViewRows.Columns> COLUMNS = Map.of(
+            WRAPAROUND, ViewRows.Columns.of(List.of("datname"), List.of("xid_age", "xid_pct_of_freeze_max_age",
+                    "xid_pct_of_wraparound", "mxid_age", "mxid_pct_of_freeze_max_age", "mxid_pct_of_wraparound")),
+            REPLICATION, ViewRows.Columns.of(List.of("application_name", "client_addr", "state", "sync_state"),
+                    List.of("sent_lag_b", "replay_lag_b", "replay_lag_s", "write_lag_s", "flush_lag_s",
+                            "last_reply_age_s")),
+            SLOTS, ViewRows.Columns.of(List.of("slot_name", "slot_type", "datname", "wal_status", "invalidation_reason"),
+                    List.of("active", "retained_wal_b", "safe_wal_size", "xmin_age_tx", "inactive_s")));
+
     private ServerViews() {
     }
 
-    static List<DatabaseAge> ages(List<Measurement.Row> rows) {
-        return rows.stream().map(r -> new DatabaseAge(Cells.textOrEmpty(r, "datname"), Cells.number(r, "xid_age"),
-                Cells.number(r, "xid_pct_of_freeze_max_age"), Cells.number(r, "xid_pct_of_wraparound"),
-                Cells.number(r, "mxid_age"), Cells.number(r, "mxid_pct_of_freeze_max_age"),
-                Cells.number(r, "mxid_pct_of_wraparound"))).toList();
+    static List<DatabaseAge> ages(ViewRows rows) {
+        return rows.rows().stream().map(r -> new DatabaseAge(r.textOrEmpty("datname"), r.number("xid_age"),
+                r.number("xid_pct_of_freeze_max_age"), r.number("xid_pct_of_wraparound"),
+                r.number("mxid_age"), r.number("mxid_pct_of_freeze_max_age"),
+                r.number("mxid_pct_of_wraparound"))).toList();
     }
 
-    static List<Standby> standbys(List<Measurement.Row> rows) {
-        return rows.stream().map(r -> new Standby(Cells.textOrEmpty(r, "application_name"),
-                Cells.textOrEmpty(r, "client_addr"), Cells.textOrEmpty(r, "state"), Cells.textOrEmpty(r, "sync_state"),
-                Cells.number(r, "sent_lag_b"), Cells.number(r, "replay_lag_b"), Cells.number(r, "replay_lag_s"),
-                Cells.number(r, "write_lag_s"), Cells.number(r, "flush_lag_s"), Cells.number(r, "last_reply_age_s")))
+    static List<Standby> standbys(ViewRows rows) {
+        return rows.rows().stream().map(r -> new Standby(r.textOrEmpty("application_name"),
+                r.textOrEmpty("client_addr"), r.textOrEmpty("state"), r.textOrEmpty("sync_state"),
+                r.number("sent_lag_b"), r.number("replay_lag_b"), r.number("replay_lag_s"),
+                r.number("write_lag_s"), r.number("flush_lag_s"), r.number("last_reply_age_s")))
                 .toList();
     }
 
-    static List<Slot> slots(List<Measurement.Row> rows) {
-        return rows.stream().map(r -> new Slot(Cells.textOrEmpty(r, "slot_name"), Cells.textOrEmpty(r, "slot_type"),
-                Cells.textOrEmpty(r, "datname"), Cells.flag(r, "active"), Cells.textOrEmpty(r, "wal_status"),
-                Cells.number(r, "retained_wal_b"), Cells.number(r, "safe_wal_size"), Cells.number(r, "xmin_age_tx"),
-                Cells.number(r, "inactive_s"), Cells.text(r, "invalidation_reason"))).toList();
+    static List<Slot> slots(ViewRows rows) {
+        return rows.rows().stream().map(r -> new Slot(r.textOrEmpty("slot_name"), r.textOrEmpty("slot_type"),
+                r.textOrEmpty("datname"), r.flag("active"), r.textOrEmpty("wal_status"),
+                r.number("retained_wal_b"), r.number("safe_wal_size"), r.number("xmin_age_tx"),
+                r.number("inactive_s"), r.text("invalidation_reason"))).toList();
     }
 }

@@ -45,26 +45,44 @@ final class SessionsView {
             Double waitSeconds, String queryid, String statement, List<LockNode> waiters) {
     }
 
+    /** The columns this view reads of each metric: what the window keeps of their reads. */
+    static final Map<String, ViewRows.Columns> COLUMNS = Map.of(
+            SAMPLES, new ViewRows.Columns(List.of("pid", "dbname", "user_name", "application_name", "backend_type",
+                    "state", "wait_event_type", "wait_event", "queryid", "blocking_pids"),
+                    List.of("duration_s", "transaction_duration_s"), SessionsView::latestSampling),
+            BLOCKING, ViewRows.Columns.of(List.of("blocked_pid", "root_blocker_pid", "blocked_query", "blocker_query",
+                    "blocker_user", "blocker_state", "blocker_query_id"),
+                    List.of("blocker_transaction_duration_s", "wait_s")));
+
     private SessionsView() {
     }
 
-    static List<Session> sessions(List<Measurement.Row> samples, UnaryOperator<String> texts) {
-        var sessions = new ArrayList<Session>(samples.size());
+    /**
+     * The rows of a read that are sessions now, each once: active_sessions sums several samplings, so
+     * a row its latest sampling did not see is past, and a session shows once however many waits it
+     * went through. Applied when the window keeps the read.
+     */
+    static List<Measurement.Row> latestSampling(List<Measurement.Row> samples) {
+        var now = new ArrayList<Measurement.Row>(samples.size());
         var seen = new HashSet<String>();
         for (Measurement.Row row : samples) {
-            // active_sessions sums several samplings: a row its latest sampling did not see is past,
-            // and a session shows once however many waits it went through
-            if ((row.values().containsKey("running") && !Cells.flag(row, "running"))
-                    || !seen.add(Cells.textOrEmpty(row, "pid"))) {
-                continue;
+            boolean past = row.values().containsKey("running") && !Cells.flag(row, "running");
+            if (!past && seen.add(Cells.textOrEmpty(row, "pid"))) {
+                now.add(row);
             }
-            String queryid = Cells.textOrEmpty(row, "queryid");
-            sessions.add(new Session(Cells.textOrEmpty(row, "pid"), Cells.textOrEmpty(row, "dbname"),
-                    Cells.textOrEmpty(row, "user_name"), Cells.textOrEmpty(row, "application_name"),
-                    Cells.textOrEmpty(row, "backend_type"), Cells.textOrEmpty(row, "state"),
-                    Cells.textOrEmpty(row, "wait_event_type"), Cells.textOrEmpty(row, "wait_event"), queryid,
-                    queryid.isEmpty() ? null : texts.apply(queryid), Cells.number(row, "duration_s"),
-                    Cells.number(row, "transaction_duration_s"), pids(Cells.textOrEmpty(row, "blocking_pids"))));
+        }
+        return now;
+    }
+
+    static List<Session> sessions(ViewRows samples, UnaryOperator<String> texts) {
+        var sessions = new ArrayList<Session>(samples.size());
+        for (ViewRows.Row row : samples.rows()) {
+            String queryid = row.textOrEmpty("queryid");
+            sessions.add(new Session(row.textOrEmpty("pid"), row.textOrEmpty("dbname"), row.textOrEmpty("user_name"),
+                    row.textOrEmpty("application_name"), row.textOrEmpty("backend_type"), row.textOrEmpty("state"),
+                    row.textOrEmpty("wait_event_type"), row.textOrEmpty("wait_event"), queryid,
+                    queryid.isEmpty() ? null : texts.apply(queryid), row.number("duration_s"),
+                    row.number("transaction_duration_s"), pids(row.textOrEmpty("blocking_pids"))));
         }
         return sessions;
     }
@@ -75,18 +93,18 @@ final class SessionsView {
     }
 
     /** The lock tree of {@code sessions}, roots first by the number of sessions they hold up. */
-    static List<LockNode> lockTree(List<Session> sessions, List<Measurement.Row> blocking) {
+    static List<LockNode> lockTree(List<Session> sessions, ViewRows blocking) {
         var byPid = new LinkedHashMap<String, Session>();
         sessions.forEach(s -> byPid.put(s.pid(), s));
         var waitersOf = new HashMap<String, List<Session>>();
         for (Session s : sessions) {
             s.blockedBy().forEach(holder -> waitersOf.computeIfAbsent(holder, p -> new ArrayList<>()).add(s));
         }
-        var waitTexts = new HashMap<String, Measurement.Row>();
-        var holderRows = new HashMap<String, Measurement.Row>();
-        for (Measurement.Row row : blocking) {
-            waitTexts.putIfAbsent(Cells.textOrEmpty(row, "blocked_pid"), row);
-            holderRows.putIfAbsent(Cells.textOrEmpty(row, "root_blocker_pid"), row);
+        var waitTexts = new HashMap<String, ViewRows.Row>();
+        var holderRows = new HashMap<String, ViewRows.Row>();
+        for (ViewRows.Row row : blocking.rows()) {
+            waitTexts.putIfAbsent(row.textOrEmpty("blocked_pid"), row);
+            holderRows.putIfAbsent(row.textOrEmpty("root_blocker_pid"), row);
         }
         var roots = new ArrayList<LockNode>();
         for (String holder : waitersOf.keySet()) {
@@ -101,7 +119,7 @@ final class SessionsView {
     }
 
     private static LockNode node(String pid, Map<String, Session> byPid, Map<String, List<Session>> waitersOf,
-            Map<String, Measurement.Row> waitTexts, Map<String, Measurement.Row> holderRows, Set<String> path) {
+            Map<String, ViewRows.Row> waitTexts, Map<String, ViewRows.Row> holderRows, Set<String> path) {
         path.add(pid);
         var waiters = new ArrayList<LockNode>();
         for (Session waiter : waitersOf.getOrDefault(pid, List.of())) {
@@ -111,18 +129,18 @@ final class SessionsView {
         }
         path.remove(pid);
         Session s = byPid.get(pid);
-        Measurement.Row asWaiter = waitTexts.get(pid);
-        Measurement.Row asHolder = holderRows.get(pid);
-        String statement = asWaiter != null ? Cells.text(asWaiter, "blocked_query")
-                : asHolder != null ? Cells.text(asHolder, "blocker_query") : null;
+        ViewRows.Row asWaiter = waitTexts.get(pid);
+        ViewRows.Row asHolder = holderRows.get(pid);
+        String statement = asWaiter != null ? asWaiter.text("blocked_query")
+                : asHolder != null ? asHolder.text("blocker_query") : null;
         if (s == null) { // a holder that was not sampled (idle, holding a session lock): what blocking_locks saw
-            return new LockNode(pid, asHolder == null ? "" : Cells.textOrEmpty(asHolder, "blocker_user"), "",
-                    asHolder == null ? "" : Cells.textOrEmpty(asHolder, "blocker_state"),
-                    asHolder == null ? null : Cells.number(asHolder, "blocker_transaction_duration_s"), null,
-                    asHolder == null ? "" : Cells.textOrEmpty(asHolder, "blocker_query_id"), statement, waiters);
+            return new LockNode(pid, asHolder == null ? "" : asHolder.textOrEmpty("blocker_user"), "",
+                    asHolder == null ? "" : asHolder.textOrEmpty("blocker_state"),
+                    asHolder == null ? null : asHolder.number("blocker_transaction_duration_s"), null,
+                    asHolder == null ? "" : asHolder.textOrEmpty("blocker_query_id"), statement, waiters);
         }
         Double waited = s.blockedBy().isEmpty() ? null
-                : asWaiter != null && Cells.number(asWaiter, "wait_s") != null ? Cells.number(asWaiter, "wait_s")
+                : asWaiter != null && asWaiter.number("wait_s") != null ? asWaiter.number("wait_s")
                 : s.statementSeconds();
         return new LockNode(pid, s.user(), s.application(), s.state(), s.transactionSeconds(), waited, s.queryid(),
                 statement != null ? statement : s.text(), waiters);

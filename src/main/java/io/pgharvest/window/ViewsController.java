@@ -4,6 +4,8 @@ import static io.pgharvest.api.BlockingQuery.INDEX_HEADER;
 
 import io.pgharvest.api.ApiDocs;
 import io.pgharvest.api.BlockingQuery;
+import io.pgharvest.api.InvalidParameterException;
+import io.pgharvest.model.FieldProblem;
 import io.pgharvest.model.StoreTable;
 import io.pgharvest.store.ConfigStore;
 import io.pgharvest.store.NoSuchItemException;
@@ -20,10 +22,12 @@ import java.lang.annotation.RetentionPolicy;
 import java.lang.annotation.Target;
 import java.time.Clock;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
 import java.util.List;
 import java.util.function.Function;
+import org.springdoc.core.annotations.ParameterObject;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
@@ -51,18 +55,22 @@ class ViewsController {
         this.clock = Clock.systemUTC();
     }
 
-    /** Every view's answer starts so: the source, when it was read, the state of each metric the view reads. */
-    record Sessions(String source, Instant at, List<ReadState> reads, List<SessionsView.Session> sessions,
+    /**
+     * Every view's answer starts so: the source, when it was read, the state of each metric the view
+     * reads. A paged view's {@code total} is how many rows its page is of (here sessions: the lock tree
+     * is always whole).
+     */
+    record Sessions(String source, Instant at, List<ReadState> reads, int total, List<SessionsView.Session> sessions,
             List<SessionsView.LockNode> lockTree) {
     }
 
     record Locks(String source, Instant at, List<ReadState> reads, List<SessionsView.LockNode> lockTree) {
     }
 
-    record Tables(String source, Instant at, List<ReadState> reads, List<TablesView.Table> tables) {
+    record Tables(String source, Instant at, List<ReadState> reads, int total, List<TablesView.Table> tables) {
     }
 
-    record Indexes(String source, Instant at, List<ReadState> reads, List<IndexesView.Index> indexes) {
+    record Indexes(String source, Instant at, List<ReadState> reads, int total, List<IndexesView.Index> indexes) {
     }
 
     record Wraparound(String source, Instant at, List<ReadState> reads, List<ServerViews.DatabaseAge> databases) {
@@ -80,12 +88,13 @@ class ViewsController {
     @Retention(RetentionPolicy.RUNTIME)
     @ApiResponse(responseCode = "200", description = "The view",
             headers = @Header(name = INDEX_HEADER, description = "how many reads of this source the window recorded"))
-    @ApiResponse(responseCode = "400", description = "index or wait is invalid",
+    @ApiResponse(responseCode = "400", description = "index, wait or a paging parameter is invalid (each named)",
             content = @Content(mediaType = ApiDocs.PROBLEM_JSON, schema = @Schema(implementation = ApiDocs.Problem.class)))
     @ApiResponse(responseCode = "404", description = "No such source",
             content = @Content(mediaType = ApiDocs.PROBLEM_JSON, schema = @Schema(implementation = ApiDocs.Problem.class)))
     @interface ViewResponses {
     }
+
 
     @GetMapping("/api/v1/sources/{name}/sessions")
     @Operation(summary = "Sessions and lock tree of a source", description = "The sessions of the latest query_samples"
@@ -96,10 +105,14 @@ class ViewsController {
     @ViewResponses
     ResponseEntity<Sessions> sessions(@PathVariable String name,
             @Parameter(description = ApiDocs.INDEX_PARAM) @RequestParam(required = false) String index,
-            @Parameter(description = ApiDocs.WAIT_PARAM) @RequestParam(required = false) String wait) {
-        return answer(name, index, wait, read -> {
+            @Parameter(description = ApiDocs.WAIT_PARAM) @RequestParam(required = false) String wait,
+            @ParameterObject ViewPage.Parameters paging) {
+        var problems = new ArrayList<FieldProblem>();
+        var page = ViewPage.parse(paging, SessionsView.Session.class, problems);
+        return answer(name, index, wait, problems, read -> {
             var sessions = sessionsOf(name, read);
-            return new Sessions(name, read.now(), read.statesOf(SessionsView.SAMPLES, SessionsView.BLOCKING), sessions,
+            return new Sessions(name, read.now(), read.statesOf(SessionsView.SAMPLES, SessionsView.BLOCKING),
+                    sessions.size(), page.of(sessions, SessionsView.Session.class),
                     SessionsView.lockTree(sessions, read.states().rows(SessionsView.BLOCKING)));
         });
     }
@@ -131,10 +144,15 @@ class ViewsController {
     @ViewResponses
     ResponseEntity<Tables> tables(@PathVariable String name,
             @Parameter(description = ApiDocs.INDEX_PARAM) @RequestParam(required = false) String index,
-            @Parameter(description = ApiDocs.WAIT_PARAM) @RequestParam(required = false) String wait) {
-        return answer(name, index, wait, read -> new Tables(name, read.now(),
-                read.statesOf(TablesView.STATS, TablesView.MAINTENANCE),
-                TablesView.tables(read.states().rows(TablesView.STATS), read.states().rows(TablesView.MAINTENANCE))));
+            @Parameter(description = ApiDocs.WAIT_PARAM) @RequestParam(required = false) String wait,
+            @ParameterObject ViewPage.Parameters paging) {
+        var problems = new ArrayList<FieldProblem>();
+        var page = ViewPage.parse(paging, TablesView.Table.class, problems);
+        return answer(name, index, wait, problems, read -> {
+            var tables = TablesView.tables(read.states().rows(TablesView.STATS), read.states().rows(TablesView.MAINTENANCE));
+            return new Tables(name, read.now(), read.statesOf(TablesView.STATS, TablesView.MAINTENANCE), tables.size(),
+                    page.of(tables, TablesView.Table.class));
+        });
     }
 
     @GetMapping("/api/v1/sources/{name}/indexes")
@@ -144,11 +162,17 @@ class ViewsController {
     @ViewResponses
     ResponseEntity<Indexes> indexes(@PathVariable String name,
             @Parameter(description = ApiDocs.INDEX_PARAM) @RequestParam(required = false) String index,
-            @Parameter(description = ApiDocs.WAIT_PARAM) @RequestParam(required = false) String wait) {
-        return answer(name, index, wait, read -> new Indexes(name, read.now(),
-                read.statesOf(IndexesView.STATS, IndexesView.UNUSED, IndexesView.INVALID, IndexesView.DUPLICATE),
-                IndexesView.indexes(read.states().rows(IndexesView.STATS), read.states().rows(IndexesView.UNUSED),
-                        read.states().rows(IndexesView.INVALID), read.states().rows(IndexesView.DUPLICATE))));
+            @Parameter(description = ApiDocs.WAIT_PARAM) @RequestParam(required = false) String wait,
+            @ParameterObject ViewPage.Parameters paging) {
+        var problems = new ArrayList<FieldProblem>();
+        var page = ViewPage.parse(paging, IndexesView.Index.class, problems);
+        return answer(name, index, wait, problems, read -> {
+            var indexes = IndexesView.indexes(read.states().rows(IndexesView.STATS), read.states().rows(IndexesView.UNUSED),
+                    read.states().rows(IndexesView.INVALID), read.states().rows(IndexesView.DUPLICATE));
+            return new Indexes(name, read.now(),
+                    read.statesOf(IndexesView.STATS, IndexesView.UNUSED, IndexesView.INVALID, IndexesView.DUPLICATE),
+                    indexes.size(), page.of(indexes, IndexesView.Index.class));
+        });
     }
 
     @GetMapping("/api/v1/sources/{name}/wraparound")
@@ -196,9 +220,26 @@ class ViewsController {
         }
     }
 
-    /** 404 for an unknown source, the blocking wait on its reads, then the view read after the wait. */
     private <T> ResponseEntity<T> answer(String name, String index, String wait, Function<ViewRead, T> view) {
-        var query = BlockingQuery.parse(index, wait);
+        return answer(name, index, wait, List.of(), view);
+    }
+
+    /**
+     * 400 naming every bad parameter ({@code problems}, the view's own, with the blocking query's), 404
+     * for an unknown source, the blocking wait on its reads, then the view read after the wait.
+     */
+    private <T> ResponseEntity<T> answer(String name, String index, String wait, List<FieldProblem> problems,
+            Function<ViewRead, T> view) {
+        var all = new ArrayList<>(problems);
+        BlockingQuery query = null;
+        try {
+            query = BlockingQuery.parse(index, wait);
+        } catch (InvalidParameterException e) {
+            all.addAll(e.problems());
+        }
+        if (!all.isEmpty()) {
+            throw new InvalidParameterException(all);
+        }
         var config = store.snapshot();
         if (!config.sources().containsKey(name) && window.reads().find(name).isEmpty()) {
             throw new NoSuchItemException(StoreTable.SOURCES, name);

@@ -2,12 +2,14 @@ package io.pgharvest.console;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.pgharvest.api.ApiClient;
 import io.pgharvest.testsupport.FreezableProxy;
 import io.pgharvest.testsupport.TestPostgres;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.Statement;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.AfterEach;
@@ -15,6 +17,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
 import org.openqa.selenium.WebElement;
+import tools.jackson.databind.JsonNode;
 
 /**
  * A source's database views in a real Chromium against a real server: the lock tree of a real lock
@@ -40,6 +43,9 @@ class ConsoleDatabaseViewsTest extends ConsoleTestBase {
             s.execute("create index vac_heavy_never_used on vac_heavy (note)");
             s.execute("delete from vac_heavy where id > 2000");
             s.execute("create table locked_t (id int)");
+            // more tables than one page of the Tables tab shows
+            s.execute("do $$ begin for i in 1..220 loop execute format('create table if not exists page_t%s (id int)',"
+                    + " lpad(i::text, 3, '0')); end loop; end $$");
             s.execute("do $$ begin if not exists (select from pg_roles where rolname = 'views_monitor')"
                     + " then create role views_monitor login in role pg_monitor; end if; end $$");
         }
@@ -152,6 +158,29 @@ class ConsoleDatabaseViewsTest extends ConsoleTestBase {
         assertThat(browser.driver().findElements(By.cssSelector("#indexes tr")))
                 .allSatisfy(r -> assertThat(r.findElement(By.cssSelector(".col-findings")).getText()).isNotBlank());
         browser.screenshot("indexes");
+    }
+
+    @Test
+    void showMoreShowsTheNextHundredTablesInTheSortOrderTheApiPagesAlike() throws Exception {
+        source("views-paging", pg.connStr(DB), "\"table_stats\": 2");
+        var bad = http("GET", "/api/v1/sources/views-paging/tables?sort=nope&order=up&limit=0&offset=-1", TOKEN, null);
+        assertThat(bad.statusCode()).isEqualTo(400);
+        assertThat(bad.body()).contains("\"sort\"", "\"order\"", "\"limit\"", "\"offset\"");
+        open("#/sources/views-paging/tables");
+        By rows = By.cssSelector("#tables tr");
+        browser.waiting(Duration.ofSeconds(20)).until(d -> d.findElements(rows).size() == 100);
+        browser.driver().findElement(By.cssSelector("th[data-key=name] button")).click(); // by name, descending
+        browser.driver().findElement(By.id("tables-more")).click();
+        browser.waiting(Duration.ofSeconds(5)).until(d -> d.findElements(rows).size() == 200);
+        var shown = browser.driver().findElements(rows).stream().skip(100).map(r -> r.getDomAttribute("data-key")).toList();
+
+        JsonNode page = ApiClient.JSON.readTree(api("GET",
+                "/api/v1/sources/views-paging/tables?sort=name&order=desc&limit=100&offset=100", null));
+        var paged = new ArrayList<String>();
+        page.get("tables").forEach(t -> paged.add(t.get("schema").asString() + "." + t.get("name").asString()));
+        assertThat(page.get("total").asInt()).isGreaterThanOrEqualTo(222);
+        assertThat(shown).hasSize(100).isEqualTo(paged).isSortedAccordingTo(java.util.Comparator.reverseOrder());
+        assertThat(shown.getFirst()).isEqualTo("public.page_t121"); // row 101: after vac_heavy and page_t220..page_t122
     }
 
     @Test

@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.pgharvest.model.Measurement;
 import java.time.Instant;
+import io.pgharvest.model.FieldProblem;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -23,6 +25,11 @@ class DatabaseViewsTest {
         return new Measurement.Row(map, tags);
     }
 
+    /** The rows as the window keeps them for the views. */
+    private static ViewRows kept(String metric, Measurement.Row... rows) {
+        return ViewRows.compact(LatestReads.KEPT.get(metric), List.of(rows));
+    }
+
     private static Measurement.Row sample(String pid, String state, String app, String blockingPids, double tx) {
         return row(Map.of("pid", pid, "queryid", "", "dbname", "db"), "state", state, "application_name", app,
                 "user_name", "u", "blocking_pids", blockingPids, "duration_s", 3.0, "transaction_duration_s", tx);
@@ -30,11 +37,11 @@ class DatabaseViewsTest {
 
     @Test
     void aChainOfWaitsIsOneTreeUnderItsRootHolderWithTheWaitersNestedAndTheirTexts() {
-        var sessions = SessionsView.sessions(List.of(sample("10", "idle in transaction", "holder-app", "", 40),
-                sample("11", "active", "waiter-1", "10", 5), sample("12", "active", "waiter-2", "11", 2),
-                sample("13", "active", "bystander", "", 1)), queryid -> null);
-        var blocking = List.of(row(Map.of("blocked_pid", "11", "root_blocker_pid", "10"), "wait_s", 4.5,
-                "blocked_query", "update t set v = $1", "blocker_query", "lock table t", "blocker_state",
+        var sessions = SessionsView.sessions(kept(SessionsView.SAMPLES,
+                sample("10", "idle in transaction", "holder-app", "", 40), sample("11", "active", "waiter-1", "10", 5),
+                sample("12", "active", "waiter-2", "11", 2), sample("13", "active", "bystander", "", 1)), queryid -> null);
+        var blocking = kept(SessionsView.BLOCKING, row(Map.of("blocked_pid", "11", "root_blocker_pid", "10"), "wait_s",
+                4.5, "blocked_query", "update t set v = $1", "blocker_query", "lock table t", "blocker_state",
                 "idle in transaction"));
 
         var tree = SessionsView.lockTree(sessions, blocking);
@@ -55,11 +62,11 @@ class DatabaseViewsTest {
 
     @Test
     void aDeadlockCycleEndsTheTreeInsteadOfLoopingAndNoWaitIsNoTree() {
-        var cycle = SessionsView.sessions(List.of(sample("1", "active", "a", "2", 1), sample("2", "active", "b", "1", 1)),
-                q -> null);
-        assertThat(SessionsView.lockTree(cycle, List.of())).isEmpty(); // both wait: neither is a root
-        var calm = SessionsView.sessions(List.of(sample("1", "active", "a", "", 1)), q -> null);
-        assertThat(SessionsView.lockTree(calm, List.of())).isEmpty();
+        var cycle = SessionsView.sessions(kept(SessionsView.SAMPLES, sample("1", "active", "a", "2", 1),
+                sample("2", "active", "b", "1", 1)), q -> null);
+        assertThat(SessionsView.lockTree(cycle, ViewRows.EMPTY)).isEmpty(); // both wait: neither is a root
+        var calm = SessionsView.sessions(kept(SessionsView.SAMPLES, sample("1", "active", "a", "", 1)), q -> null);
+        assertThat(SessionsView.lockTree(calm, ViewRows.EMPTY)).isEmpty();
     }
 
     @Test
@@ -70,7 +77,7 @@ class DatabaseViewsTest {
                 "insert_vacuum_due", 0, "analyze_due", 0, "autovacuum_enabled", 0, "freeze_age", 500L,
                 "freeze_max_age", 200_000_000L);
 
-        var table = TablesView.tables(List.of(stats), List.of(maintenance)).getFirst();
+        var table = TablesView.tables(kept(TablesView.STATS, stats), kept(TablesView.MAINTENANCE, maintenance)).getFirst();
 
         assertThat(table.vacuumDue()).isTrue();
         assertThat(table.deadPercent()).isEqualTo(90.0);
@@ -78,7 +85,7 @@ class DatabaseViewsTest {
         assertThat(table.reasons()).containsExactly("dead tuples 18,000 over the threshold 450",
                 "autovacuum is off for this table");
         // without autovacuum's thresholds read, whether vacuum is due is not guessed
-        assertThat(TablesView.tables(List.of(stats), List.of()).getFirst().vacuumDue()).isNull();
+        assertThat(TablesView.tables(kept(TablesView.STATS, stats), ViewRows.EMPTY).getFirst().vacuumDue()).isNull();
     }
 
     @Test
@@ -88,11 +95,37 @@ class DatabaseViewsTest {
         var unique = row(Map.of("schema", "public", "table_name", "t", "index_name", "u"), "idx_scan", 0L,
                 "is_valid", 1, "is_unique", 1, "is_primary", 0);
 
-        var indexes = IndexesView.indexes(List.of(plain, unique), List.of(), List.of(), List.of());
+        var indexes = IndexesView.indexes(kept(IndexesView.STATS, plain, unique), ViewRows.EMPTY, ViewRows.EMPTY,
+                ViewRows.EMPTY);
 
         assertThat(indexes.get(0).unused()).isTrue();
         assertThat(indexes.get(0).findings()).containsExactly("never scanned since the statistics were reset 3600 s ago");
         assertThat(indexes.get(1).unused()).isFalse();
+    }
+
+    @Test
+    void aPageIsSortedByAFieldWithNullsLastInEitherOrderAndEveryBadParameterIsNamed() {
+        var stats = kept(TablesView.STATS, row(Map.of("schema", "public", "table_name", "a"), "n_dead_tup", 5L),
+                row(Map.of("schema", "public", "table_name", "b")), row(Map.of("schema", "public", "table_name", "c"),
+                        "n_dead_tup", 9L), row(Map.of("schema", "public", "table_name", "d"), "n_dead_tup", 5L));
+        var tables = TablesView.tables(stats, ViewRows.EMPTY);
+        var problems = new ArrayList<FieldProblem>();
+
+        var desc = ViewPage.parse(new ViewPage.Parameters("deadTuples", null, null, null), TablesView.Table.class, problems);
+        var asc = ViewPage.parse(new ViewPage.Parameters("deadTuples", "asc", "2", "1"), TablesView.Table.class, problems);
+
+        assertThat(problems).isEmpty();
+        assertThat(desc.of(tables, TablesView.Table.class)).extracting(TablesView.Table::name)
+                .containsExactly("c", "a", "d", "b"); // equal values keep the view's order, null last
+        assertThat(asc.of(tables, TablesView.Table.class)).extracting(TablesView.Table::name).containsExactly("d", "c");
+        assertThat(ViewPage.ALL.of(tables, TablesView.Table.class)).isEqualTo(tables);
+        assertThat(ViewPage.parse(new ViewPage.Parameters(null, null, "10", "7"), TablesView.Table.class, problems)
+                .of(tables, TablesView.Table.class)).isEmpty();
+
+        ViewPage.parse(new ViewPage.Parameters("reasons", "up", "0", "-1"), TablesView.Table.class, problems);
+        assertThat(problems).extracting(FieldProblem::field)
+                .containsExactly("sort", "order", "limit", "offset");
+        assertThat(problems.getFirst().message()).contains("deadTuples").doesNotContain("reasons");
     }
 
     @Test

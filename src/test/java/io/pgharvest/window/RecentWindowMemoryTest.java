@@ -54,6 +54,35 @@ class RecentWindowMemoryTest {
         assertThat(held).isLessThanOrEqualTo(counted * 11 / 10).isGreaterThanOrEqualTo(counted * 8 / 10);
     }
 
+    /**
+     * The database views' rows at fleet scale ({@link FleetViewReads}: 1,000 tables, 1,000 indexes,
+     * 300 sessions a source): the heap they add against what the budget counts, and the split of the
+     * count between view rows and the rest (the sessions' samples). {@code -Dviews.sources=300} weighs
+     * the benchmark's fleet (heap permitting); 20 by default.
+     */
+    @Test
+    void theBudgetCountsTheHeapTheViewRowsHold() {
+        int sources = Integer.getInteger("views.sources", 20);
+        Instant t0 = Instant.parse("2026-11-27T10:00:00Z");
+        var window = new RecentWindow(new WindowLimits(3_600_000, POINTS, 1000), 4L << 30,
+                Clock.fixed(t0.plusSeconds(120), ZoneOffset.UTC));
+        long before = liveHeap();
+        for (int read = 0; read < 2; read++) {
+            for (int s = 0; s < sources; s++) {
+                window.record(FleetViewReads.of("source-" + s, s, t0.plusSeconds(60L * read)));
+            }
+        }
+        long held = liveHeap() - before;
+        long counted = window.budget().reserved();
+        long viewRows = window.reads().keptBytes();
+        System.out.printf("recent window views: %d sources: heap %,d bytes (%,d a source), budget %,d (%,d a source):"
+                + " view rows %,d a source, the rest %,d a source%n", sources, held, held / sources, counted,
+                counted / sources, viewRows / sources, (counted - viewRows) / sources);
+
+        assertThat(window.reads().refusedReads()).isZero();
+        assertThat(held).isLessThanOrEqualTo(counted * 11 / 10).isGreaterThanOrEqualTo(counted * 7 / 10);
+    }
+
     private static long liveHeap() {
         var memory = ManagementFactory.getMemoryMXBean();
         for (int i = 0; i < 3; i++) {
