@@ -35,7 +35,8 @@ final class RowAlerts {
                 .noneMatch(name -> row.values().get(name) != null || row.tags().containsKey(name))) {
             return false;
         }
-        return rule.holds(ConditionVariables.of(row, source, sourceName, rule.rule().paramsFor(sourceName), previous));
+        return rule.holds(ConditionVariables.resolver(row, source, sourceName, rule.rule().paramsFor(sourceName),
+                previous));
     }
 
     /** The alert {@code row} raises under {@code rule}; call when the condition holds. */

@@ -2,6 +2,7 @@ package io.pgharvest.alert.rule;
 
 import dev.cel.runtime.CelEvaluationException;
 import dev.cel.runtime.CelRuntime;
+import dev.cel.runtime.CelVariableResolver;
 import java.util.Map;
 import java.util.Set;
 
@@ -23,6 +24,15 @@ public record CompiledRule(AlertRule rule, CelRuntime.Program program, String va
 
     /** Whether the condition holds for the variables of one row ({@link ConditionVariables}). */
     public boolean holds(Map<String, ?> variables) {
+        try {
+            return Boolean.TRUE.equals(program.eval(variables));
+        } catch (CelEvaluationException | RuntimeException e) {
+            return false;
+        }
+    }
+
+    /** {@link #holds(Map)} with the variables looked up as the condition asks ({@link ConditionVariables#resolver}). */
+    public boolean holds(CelVariableResolver variables) {
         try {
             return Boolean.TRUE.equals(program.eval(variables));
         } catch (CelEvaluationException | RuntimeException e) {

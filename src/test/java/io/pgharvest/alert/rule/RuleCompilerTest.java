@@ -60,6 +60,36 @@ class RuleCompilerTest {
     }
 
     @Test
+    void theResolverTheEvaluatorUsesAnswersAsTheVariablesMapForNullsTagsShadowingSourceParamsAndPrevious() {
+        var nullLag = new java.util.HashMap<String, Object>();
+        nullLag.put("lag", null);
+        nullLag.put("state", "active");
+        var rows = List.of(new Measurement.Row(nullLag, Map.of("datname", "app")),
+                new Measurement.Row(Map.of("lag", 4.5, "state", "idle", "datname", "column"), Map.of("datname", "app")),
+                new Measurement.Row(Map.of("lag", new java.math.BigDecimal("7"), "state", "idle"), Map.of()),
+                new Measurement.Row(Map.of("lag", 1L, "flag", true), Map.of("datname", "other")));
+        var conditions = List.of("lag > 3", "lag > 3 || state == 'active'", "datname == 'app'", "flag == true",
+                "source.name == 's' && source.group == ''", "lag > params.max", "lag > previous.lag",
+                "!has(previous.lag) || lag != previous.lag");
+        Map<String, Double> params = Map.of("max", 5.0);
+        Map<String, Object> previous = Map.of("lag", 2.0);
+        int held = 0;
+        for (String condition : conditions) {
+            CompiledRule rule = compiler.compile(new AlertRuleBody("own", "my_own", condition, null, null, null, null,
+                    "", null, null, null, params, null, null), CATALOG);
+            for (Measurement.Row row : rows) {
+                for (Map<String, Object> before : java.util.Arrays.asList(previous, null)) {
+                    boolean byMap = rule.holds(ConditionVariables.of(row, null, "s", params, before));
+                    assertThat(rule.holds(ConditionVariables.resolver(row, null, "s", params, before)))
+                            .as("%s on %s, previous %s", condition, row, before).isEqualTo(byMap);
+                    held += byMap ? 1 : 0;
+                }
+            }
+        }
+        assertThat(held).as("the conditions hold on some rows and not on others").isBetween(10, 50);
+    }
+
+    @Test
     void aSyntaxErrorNamesTheConditionAndItsPosition() {
         assertThat(problems(body("longest_tx_seconds >", "", "")))
                 .singleElement().satisfies(p -> {
