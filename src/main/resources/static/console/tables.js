@@ -2,7 +2,7 @@
 // against its limit, whether vacuum is due and why; GET .../tables) and Indexes tab (unused with the
 // statistics' age, invalid, duplicate, size, scans; GET .../indexes), both sortable.
 import {el, fill} from './dom.js';
-import {viewPage, formatAge, sortableTable} from './views.js';
+import {viewPage, formatAge, sortableTable, emptyText} from './views.js';
 import {formatBytes, formatCount} from './charts.js';
 
 const TABLE_WORDS = {
@@ -40,6 +40,7 @@ export function renderTables(view, name) {
     return {path: 'tables', words: TABLE_WORDS, render(answer) {
       table.show(answer.tables);
       empty.hidden = answer.tables.length > 0;
+      fill(empty, emptyText(answer, 'No table in the latest reads.'));
     }};
   });
 }
@@ -82,7 +83,7 @@ export function renderIndexes(view, name) {
       const shown = answer.indexes.filter(i => !onlyFindings || i.findings.length > 0);
       table.show(shown);
       empty.hidden = shown.length > 0;
-      fill(empty, answer.indexes.length ? 'No index has a finding.' : 'No index in the latest reads.');
+      fill(empty, answer.indexes.length ? 'No index has a finding.' : emptyText(answer, 'No index in the latest reads.'));
     }
     return {path: 'indexes', words: INDEX_WORDS, render(answer) { last = answer; show(answer); }};
   });

@@ -46,6 +46,12 @@ export function readLines(reads, words = {}) {
       return el('li', attrs, `${what}: stale, as last read at ${new Date(r.readAt).toLocaleTimeString()} (`, at,
           `) by ${r.metric}${every}.`);
     }
+    if (r.rowsNotKept) {
+      // The view's list is empty because the window refused the rows, not because there were none.
+      return el('li', {...attrs, class: `${attrs.class} read-not-kept`, 'data-state': 'not-kept'},
+          `${what}: ${r.rows.toLocaleString('en-US')} rows read at ${new Date(r.readAt).toLocaleTimeString()} (`, at,
+          `) by ${r.metric}${every}, not kept: ${r.rowsNotKept}.`);
+    }
     return el('li', attrs, `${what}: read `, at, ` by ${r.metric}${every}`, r.rows === 0 ? `: ${none}.` : '.');
   });
 }
@@ -92,6 +98,11 @@ export function viewPage(view, name, tab, title, body) {
 
 /** Rows a view table shows at first and adds per "Show more": 1,000 rows took Chromium 2.5 s to build (docs/performance.md). */
 export const PAGE_ROWS = 100;
+
+/** What a view's empty list means: `none` unless the window refused a read's rows (its read line says why). */
+export function emptyText(answer, none) {
+  return answer.reads.some(r => r.rowsNotKept) ? 'Not shown: the latest read\'s rows were not kept (see above).' : none;
+}
 
 /**
  * A table sorted by a clicked column, rebuilt in place (morph) so the focus and the scroll stay. It

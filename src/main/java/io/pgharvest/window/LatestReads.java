@@ -53,6 +53,7 @@ final class LatestReads {
     void record(Measurement m) {
         SourceReads reads = readsOf(m.source());
         ViewRows rows = ViewRows.EMPTY;
+        boolean refused = false;
         ViewRows.Columns columns = KEPT.get(m.metric());
         if (columns != null) {
             ViewRows kept = ViewRows.compact(columns, m.rows().size() > MAX_ROWS ? m.rows().subList(0, MAX_ROWS) : m.rows());
@@ -61,9 +62,10 @@ final class LatestReads {
                 keptBytes.addAndGet(kept.bytes());
             } else {
                 refusedReads.increment();
+                refused = true;
             }
         }
-        Reading before = reads.byMetric().put(m.metric(), new Reading(m.metric(), m.time(), m.rows().size(), rows));
+        Reading before = reads.byMetric().put(m.metric(), new Reading(m.metric(), m.time(), m.rows().size(), rows, refused));
         if (before != null) {
             release(before);
         }

@@ -10,8 +10,15 @@ import java.time.Instant;
  * source or the collector stopped reading it, and what the view shows is as of {@code readAt}.
  *
  * @param intervalSeconds the metric's interval in the source's selection, null when not selected
+ * @param rowsNotKept why the view has none of the read's {@code rows} although it returned some (the
+ *     window's memory bound refused them), null when they were kept: the view's empty list then
+ *     means "not kept", never "none"
  */
-record ReadState(String metric, String state, Integer intervalSeconds, Instant readAt, Integer rows, boolean stale) {
+record ReadState(String metric, String state, Integer intervalSeconds, Instant readAt, Integer rows, boolean stale,
+        String rowsNotKept) {
+
+    /** The reason a read's rows were not kept: the bound's setting, so an operator knows what to raise. */
+    static final String WINDOW_FULL = "the recent window is full (pgharvest.window.max-memory)";
 
     static final String NOT_COLLECTED = "not-collected";
     static final String WAITING = "waiting";

@@ -47,13 +47,14 @@ final class ReadStates {
         Optional<Reading> reading = reads.flatMap(r -> r.of(metric));
         if (reading.isEmpty()) {
             return new ReadState(metric, interval == null ? ReadState.NOT_COLLECTED : ReadState.WAITING, interval, null,
-                    null, false);
+                    null, false, null);
         }
         Reading read = reading.get();
         // A metric read before and since dropped from the selection still shows its last read, stale.
         boolean stale = interval == null
                 || read.at().plus(Duration.ofSeconds(2L * interval)).plus(STALE_SLACK).isBefore(now);
-        return new ReadState(metric, ReadState.COLLECTED, interval, read.at(), read.rowCount(), stale);
+        return new ReadState(metric, ReadState.COLLECTED, interval, read.at(), read.rowCount(), stale,
+                read.refused() ? ReadState.WINDOW_FULL : null);
     }
 
     /** The rows of the metric's latest read, empty when it has none. */

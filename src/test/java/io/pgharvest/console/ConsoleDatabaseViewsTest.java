@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.pgharvest.api.ApiClient;
 import io.pgharvest.testsupport.FreezableProxy;
 import io.pgharvest.testsupport.TestPostgres;
+import io.pgharvest.window.WindowBudgetFill;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.Statement;
@@ -17,6 +18,8 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
 import org.openqa.selenium.WebElement;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.context.ApplicationContext;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -205,6 +208,35 @@ class ConsoleDatabaseViewsTest extends ConsoleTestBase {
         open("#/sources/views-server");
         String lag = awaitText(By.cssSelector("figure[data-chart=lag] .empty"), t -> t.startsWith("No standby"));
         assertThat(lag).contains("replication was read at");
+    }
+
+    @Autowired
+    private ApplicationContext context;
+
+    @Test
+    void aReadWhoseRowsTheFullWindowRefusedSaysSoInsteadOfAnEmptyTableAndTheTableReturnsWithRoom() {
+        try (var full = WindowBudgetFill.fill(context.getBean("recentWindow"))) {
+            source("views-full", pg.connStr(DB), "\"table_stats\": 2");
+            open("#/sources/views-full/tables");
+            String line = awaitText(By.cssSelector("#view-reads [data-metric=table_stats][data-state=not-kept]"),
+                    t -> !t.isBlank(), Duration.ofSeconds(30));
+            JsonNode read = null;
+            for (JsonNode r : ApiClient.JSON.readTree(api("GET", "/api/v1/sources/views-full/tables", null)).get("reads")) {
+                read = "table_stats".equals(r.get("metric").asString()) ? r : read;
+            }
+            assertThat(read.get("rowsNotKept").asString()).contains("pgharvest.window.max-memory");
+            assertThat(read.get("rows").asInt()).isGreaterThanOrEqualTo(222);
+            assertThat(line).startsWith("Table sizes and tuples: " + String.format(java.util.Locale.US, "%,d",
+                    read.get("rows").asInt()) + " rows read at ")
+                    .endsWith("not kept: the recent window is full (pgharvest.window.max-memory).");
+            assertThat(browser.driver().findElement(By.id("no-tables")).getText())
+                    .isEqualTo("Not shown: the latest read's rows were not kept (see above).");
+            assertThat(browser.driver().findElements(By.cssSelector("#tables tr"))).isEmpty();
+            browser.screenshot("tables-not-kept");
+        }
+        // with room again, the next read's rows are kept and shown
+        browser.waiting(Duration.ofSeconds(20)).until(d -> d.findElements(By.cssSelector("#tables tr")).size() == 100);
+        assertThat(browser.driver().findElements(By.cssSelector("#view-reads [data-state=not-kept]"))).isEmpty();
     }
 
     @Test

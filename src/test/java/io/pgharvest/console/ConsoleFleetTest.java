@@ -122,6 +122,10 @@ class ConsoleFleetTest extends ConsoleTestBase {
         api("POST", "/api/v1/sources", """
                 {"name": "%s", "connStr": "%s", "group": "analytics", "enabled": false, "preset": "basic"}"""
                 .formatted(names.getLast(), pg.connStr("console_db")));
+        // one warning firing on the first source, for the Alerts column's badge
+        api("POST", "/api/v1/alert-rules", """
+                {"name": "fleet-1280-warning", "metric": "backends", "condition": "total > -1", "severity": "warning",
+                 "summary": "always", "sources": {"names": ["%s"]}}""".formatted(names.getFirst()));
         try {
             open("#/");
             names.subList(0, 5).forEach(name -> awaitRow(name, "connected", Duration.ofSeconds(20)));
@@ -154,6 +158,20 @@ class ConsoleFleetTest extends ConsoleTestBase {
                             && right(b) <= right(header))""")).isEqualTo(true);
             assertThat(browser.driver().findElement(By.cssSelector("table.fleet th[data-key=enabled]")).getText())
                     .isEqualTo("Enabled");
+            // "1 warning" fits its ~7 % column on one line, not clipped or wrapped
+            By alerts = By.cssSelector("#fleet tr[data-source='" + names.getFirst() + "'] .col-alerts");
+            assertThat(awaitText(alerts, text -> text.contains("warning"), Duration.ofSeconds(20))).isEqualTo("1 warning");
+            var measured = ((java.util.List<?>) browser.driver().executeScript("""
+                    const td = document.querySelector(arguments[0]), badge = td.querySelector('.badge');
+                    const cell = td.getBoundingClientRect(), b = badge.getBoundingClientRect();
+                    return [td.scrollWidth, td.clientWidth, b.left, b.right, cell.left, cell.right,
+                        badge.getClientRects().length]""", "#fleet tr[data-source='" + names.getFirst() + "'] .col-alerts"))
+                    .stream().mapToDouble(x -> ((Number) x).doubleValue()).toArray();
+            String widths = java.util.Arrays.toString(measured);
+            assertThat(measured[0]).as("no overflow in the Alerts cell: %s", widths).isLessThanOrEqualTo(measured[1]);
+            assertThat(measured[2]).as("badge starts inside its cell: %s", widths).isGreaterThanOrEqualTo(measured[4]);
+            assertThat(measured[3]).as("badge ends inside its cell: %s", widths).isLessThanOrEqualTo(measured[5]);
+            assertThat(measured[6]).as("badge on one line: %s", widths).isEqualTo(1.0);
             // The kind is one word on one line, not broken inside ("postgre" over "s").
             assertThat(browser.driver().executeScript("""
                     return [...document.querySelectorAll('#fleet td.col-kind')].filter(td => td.firstChild).every(td => {
@@ -162,6 +180,7 @@ class ConsoleFleetTest extends ConsoleTestBase {
                       return new Set([...range.getClientRects()].map(r => Math.round(r.top))).size === 1;
                     })""")).isEqualTo(true);
         } finally {
+            api("DELETE", "/api/v1/alert-rules/fleet-1280-warning", null);
             names.forEach(name -> api("DELETE", "/api/v1/sources/" + name, null));
         }
     }

@@ -144,4 +144,27 @@ class DatabaseViewsTest {
         assertThat(states.of("xid_wraparound").state()).isEqualTo(ReadState.NOT_COLLECTED);
         assertThat(reads.find("s").map(r -> r.changes().index())).isEqualTo(Optional.of(1L));
     }
+
+    @Test
+    void aReadWhoseRowsTheWindowsMemoryBoundRefusedIsCollectedWithItsRowCountAndSaysTheyWereNotKept() {
+        var reads = new LatestReads(new MemoryBudget(1024));
+        Instant at = Instant.parse("2026-01-01T00:00:00Z");
+        var rows = new ArrayList<Measurement.Row>();
+        for (int i = 0; i < 1000; i++) {
+            rows.add(row(Map.of("schema", "public", "table_name", "t" + i), "n_dead_tup", i));
+        }
+        reads.record(new Measurement("s", TablesView.STATS, at, rows, Map.of()));
+        reads.record(new Measurement("s", "replication", at, List.of(), Map.of()));
+        var config = new io.pgharvest.model.ConfigSnapshot(1, Map.of(), Map.of(), Map.of(), Map.of());
+
+        var states = new ReadStates(config, "s", reads.find("s"), at.plusSeconds(1));
+
+        var tables = states.of(TablesView.STATS);
+        assertThat(tables.state()).isEqualTo(ReadState.COLLECTED);
+        assertThat(tables.rows()).isEqualTo(1000);
+        assertThat(tables.rowsNotKept()).contains("pgharvest.window.max-memory");
+        assertThat(states.rows(TablesView.STATS).size()).isZero();
+        assertThat(reads.refusedReads()).isEqualTo(1);
+        assertThat(states.of("replication").rowsNotKept()).isNull(); // read and empty: kept, nothing there
+    }
 }
