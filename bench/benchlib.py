@@ -189,9 +189,10 @@ class Collector:
                 self.popen.wait(10)
 
 
-def launch_pgharvest(java, jvm_options, jar, aot_cache, work, arguments):
-    """Starts pgharvest in `work` with the bench token on a free port and waits until it is ready;
-    the Collector has `.port`. `arguments` are its --key=value settings beyond port, data dir and token."""
+def launch_pgharvest(java, jvm_options, jar, aot_cache, work, arguments, wait_ready=True):
+    """Starts pgharvest in `work` with the bench token on a free port and, unless `wait_ready` is
+    false, waits until it is ready (`await_ready`); the Collector has `.port`. `arguments` are its
+    --key=value settings beyond port, data dir and token."""
     log_path = work / "pgharvest.log"
     port = free_port()
     # With an AOT cache, AOTMode=on: a cache the JVM refuses (another JDK build, a jar rebuilt since
@@ -205,18 +206,30 @@ def launch_pgharvest(java, jvm_options, jar, aot_cache, work, arguments):
     popen = subprocess.Popen(cmd, cwd=work, env=env, stdout=open(log_path, "w"), stderr=subprocess.STDOUT)
     collector = Collector("pgharvest", popen, log_path)
     collector.port = port
-    deadline = time.time() + 180
+    if wait_ready:
+        await_ready(collector)
+    return collector
+
+
+def is_ready(collector):
+    """Whether pgharvest's readiness probe answers 200 (its web layer is up and it collects)."""
+    collector.require_alive()
+    try:
+        with urllib.request.urlopen(f"http://127.0.0.1:{collector.port}/actuator/health/readiness", timeout=2) as r:
+            return r.status == 200
+    except OSError:
+        return False
+
+
+def await_ready(collector, timeout=180):
+    """Waits until pgharvest is ready; stops it and raises when it is not within `timeout` seconds."""
+    deadline = time.time() + timeout
     while time.time() < deadline:
-        collector.require_alive()
-        try:
-            with urllib.request.urlopen(f"http://127.0.0.1:{port}/actuator/health/readiness", timeout=2) as r:
-                if r.status == 200:
-                    return collector
-        except OSError:
-            pass
+        if is_ready(collector):
+            return
         time.sleep(0.5)
     collector.stop()
-    raise RuntimeError("pgharvest was not ready within 180 s")
+    raise RuntimeError(f"pgharvest was not ready within {timeout} s")
 
 
 def pgharvest_get(collector, path, timeout=10):

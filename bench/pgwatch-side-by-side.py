@@ -31,8 +31,8 @@ import urllib.request
 from datetime import datetime, timezone
 from pathlib import Path
 
-from benchlib import (CLK_TCK, TOKEN, Cluster, Collector, find_java, launch_pgharvest, load_average, log,
-                      pgharvest_meters, proc_stat, rss_kb, set_tag)
+from benchlib import (CLK_TCK, TOKEN, Cluster, Collector, await_ready, find_java, is_ready, launch_pgharvest,
+                      load_average, log, pgharvest_meters, proc_stat, rss_kb, set_tag)
 
 # The `debug` preset's metrics that need something a plain server does not have (an OS helper
 # or extension, a backup tool, server log access, superuser helper functions) or that pgwatch
@@ -135,7 +135,11 @@ def start_pgharvest(args, work, sources_yaml, metrics_yaml, sink_url):
         # pgharvest refuses that unless told (docs/security.md).
         "--pgharvest.security.allow-superuser-sources=true",
         f"--pgharvest.import.metrics={metrics_yaml}", f"--pgharvest.import.sources={sources_yaml}",
-        "--pgharvest.sinks[0].type=postgres", f"--pgharvest.sinks[0].url={sink_url}", *args.pgharvest_arg])
+        "--pgharvest.sinks[0].type=postgres", f"--pgharvest.sinks[0].url={sink_url}", *args.pgharvest_arg],
+        # Not waiting for its readiness: pgharvest collects before its web layer is up, and the
+        # first sink row is looked for from launch on, as for pgwatch (run_once waits for the
+        # readiness itself).
+        wait_ready=False)
 
 
 def pgharvest_prometheus(collector):
@@ -196,7 +200,8 @@ def run_once(args, side, n, run_no, metrics, clusters, files):
     launched = time.time()
     collector = start(args, work, sources_yaml, files["metrics"], sink.url(sink_db))
     try:
-        ready_s = time.time() - launched
+        # pgwatch has no readiness to wait for; pgharvest's is looked up beside the first row.
+        ready_s = time.time() - launched if side == "pgwatch" else None
         first_rows_s = None
         timeline = {}
         next_timeline_poll = 0
@@ -204,14 +209,19 @@ def run_once(args, side, n, run_no, metrics, clusters, files):
             collector.require_alive()
             if first_rows_s is None and sink_has_rows(sink, sink_db):
                 first_rows_s = time.time() - launched
-            if args.timeline and side == "pgharvest" and time.time() >= next_timeline_poll:
+            if ready_s is None and is_ready(collector):
+                ready_s = time.time() - launched
+            if args.timeline and ready_s is not None and side == "pgharvest" and time.time() >= next_timeline_poll:
                 for counter, value in pgharvest_prometheus(collector).items():
                     if value > 0 and counter not in timeline:
                         timeline[counter] = round(time.time() - launched, 1)
                 next_timeline_poll = time.time() + 1
             # Four looks a second until the first row shows (a look takes 0.1-0.3 s itself), so the
             # figure is within about half a second on both sides; then once a second.
-            time.sleep(0.25 if first_rows_s is None else 1)
+            time.sleep(0.25 if first_rows_s is None or ready_s is None else 1)
+        if ready_s is None:
+            await_ready(collector)
+            ready_s = time.time() - launched
         if timeline:
             log(f"  seconds from launch to a first count: {timeline}")
         load_start = load_average()
