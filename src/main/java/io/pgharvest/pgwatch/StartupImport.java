@@ -7,24 +7,19 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import io.pgharvest.reaper.ReaperService;
-import org.springframework.context.SmartLifecycle;
+import org.springframework.boot.ApplicationArguments;
+import org.springframework.boot.ApplicationRunner;
 import org.springframework.stereotype.Component;
 
 /**
  * Imports the pgwatch files named by {@code pgharvest.import.metrics} and
- * {@code pgharvest.import.sources} just before the reapers start (they are read and checked while
- * the context starts), so the reapers' first reconciliation already has the imported sources: an
- * import is part of starting the collection, and with it before the web layer exists
- * ({@code EngineStart}). A file that does not parse or an invalid item stops start-up with the
+ * {@code pgharvest.import.sources} once the application has started (they are read and checked
+ * while it starts). A file that does not parse or an invalid item stops start-up with the
  * problems listed; nothing is changed then. Notices (unknown fields and the like) are logged as
- * warnings. Imported once a process: a later start of the lifecycle (none today) imports nothing.
+ * warnings.
  */
 @Component
-class StartupImport implements SmartLifecycle {
-
-    /** Just before the reapers: they start with what the files hold. */
-    static final int PHASE = ReaperService.PHASE - 1;
+class StartupImport implements ApplicationRunner {
 
     private static final Logger log = LoggerFactory.getLogger(StartupImport.class);
     private static final String CONFIG_DATABASE = "pgharvest.import.config-database";
@@ -34,7 +29,6 @@ class StartupImport implements SmartLifecycle {
     private final List<Path> locations = new ArrayList<>();
     /** The files being read and checked while the rest of the application starts; null without files. */
     private final CompletableFuture<PgwatchImport> readAhead;
-    private volatile boolean imported;
 
     StartupImport(ImportProperties properties, PgwatchImporter importer) {
         this.properties = properties;
@@ -54,11 +48,7 @@ class StartupImport implements SmartLifecycle {
     }
 
     @Override
-    public void start() {
-        if (imported) {
-            return;
-        }
-        imported = true;
+    public void run(ApplicationArguments args) {
         if (readAhead != null) {
             report(locations.toString(), () -> importer.importRead(locations.toString(), readAhead(),
                     properties.keepBuiltIns()));
@@ -67,22 +57,6 @@ class StartupImport implements SmartLifecycle {
             report(CONFIG_DATABASE, () -> importer.importConfigDatabase(CONFIG_DATABASE, properties.configDatabase(),
                     properties.keepBuiltIns()));
         }
-    }
-
-    @Override
-    public void stop() {
-        // Nothing runs: the import is done when start() returns.
-    }
-
-    /** True once imported: the context's lifecycle processor then does not import again. */
-    @Override
-    public boolean isRunning() {
-        return imported;
-    }
-
-    @Override
-    public int getPhase() {
-        return PHASE;
     }
 
     /** What the read-ahead read, or its failure as it was thrown (a file that does not parse). */
