@@ -136,9 +136,8 @@ def start_pgharvest(args, work, sources_yaml, metrics_yaml, sink_url):
         "--pgharvest.security.allow-superuser-sources=true",
         f"--pgharvest.import.metrics={metrics_yaml}", f"--pgharvest.import.sources={sources_yaml}",
         "--pgharvest.sinks[0].type=postgres", f"--pgharvest.sinks[0].url={sink_url}", *args.pgharvest_arg],
-        # Not waiting for its readiness: pgharvest collects before its web layer is up, and the
-        # first sink row is looked for from launch on, as for pgwatch (run_once waits for the
-        # readiness itself).
+        # Not waiting for its readiness: the first sink row is looked for from launch on, as for
+        # pgwatch, so it can never read later than it came (run_once waits for the readiness).
         wait_ready=False)
 
 
@@ -200,8 +199,9 @@ def run_once(args, side, n, run_no, metrics, clusters, files):
     launched = time.time()
     collector = start(args, work, sources_yaml, files["metrics"], sink.url(sink_db))
     try:
-        # pgwatch has no readiness to wait for; pgharvest's is looked up beside the first row.
-        ready_s = time.time() - launched if side == "pgwatch" else None
+        # pgwatch has no readiness probe (ready_s stays None); pgharvest's is looked up beside the first row.
+        awaits_ready = side == "pgharvest"
+        ready_s = None
         first_rows_s = None
         timeline = {}
         next_timeline_poll = 0
@@ -209,17 +209,17 @@ def run_once(args, side, n, run_no, metrics, clusters, files):
             collector.require_alive()
             if first_rows_s is None and sink_has_rows(sink, sink_db):
                 first_rows_s = time.time() - launched
-            if ready_s is None and is_ready(collector):
+            if awaits_ready and ready_s is None and is_ready(collector):
                 ready_s = time.time() - launched
-            if args.timeline and ready_s is not None and side == "pgharvest" and time.time() >= next_timeline_poll:
+            if args.timeline and ready_s is not None and time.time() >= next_timeline_poll:
                 for counter, value in pgharvest_prometheus(collector).items():
                     if value > 0 and counter not in timeline:
                         timeline[counter] = round(time.time() - launched, 1)
                 next_timeline_poll = time.time() + 1
             # Four looks a second until the first row shows (a look takes 0.1-0.3 s itself), so the
             # figure is within about half a second on both sides; then once a second.
-            time.sleep(0.25 if first_rows_s is None or ready_s is None else 1)
-        if ready_s is None:
+            time.sleep(0.25 if first_rows_s is None or (awaits_ready and ready_s is None) else 1)
+        if awaits_ready and ready_s is None:
             await_ready(collector)
             ready_s = time.time() - launched
         if timeline:
@@ -283,7 +283,7 @@ def run_once(args, side, n, run_no, metrics, clusters, files):
         "aot_cache": side == "pgharvest" and args.aot_cache is not None,
         "interval_s": args.interval, "run": run_no, "pair": None,
         "date": datetime.now(timezone.utc).isoformat(timespec="seconds"),
-        "warmup_s": args.warmup, "window_s": round(t1 - t0, 1), "ready_s": round(ready_s, 1),
+        "warmup_s": args.warmup, "window_s": round(t1 - t0, 1), "ready_s": round(ready_s, 1) if ready_s is not None else None,
         "first_sink_rows_s": round(first_rows_s, 1) if first_rows_s is not None else None,
         "collector_cpu_s": round((cpu1[1] + cpu1[2] - cpu0[1] - cpu0[2]) / CLK_TCK, 2),
         "rss_mean_mb": round(statistics.mean(r for r in rss if r) / 1024, 1),
